@@ -1,0 +1,13 @@
+"""The game registry: every game module, looked up by id."""
+
+from __future__ import annotations
+
+from . import spires
+from .base import Game
+
+GAMES: dict[str, Game] = {game.id: game for game in (spires.GAME,)}
+
+
+def get_game(game_id: str) -> Game | None:
+    """The game with this id, or None."""
+    return GAMES.get(game_id)

@@ -1,0 +1,331 @@
+"""Shapes every game module shares: inputs, breakdown lines, results, ranking with tie-breaks.
+
+Plain Python and pydantic only: nothing here knows about Flask or the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+
+NAME_MAX = 40
+
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+
+
+class Schema(BaseModel):
+    """Base of every game input model: unknown fields and loose types are errors, not guesses."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class PlayerInput(Schema):
+    """Base of a game's per-player input: every game knows its players by name."""
+
+    name: PlayerName
+
+
+class NoOptions(Schema):
+    """Options of a game that has none."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One explained line of a player's score."""
+
+    key: str
+    label: str
+    points: int
+    why: str
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """A player's explained score; the total is always the sum of the lines."""
+
+    name: str
+    lines: tuple[Line, ...]
+    rank: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        """The sum of the breakdown lines."""
+        return sum(line.points for line in self.lines)
+
+    def points(self, key: str) -> int:
+        """The points of the line with this key."""
+        return sum(line.points for line in self.lines if line.key == key)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The explained result of one play, players in input (turn) order."""
+
+    game: str
+    players: tuple[PlayerScore, ...]
+    winners: tuple[str, ...]
+    tiebreak: str | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result in the JSON API's shape."""
+        answer: dict[str, Any] = {
+            "game": self.game,
+            "players": [
+                {
+                    "name": p.name,
+                    "total": p.total,
+                    "rank": p.rank,
+                    "breakdown": [
+                        {"key": ln.key, "label": ln.label, "points": ln.points, "why": ln.why} for ln in p.lines
+                    ],
+                    **p.extra,
+                }
+                for p in self.players
+            ],
+            "winners": list(self.winners),
+            "tiebreak": self.tiebreak,
+        }
+        answer.update(self.extra)
+        return answer
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One level of a game's official tie-break: higher key wins; `show` prints a player's value."""
+
+    label: str
+    key: Callable[[PlayerScore], float]
+    show: Callable[[PlayerScore], str]
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """'1 card', '3 cards'."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def join_names(names: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def rank_scores(
+    game: str,
+    players: Sequence[tuple[str, Sequence[Line], dict[str, Any]]],
+    tiebreaks: Sequence[TieBreak],
+    extra: dict[str, Any] | None = None,
+) -> Result:
+    """Rank players by total, then by each tie-break level; players still tied share a rank (1, 1, 3)."""
+    scores = [PlayerScore(name, tuple(lines), 0, dict(more)) for name, lines, more in players]
+
+    def full_key(p: PlayerScore) -> tuple[float, ...]:
+        return (p.total, *(tb.key(p) for tb in tiebreaks))
+
+    keys = [full_key(p) for p in scores]
+    ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+    ranked = tuple(PlayerScore(p.name, p.lines, r, p.extra) for p, r in zip(scores, ranks))
+    winners = tuple(p.name for p in ranked if p.rank == 1)
+
+    sentences = []
+    for total in sorted({p.total for p in ranked}, reverse=True):
+        group = [p for p in ranked if p.total == total]
+        if len(group) > 1:
+            names = join_names([p.name for p in group])
+            sentences.append(f"{names} tied on {plural(total, 'point')}. " + _explain_tie(group, tiebreaks, 0))
+    return Result(game, ranked, winners, " ".join(sentences) or None, dict(extra or {}))
+
+
+def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level: int) -> str:
+    """Say how the tie-break levels split a group tied so far."""
+    names = join_names([p.name for p in group])
+    if level == len(tiebreaks):
+        shared = "the victory" if group[0].rank == 1 else f"rank {group[0].rank}"
+        return f"Still tied, {names} share {shared}."
+    tb = tiebreaks[level]
+    values = sorted({tb.key(p) for p in group}, reverse=True)
+    if len(values) == 1:
+        return f"{tb.label.capitalize()} is equal too ({tb.show(group[0])}). " + _explain_tie(
+            group, tiebreaks, level + 1
+        )
+    ordered = sorted(group, key=lambda p: -tb.key(p))
+    text = f"Tie-break, {tb.label}: " + ", ".join(f"{p.name} {tb.show(p)}" for p in ordered) + "."
+    for value in values:
+        subgroup = [p for p in group if tb.key(p) == value]
+        if len(subgroup) > 1:
+            text += " " + _explain_tie(subgroup, tiebreaks, level + 1)
+    return text
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """A message meant to stand beside one input field, e.g. players[1].towers.red."""
+
+    field: str
+    message: str
+
+
+class InputErrors(Exception):
+    """Input that can't be scored or saved, with a message per field."""
+
+    def __init__(self, errors: Sequence[FieldError]):
+        super().__init__("; ".join(f"{e.field}: {e.message}" for e in errors))
+        self.errors = list(errors)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON API's error shape."""
+        return {"errors": [{"field": e.field, "message": e.message} for e in self.errors]}
+
+    def for_field(self, name: str) -> str | None:
+        """The first message for a field, or None."""
+        return next((e.message for e in self.errors if e.field == name), None)
+
+
+def field_path(prefix: str, loc: Sequence[int | str]) -> str:
+    """Turn a pydantic location into 'players[1].towers.red'."""
+    path = prefix
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
+def _message(error: dict[str, Any]) -> str:
+    """A pydantic message, said for a person at the table."""
+    kind = error["type"]
+    ctx = error.get("ctx", {})
+    if kind == "extra_forbidden":
+        return "Unknown field."
+    if kind == "missing":
+        return "This field is required."
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "Enter a whole number."
+    if kind == "greater_than_equal":
+        return f"Must be at least {ctx.get('ge')}."
+    if kind == "less_than_equal":
+        return f"Must be at most {ctx.get('le')}."
+    if kind == "bool_type":
+        return "Enter true or false."
+    if kind in ("list_type", "dict_type", "model_type", "string_type"):
+        return {"list_type": "Give a list.", "string_type": "Give text."}.get(kind, "Give an object.")
+    if kind == "literal_error":
+        return f"Must be one of {ctx.get('expected')}."
+    if kind == "string_too_short":
+        return "Must not be empty."
+    if kind == "string_too_long":
+        return f"Must be at most {ctx.get('max_length')} characters."
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def validation_errors(exc: ValidationError, prefix: str = "") -> list[FieldError]:
+    """Field errors from a pydantic ValidationError, paths prefixed."""
+    return [FieldError(field_path(prefix, e["loc"]), _message(e)) for e in exc.errors()]
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a game module declares: identity, player counts, input schemas, scoring and setup."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    player_model: type[PlayerInput]
+    options_model: type[Schema]
+    breakdown: tuple[tuple[str, str], ...]
+    score: Callable[[Sequence[Any], Any], Result]
+    colours: tuple[str, ...] = ()
+    blurb: str = ""
+    has_tracker: bool = False
+    player_count: Callable[[int, Any], str | None] | None = None
+    check: Callable[[Sequence[Any], Any], list[FieldError]] | None = None
+    setup: Callable[[int, Any], list[str]] | None = None
+    tracker_notes: Callable[[Sequence[Any], Any, Result], list[str]] | None = None
+
+    def player_count_error(self, count: int, options: Any) -> str | None:
+        """Why this many players can't play with these options, or None."""
+        if self.player_count is not None:
+            return self.player_count(count, options)
+        if not self.min_players <= count <= self.max_players:
+            return f"{self.name} is for {self.min_players} to {self.max_players} players; {count} given."
+        return None
+
+    def validate(self, players: Any, options: Any = None) -> tuple[list[Any], Any]:
+        """Validate raw players and options into the game's models, or raise InputErrors."""
+        errors: list[FieldError] = []
+        try:
+            opts = self.options_model.model_validate(options if options is not None else {})
+        except ValidationError as exc:
+            errors += validation_errors(exc, "options")
+            opts = None
+        if not isinstance(players, list):
+            raise InputErrors(errors + [FieldError("players", "Give the players as a list.")])
+        models = []
+        seen: set[str] = set()
+        for i, raw in enumerate(players):
+            try:
+                model = self.player_model.model_validate(raw)
+            except ValidationError as exc:
+                errors += validation_errors(exc, f"players[{i}]")
+                continue
+            models.append(model)
+            folded = model.name.casefold()
+            if folded in seen:
+                errors.append(FieldError(f"players[{i}].name", f"{model.name} is already playing."))
+            seen.add(folded)
+        if opts is not None:
+            count_error = self.player_count_error(len(players), opts)
+            if count_error:
+                errors.append(FieldError("players", count_error))
+        if not errors and self.check is not None:
+            errors += self.check(models, opts)
+        if errors:
+            raise InputErrors(errors)
+        return models, opts
+
+    def score_raw(self, players: Any, options: Any = None) -> Result:
+        """Validate raw input and score it, or raise InputErrors."""
+        models, opts = self.validate(players, options)
+        return self.score(models, opts)
+
+    def blank_state(self) -> dict[str, Any]:
+        """A new player's tracked state: the input model's defaults, without the name."""
+        return self.player_model.model_validate({"name": "x"}).model_dump(exclude={"name"})
+
+
+def read_path(state: dict[str, Any], path: str) -> Any:
+    """The value at a dotted path such as 'towers.red', or None when there is none."""
+    value: Any = state
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def with_value(state: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of the state with the value at a dotted path replaced."""
+    head, _, rest = path.partition(".")
+    copy = dict(state)
+    copy[head] = with_value(state.get(head, {}), rest, value) if rest else value
+    return copy
+
+
+def set_counter(model: type[Schema], state: dict[str, Any], path: str, value: Any, **fixed: Any) -> dict[str, Any]:
+    """The state with a counter at `path` set to `value`, validated by the model, or InputErrors."""
+    old = read_path(state, path)
+    if isinstance(old, bool) or not isinstance(old, int):
+        raise InputErrors([FieldError(path, "There is no such counter.")])
+    new_state = with_value(state, path, value)
+    try:
+        model.model_validate({**fixed, **new_state})
+    except ValidationError as exc:
+        raise InputErrors(validation_errors(exc)) from None
+    return new_state

@@ -1,0 +1,268 @@
+"""Spires (1-4 players): towers, scrolls and symbol majorities, solo King's Appraisal.
+
+Rule text: shared/seeds/002_3095d0b15c9bd2cd.txt ("Scoring", "Bonus Symbols", solo "End Game and Scoring").
+Decisions: shared/rules-notes.md, "Spires".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import Field
+
+from .base import FieldError, Game, Line, PlayerInput, Result, Schema, TieBreak, join_names, plural, rank_scores
+
+SUITS = ("purple", "red", "yellow", "blue", "green", "black")
+SHORT_TOWER_MAX = 3
+SHORT_TOWER_POINTS = 5
+TALL_TOWER_POINTS = -1
+# 12 values per suit, and cards 73 and 74 may join any tower.
+TOWER_MAX = 14
+SCROLL_VP_MAX = 100
+SYMBOLS = ("crowns", "swords", "quills")
+SYMBOL_BONUS = {"quills": 10, "crowns": 15, "swords": 20}
+SYMBOLS_IN_DECK = {"quills": 8, "crowns": 8, "swords": 12}
+SINGULAR = {"crowns": "crown", "swords": "sword", "quills": "quill"}
+
+# King's Appraisal: (lowest total of the band, id, what the King does); the rules notes fix 50 and 151.
+APPRAISAL_BANDS = (
+    (151, "jailed", "Thrown into jail for cheating: no one is more perfect than his lordship."),
+    (101, "smile", "For one brief moment a smile lifts the corners of the King's lips."),
+    (81, "gala", "You are unexpectedly invited to the King's next gala."),
+    (66, "greeting-card", "An emissary delivers a cordial greeting card from his highness."),
+    (51, "stocks", "A few days in the stocks, then back to work with a slightly higher tax."),
+)
+APPRAISAL_LOWEST = ("beheaded", "The King is very displeased. You are beheaded.")
+
+
+class Towers(Schema):
+    """Cards in each of a player's six towers."""
+
+    purple: int = Field(0, ge=0, le=TOWER_MAX)
+    red: int = Field(0, ge=0, le=TOWER_MAX)
+    yellow: int = Field(0, ge=0, le=TOWER_MAX)
+    blue: int = Field(0, ge=0, le=TOWER_MAX)
+    green: int = Field(0, ge=0, le=TOWER_MAX)
+    black: int = Field(0, ge=0, le=TOWER_MAX)
+
+
+class SymbolCounts(Schema):
+    """Crowns, swords and quills, e.g. in the solo discard pile."""
+
+    crowns: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
+    swords: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["swords"])
+    quills: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["quills"])
+
+
+class SpiresPlayer(PlayerInput):
+    """What a Spires player has at the end: towers, symbols and scroll VP."""
+
+    towers: Towers = Towers()
+    crowns: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
+    swords: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["swords"])
+    quills: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["quills"])
+    scroll_vp: int = Field(0, ge=0, le=SCROLL_VP_MAX)
+
+
+class SpiresOptions(Schema):
+    """Solo mode, and in solo the symbols in the discard pile."""
+
+    solo: bool = False
+    discard: SymbolCounts = SymbolCounts()
+
+
+BREAKDOWN = (
+    ("towers", "Towers of 1-3 cards"),
+    ("tall_towers", "Towers of 4+ cards"),
+    ("scrolls", "Scroll cards"),
+    ("crowns", "Crowns bonus"),
+    ("swords", "Swords bonus"),
+    ("quills", "Quills bonus"),
+)
+LABELS = dict(BREAKDOWN)
+
+TIEBREAKS = (
+    TieBreak(
+        "fewest negative points",
+        key=lambda p: p.points("tall_towers"),
+        show=lambda p: f"({p.points('tall_towers')})",
+    ),
+)
+
+
+def _tower_lines(player: SpiresPlayer) -> list[Line]:
+    """'5 points per Spire card in each of your Towers with 3 or less total cards', '-1 ... 4 or more'."""
+    counts = player.towers.model_dump()
+    short = {suit: n for suit, n in counts.items() if 0 < n <= SHORT_TOWER_MAX}
+    tall = {suit: n for suit, n in counts.items() if n > SHORT_TOWER_MAX}
+    short_points = SHORT_TOWER_POINTS * sum(short.values())
+    tall_points = TALL_TOWER_POINTS * sum(tall.values())
+    short_why = (
+        ", ".join(f"{suit} {n}" for suit, n in short.items())
+        + f": {plural(sum(short.values()), 'card')} × {SHORT_TOWER_POINTS}"
+        if short
+        else "No tower of 1 to 3 cards."
+    )
+    tall_why = (
+        ", ".join(f"{suit} {n}" for suit, n in tall.items())
+        + f": {plural(sum(tall.values()), 'card')} × {TALL_TOWER_POINTS}"
+        if tall
+        else "No tower of 4 or more cards."
+    )
+    return [
+        Line("towers", LABELS["towers"], short_points, short_why),
+        Line("tall_towers", LABELS["tall_towers"], tall_points, tall_why),
+    ]
+
+
+def _scroll_line(player: SpiresPlayer) -> Line:
+    """'Points per Scroll cards you have collected.'"""
+    why = f"Scroll cards show {player.scroll_vp} VP." if player.scroll_vp else "No scroll VP."
+    return Line("scrolls", LABELS["scrolls"], player.scroll_vp, why)
+
+
+def _symbol_line_multi(symbol: str, player: SpiresPlayer, players: Sequence[SpiresPlayer]) -> Line:
+    """'The player with the most symbols ... is awarded a point bonus. ... all tied players receive this full bonus.'"""
+    bonus = SYMBOL_BONUS[symbol]
+    most = max(getattr(p, symbol) for p in players)
+    mine = getattr(player, symbol)
+    leaders = [p.name for p in players if getattr(p, symbol) == most]
+    if most == 0:
+        return Line(symbol, LABELS[symbol], 0, f"Nobody has a {SINGULAR[symbol]}: no bonus.")
+    if mine < most:
+        why = f"{plural(mine, SINGULAR[symbol])}; the most is {most} ({join_names(leaders)})."
+        return Line(symbol, LABELS[symbol], 0, why)
+    others = [name for name in leaders if name != player.name]
+    tied = f", tied with {join_names(others)}: every tied player gets the full bonus" if others else ""
+    return Line(symbol, LABELS[symbol], bonus, f"Most {symbol} ({mine}){tied}.")
+
+
+def _symbol_line_solo(symbol: str, player: SpiresPlayer, discard: SymbolCounts) -> Line:
+    """Solo: 'If you have a number equal to or greater than the amount in the discard pile, score the bonus.'"""
+    bonus = SYMBOL_BONUS[symbol]
+    mine = getattr(player, symbol)
+    pile = getattr(discard, symbol)
+    if mine == 0:
+        return Line(symbol, LABELS[symbol], 0, f"No {symbol}: a count of 0 never scores the bonus.")
+    if mine >= pile:
+        return Line(symbol, LABELS[symbol], bonus, f"{mine} {symbol} ≥ {pile} in the discard pile.")
+    return Line(symbol, LABELS[symbol], 0, f"{mine} {symbol} < {pile} in the discard pile.")
+
+
+def appraisal(total: int) -> tuple[str, str]:
+    """The King's Appraisal band (id, sentence) for a solo total."""
+    for lowest, band, sentence in APPRAISAL_BANDS:
+        if total >= lowest:
+            return band, sentence
+    return APPRAISAL_LOWEST
+
+
+def score(players: Sequence[SpiresPlayer], options: SpiresOptions) -> Result:
+    """Score a finished game of Spires, ranked by total, then fewest negative points."""
+    rows = []
+    for player in players:
+        lines = _tower_lines(player) + [_scroll_line(player)]
+        for symbol in SYMBOLS:
+            if options.solo:
+                lines.append(_symbol_line_solo(symbol, player, options.discard))
+            else:
+                lines.append(_symbol_line_multi(symbol, player, players))
+        order = [key for key, _ in BREAKDOWN]
+        lines.sort(key=lambda line: order.index(line.key))
+        rows.append((player.name, lines, {}))
+    result = rank_scores("spires", rows, TIEBREAKS)
+    if options.solo and result.players:
+        band, sentence = appraisal(result.players[0].total)
+        result.extra.update({"appraisal": band, "appraisal_text": sentence})
+    return result
+
+
+def player_count(count: int, options: SpiresOptions) -> str | None:
+    """Solo is one player; the multiplayer game is for 2 to 4."""
+    if options.solo:
+        return None if count == 1 else f"Solo Spires is for exactly 1 player; {count} given."
+    if 2 <= count <= 4:
+        return None
+    hint = " (for one player, choose solo)" if count == 1 else ""
+    return f"Spires is for 2 to 4 players{hint}; {count} given."
+
+
+def check(players: Sequence[SpiresPlayer], options: SpiresOptions) -> list[FieldError]:
+    """The deck holds 8 quills, 8 crowns and 12 swords: more between all players is a typo."""
+    errors = []
+    for symbol, available in SYMBOLS_IN_DECK.items():
+        held = sum(getattr(p, symbol) for p in players)
+        if options.solo:
+            held += getattr(options.discard, symbol)
+        if held > available and players:
+            where = f"players[{len(players) - 1}].{symbol}"
+            errors.append(FieldError(where, f"The deck has only {available} {symbol}; {held} counted in all."))
+    return errors
+
+
+def setup(count: int, options: SpiresOptions) -> list[str]:
+    """The rulebook's setup steps for this player count."""
+    if options.solo:
+        return [
+            "Use Markets I, II and III ability side up.",
+            "Remove every card with 4 in the lower right corner (as in a 3-player game).",
+            "Shuffle and deal one card below each Solo Market.",
+            "Draw five cards for your hand; draw and place one card face up as your first tower.",
+            "Put all other cards, including the player market cards, back in the box.",
+            "Scroll cards are never in a hand or a starting tableau: discard one dealt there and deal again.",
+        ]
+    markets = "Markets I and II" if count == 2 else "Markets I, II and III"
+    removed = {2: "Remove all cards marked with 3 or 4.", 3: "Remove all cards marked with 4."}.get(
+        count, "Play with all cards."
+    )
+    return [
+        f"Place {markets} in the centre.",
+        "Each player takes the player cards of their colour for those Markets; put the others in the box.",
+        "Give the first player the royal palace first player marker.",
+        removed,
+        "The first player shuffles and deals one card face up below each Market.",
+        "Deal five cards face down to each player, then one card to each tableau as a first tower.",
+        "Scroll cards are never in a hand or a starting tableau: discard one dealt there and deal again.",
+    ]
+
+
+def tracker_notes(players: Sequence[SpiresPlayer], options: SpiresOptions, result: Result) -> list[str]:
+    """Who leads each symbol now, and which towers have grown to 4 cards."""
+    notes = []
+    for symbol in SYMBOLS:
+        holders = [p for p in result.players if p.points(symbol) > 0]
+        if options.solo:
+            mine = getattr(players[0], symbol) if players else 0
+            pile = getattr(options.discard, symbol)
+            state = "scores" if holders else "does not score"
+            notes.append(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: {state} {SYMBOL_BONUS[symbol]}.")
+        elif holders:
+            most = max(getattr(p, symbol) for p in players)
+            notes.append(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} lead with {most}.")
+        else:
+            notes.append(f"{symbol.capitalize()}: nobody has one yet.")
+    for player in players:
+        for suit, n in player.towers.model_dump().items():
+            if n > SHORT_TOWER_MAX:
+                notes.append(f"Warning: {player.name}'s {suit} tower has {n} cards: each scores −1 now.")
+    return notes
+
+
+GAME = Game(
+    id="spires",
+    name="Spires",
+    min_players=1,
+    max_players=4,
+    rules_version="spires-rulebook/rules-notes-1",
+    player_model=SpiresPlayer,
+    options_model=SpiresOptions,
+    breakdown=BREAKDOWN,
+    score=score,
+    colours=("blue", "red", "green", "yellow"),
+    blurb="Trick-taking set collection: build towers of 1-3 cards, win symbol majorities.",
+    has_tracker=True,
+    player_count=player_count,
+    check=check,
+    setup=setup,
+    tracker_notes=tracker_notes,
+)
