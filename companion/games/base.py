@@ -248,6 +248,7 @@ class Game:
     check: Callable[[Sequence[Any], Any], list[FieldError]] | None = None
     setup: Callable[[int, Any], list[str]] | None = None
     tracker_notes: Callable[[Sequence[Any], Any, Result], list[str]] | None = None
+    reference_notes: Callable[[Any], list[str]] | None = None
 
     def player_count_error(self, count: int, options: Any) -> str | None:
         """Why this many players can't play with these options, or None."""
