@@ -67,7 +67,7 @@ class SpiresPlayer(PlayerInput):
 class SpiresOptions(Schema):
     """Solo mode, and in solo the symbols in the discard pile."""
 
-    solo: bool = False
+    solo: bool = Field(False, title="Solo game", description="One player against the deck, then the King's Appraisal.")
     discard: SymbolCounts = SymbolCounts()
 
 

@@ -1,0 +1,58 @@
+"""The database: an engine from DATABASE_URL (SQLite in instance/ by default), one session per request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, g
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine
+
+from . import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+
+def normalise_url(url: str) -> str:
+    """Point postgres URLs at the psycopg 3 driver the project installs."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the URL; SQLite gets foreign keys and a wait instead of 'database is locked'."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 15})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def init_app(app: Flask) -> None:
+    """Create the engine and the tables, and close each request's session at teardown."""
+    engine = make_engine(app.config["DATABASE_URL"])
+    app.extensions["db_engine"] = engine
+    SQLModel.metadata.create_all(engine)
+    app.teardown_appcontext(close_session)
+
+
+def get_session() -> Session:
+    """The request's database session, opened on first use."""
+    if "db_session" not in g:
+        g.db_session = Session(current_app.extensions["db_engine"], expire_on_commit=False)
+    return g.db_session
+
+
+def close_session(_exc: BaseException | None = None) -> None:
+    """Close the request's session, if one was opened."""
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()

@@ -1,0 +1,78 @@
+"""The tables: Player (the roster), Play, Seat (a player in a play) and Change (one entry per tap)."""
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column
+from sqlmodel import Field, Relationship, SQLModel
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+
+
+def utcnow() -> datetime:
+    """Now, in UTC."""
+    return datetime.now(UTC)
+
+
+class Player(SQLModel, table=True):
+    """A member of the group's roster."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40, unique=True, index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Play(SQLModel, table=True):
+    """One game played (or being played) at the table."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=20, index=True)
+    status: str = Field(default=IN_PROGRESS, max_length=20, index=True)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    rules_version: str = Field(max_length=60)
+    source: str = Field(default="tracker", max_length=20)
+    created_at: datetime = Field(default_factory=utcnow)
+    played_at: datetime = Field(default_factory=utcnow, index=True)
+    finished_at: datetime | None = None
+    notes: str = Field(default="", max_length=2000)
+    tiebreak: str | None = Field(default=None, max_length=2000)
+    extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    version: int = 0
+
+    seats: list["Seat"] = Relationship(
+        back_populates="play", sa_relationship_kwargs={"order_by": "Seat.position", "lazy": "selectin"}
+    )
+
+
+class Seat(SQLModel, table=True):
+    """A player in a play: turn order, colour, tracked state and, once finished, the result."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    play_id: int = Field(foreign_key="play.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    position: int
+    colour: str = Field(default="", max_length=20)
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # Bumped on every write so that two devices (or two app servers) never overwrite each other's tap.
+    version: int = 0
+    total: int | None = None
+    rank: int | None = None
+    breakdown: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
+
+    play: Play = Relationship(back_populates="seats")
+    player: Player = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+
+
+class Change(SQLModel, table=True):
+    """One tap: what changed from what to what, when, from which device."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    play_id: int = Field(foreign_key="play.id", index=True)
+    seat_id: int | None = Field(default=None, foreign_key="seat.id")
+    field: str = Field(max_length=60)
+    old: Any = Field(default=None, sa_column=Column(JSON))
+    new: Any = Field(default=None, sa_column=Column(JSON))
+    at: datetime = Field(default_factory=utcnow)
+    device: str = Field(default="", max_length=64)
+    undone: bool = False

@@ -1,0 +1,237 @@
+"""Blueprint for a play at the table: new play, tracker, taps, undo, finish, result and score sheet."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+
+from . import records
+from .db import get_session
+from .forms import SeatRow, option_fields, options_from_form, parse_int, players_from_rows, row_errors, seat_rows
+from .games import GAMES, get_game
+from .games.base import FieldError, Game, InputErrors
+from .htmx import after_change, client_redirect, page_or_fragments, render_fragments
+from .models import FINISHED, Play, Seat
+from .pdf import render_pdf
+from .security import device_id
+
+bp = Blueprint("plays", __name__, url_prefix="/plays")
+
+
+def _tracked_game(game_id: str | None) -> Game:
+    """The game to start, or 404 when there is no tracker for it."""
+    game = get_game(game_id or "")
+    if game is None or not game.has_tracker:
+        abort(404, description="There is no tracker for that game.")
+    return game
+
+
+def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], errors: dict[str, str]) -> dict:
+    """What the new-play page and its players fragment need."""
+    session = get_session()
+    return {
+        "game": game,
+        "rows": rows,
+        "roster": records.roster(session),
+        "option_fields": option_fields(game, options),
+        "errors": errors,
+        "trackable": [g for g in GAMES.values() if g.has_tracker],
+    }
+
+
+@bp.get("/new")
+def new_play() -> Response:
+    """The form to start a play: players from the roster or typed new, turn order, options."""
+    game = _tracked_game(request.args.get("game", "spires"))
+    rows = [SeatRow("", game.colours[i] if i < len(game.colours) else "") for i in range(game.max_players)]
+    return make_response(render_template("new_play.html", **_new_play_context(game, rows, {}, {})))
+
+
+@bp.post("/new/first-player")
+def random_first_player() -> Response:
+    """Pick a first player at random and rotate the turn order so that they start."""
+    game = _tracked_game(request.form.get("game"))
+    rows = seat_rows(request.form, game.max_players)
+    filled = [row for row in rows if row.name]
+    if filled:
+        start = random.randrange(len(filled))
+        filled = filled[start:] + filled[:start]
+    rows = filled + [SeatRow("", row.colour) for row in rows if not row.name]
+    context = _new_play_context(game, rows, options_from_form_safe(game), {})
+    context["first_player"] = filled[0].name if filled else None
+    return page_or_fragments("new_play.html", ("_partials/seat_rows.html",), **context)
+
+
+def options_from_form_safe(game: Game) -> dict[str, Any]:
+    """The options as typed, or the defaults when they don't parse (they are checked on submit)."""
+    try:
+        return options_from_form(game, request.form)
+    except InputErrors:
+        return {}
+
+
+@bp.post("")
+def create_play() -> Response:
+    """Start a play from the new-play form; a 422 with messages beside the fields when it can't."""
+    game = _tracked_game(request.form.get("game"))
+    rows = seat_rows(request.form, game.max_players)
+    raw_players, row_of_player = players_from_rows(rows)
+    try:
+        raw_options = options_from_form(game, request.form)
+        players, options = game.validate(raw_players, raw_options)
+    except InputErrors as errors:
+        messages = row_errors(errors, row_of_player)
+        if not raw_players:
+            messages = {"players": f"Add the players: {game.name} needs at least {game.min_players}."}
+        context = _new_play_context(game, rows, options_from_form_safe(game), messages)
+        return page_or_fragments("new_play.html", ("_partials/new_play_form.html",), status=422, **context)
+    colours = [rows[row].colour for row in row_of_player]
+    play = records.create_play(get_session(), game, players, options, colours)
+    return client_redirect(url_for("plays.show_play", play_id=play.id))
+
+
+def _load_play(play_id: int) -> Play:
+    """The play, or 404."""
+    play = records.get_play(get_session(), play_id)
+    if play is None:
+        abort(404, description="There is no such play.")
+    return play
+
+
+def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
+    """What the tracker page and its fragments need: seats, live score, notes, setup card."""
+    game = records.game_of(play)
+    players, options = records.validate_play(play)
+    result = game.score(players, options)
+    return {
+        "play": play,
+        "game": game,
+        "options": options,
+        "live": result.to_dict(),
+        "notes": game.tracker_notes(players, options, result) if game.tracker_notes else [],
+        "setup": game.setup(len(play.seats), options) if game.setup else [],
+        "reference_notes": game.reference_notes(options) if game.reference_notes else [],
+        "can_undo": records.last_change(get_session(), play) is not None,
+        "errors": {},
+        "error_seat": None,
+        **more,
+    }
+
+
+@bp.get("/<int:play_id>")
+def show_play(play_id: int) -> Response:
+    """The tracker while the play is in progress, the result once it is finished."""
+    play = _load_play(play_id)
+    if play.status == FINISHED:
+        return make_response(render_template("result.html", **_result_context(play)))
+    return make_response(render_template("tracker.html", **_tracker_context(play)))
+
+
+def _tap_value(state: dict[str, Any], path: str) -> Any:
+    """The new value a tap asks for: `delta` steps the counter, `value` sets it."""
+    if "delta" in request.form:
+        delta = parse_int(request.form.get("delta"), path)
+        value = records.step_value(state, path, delta)
+        if value is None:
+            raise InputErrors([FieldError(path, "There is no such counter.")])
+        return value
+    return parse_int(request.form.get("value"), path)
+
+
+def _refuse_if_finished(play: Play) -> Response | None:
+    """A finished play keeps its result: taps on it go to the result page."""
+    if play.status == FINISHED:
+        return client_redirect(url_for("plays.show_play", play_id=play.id))
+    return None
+
+
+@bp.post("/<int:play_id>/seats/<int:seat_id>")
+def tap_seat(play_id: int, seat_id: int) -> Response:
+    """Save one tap on a player's counter; answer with that seat and the live scoreboard."""
+    play = _load_play(play_id)
+    if (finished := _refuse_if_finished(play)) is not None:
+        return finished
+    seat = seat_by_id(play, seat_id)
+    if seat is None:
+        abort(404, description="That player is not in this play.")
+    path = request.form.get("field", "")
+    try:
+        value = _tap_value(seat.state, path)
+        records.tap_seat(get_session(), play, seat, path, value, device_id())
+    except InputErrors as errors:
+        context = _tracker_context(play, errors={e.field: e.message for e in errors.errors}, error_seat=seat.id)
+        context["seat"] = seat
+        return page_or_fragments("tracker.html", _seat_fragments(play), status=422, **context)
+    context = _tracker_context(play, seat=seat)
+    return after_change(url_for("plays.show_play", play_id=play.id), _seat_fragments(play), **context)
+
+
+def _seat_fragments(play: Play) -> tuple[str, ...]:
+    """The partials a seat tap changes: that seat's card, the scoreboard and the undo button."""
+    game = records.game_of(play)
+    return (f"games/{game.id}/seat.html", "_partials/scoreboard.html", "_partials/undo.html")
+
+
+@bp.post("/<int:play_id>/options")
+def tap_option(play_id: int) -> Response:
+    """Save one tap on a play-wide counter (the solo discard pile); answer with it and the scoreboard."""
+    play = _load_play(play_id)
+    if (finished := _refuse_if_finished(play)) is not None:
+        return finished
+    game = records.game_of(play)
+    path = request.form.get("field", "")
+    fragments = (f"games/{game.id}/table.html", "_partials/scoreboard.html", "_partials/undo.html")
+    try:
+        value = _tap_value(play.options, path)
+        records.tap_option(get_session(), play, path, value, device_id())
+    except InputErrors as errors:
+        context = _tracker_context(play, errors={"options." + e.field: e.message for e in errors.errors})
+        return page_or_fragments("tracker.html", fragments, status=422, **context)
+    return after_change(url_for("plays.show_play", play_id=play.id), fragments, **_tracker_context(play))
+
+
+@bp.post("/<int:play_id>/undo")
+def undo(play_id: int) -> Response:
+    """Take back the newest tap; answer with the whole tracker body, since any seat may change."""
+    play = _load_play(play_id)
+    if (finished := _refuse_if_finished(play)) is not None:
+        return finished
+    records.undo_last(get_session(), play, device_id())
+    return after_change(
+        url_for("plays.show_play", play_id=play.id), ("_partials/tracker_body.html",), **_tracker_context(play)
+    )
+
+
+@bp.post("/<int:play_id>/finish")
+def finish(play_id: int) -> Response:
+    """Score the play by the official rules, store the result and show it."""
+    play = _load_play(play_id)
+    if play.status != FINISHED:
+        records.finish_play(get_session(), play)
+    return client_redirect(url_for("plays.show_play", play_id=play.id))
+
+
+def _result_context(play: Play) -> dict[str, Any]:
+    """What the result page and the score sheet need."""
+    game = records.game_of(play)
+    return {"play": play, "game": game, "result": records.stored_result(play), "seats": play.seats}
+
+
+@bp.get("/<int:play_id>/sheet.pdf")
+def score_sheet(play_id: int) -> Response:
+    """The finished play as a printable A4 score sheet."""
+    play = _load_play(play_id)
+    if play.status != FINISHED:
+        abort(404, description="The score sheet exists once the play is finished.")
+    pdf = render_pdf("print/sheet.html", **_result_context(play))
+    response = make_response(pdf)
+    response.headers["Content-Type"] = "application/pdf"
+    response.headers["Content-Disposition"] = f'inline; filename="{play.game}-{play.id}.pdf"'
+    return response
+
+
+def seat_by_id(play: Play, seat_id: int) -> Seat | None:
+    """The seat of this play with this id."""
+    return next((s for s in play.seats if s.id == seat_id), None)
