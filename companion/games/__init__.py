@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import spires
+from . import spires, spqf, spyrium
 from .base import Game
 
-GAMES: dict[str, Game] = {game.id: game for game in (spires.GAME,)}
+GAMES: dict[str, Game] = {game.id: game for game in (spqf.GAME, spyrium.GAME, spires.GAME)}
 
 
 def get_game(game_id: str) -> Game | None:

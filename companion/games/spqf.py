@@ -64,7 +64,11 @@ def six_whole_numbers(value: Any, what: str, upper: int) -> tuple[int, ...]:
 class SpqfOptions(Schema):
     """The Civilization Level VP table, levels 0 to 5, read off the reference card."""
 
-    level_vp: tuple[int, int, int, int, int, int] = DEFAULT_LEVEL_VP
+    level_vp: tuple[int, int, int, int, int, int] = Field(
+        DEFAULT_LEVEL_VP,
+        title="Civilization Level VP (levels 0 to 5)",
+        description="Only level 3 = 9 VP is printed in the rules: check your reference card.",
+    )
 
     @field_validator("level_vp", mode="before")
     @classmethod

@@ -58,7 +58,11 @@ class SpyriumPlayer(PlayerInput):
 class SpyriumOptions(Schema):
     """The Residence track's income values, read off the board; shown as a reminder, never scored."""
 
-    residence_values: tuple[int, int, int, int, int, int] = DEFAULT_RESIDENCE_VALUES
+    residence_values: tuple[int, int, int, int, int, int] = Field(
+        DEFAULT_RESIDENCE_VALUES,
+        title="Residence track income (£, bottom to top)",
+        description="Check your board and reference card; a reminder only, it does not change the score.",
+    )
 
     @field_validator("residence_values", mode="before")
     @classmethod

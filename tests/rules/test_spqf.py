@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import InputErrors
@@ -111,7 +111,10 @@ SCORING = [
         id="5. 1 VP from each card with 1 VP in top right corner",
     ),
     pytest.param(
-        [player("Ann", vp_tokens=14, civ_level=4, monument_modifiers=8, vp_cards=3), player("Bob", monument_modifiers=1)],
+        [
+            player("Ann", vp_tokens=14, civ_level=4, monument_modifiers=8, vp_cards=3),
+            player("Bob", monument_modifiers=1),
+        ],
         {},
         "Ann",
         {"vp_tokens": 14, "civ_level": 12, "monument": 8, "monument_bonus": 3, "vp_cards": 3},
@@ -182,14 +185,16 @@ def test_monument_bonus_whys_say_why() -> None:
     assert "no bonus" in tied_whys["Ann"] and "Bob" in tied_whys["Ann"]
     assert "Ann and Bob tie for the most (6)" in tied_whys["Cy"]
     zero = GAME.score_raw([player("Ann"), player("Bob")])
-    assert all("Everyone has 0 Monument VP" in ln.why for p in zero.players for ln in p.lines if ln.key == "monument_bonus")
+    zero_whys = [ln.why for p in zero.players for ln in p.lines if ln.key == "monument_bonus"]
+    assert zero_whys == ["Everyone has 0 Monument VP: a tie for the most, so no bonus is awarded."] * 2
 
 
 def test_every_breakdown_key_is_always_present_in_order() -> None:
     """'Every breakdown key is always present (0 when nothing scored)', in the declared order."""
     result = GAME.score_raw([player("Ann"), player("Bob")])
     for scored in result.players:
-        assert [ln.key for ln in scored.lines] == KEYS == ["vp_tokens", "civ_level", "monument", "monument_bonus", "vp_cards"]
+        assert [ln.key for ln in scored.lines] == KEYS
+        assert KEYS == ["vp_tokens", "civ_level", "monument", "monument_bonus", "vp_cards"]
         assert all(ln.points == 0 and ln.why for ln in scored.lines)
         assert scored.total == 0
 
@@ -486,7 +491,7 @@ def named(rows: list[dict[str, int]]) -> list[dict[str, Any]]:
     return [{"name": f"P{i}", **row} for i, row in enumerate(rows)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(rows=st.lists(counts, min_size=2, max_size=4), table=tables)
 def test_total_is_the_sum_of_the_breakdown(rows: list[dict[str, int]], table: list[int]) -> None:
     """Total == sum of the lines; every key present in order; at most one Monument bonus."""
@@ -501,7 +506,7 @@ def test_total_is_the_sum_of_the_breakdown(rows: list[dict[str, int]], table: li
     assert sum(1 for p in result.players if p.points("monument_bonus")) <= 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(rows=st.lists(counts, min_size=2, max_size=4), data=st.data())
 def test_reordering_players_changes_no_total_or_rank(rows: list[dict[str, int]], data: st.DataObject) -> None:
     """Turn order plays no part in scoring: a permutation keeps every player's total and rank."""
@@ -512,7 +517,7 @@ def test_reordering_players_changes_no_total_or_rank(rows: list[dict[str, int]],
     assert before == after
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     rows=st.lists(counts, min_size=2, max_size=4),
     field=st.sampled_from(["vp_tokens", "vp_cards", "monument_modifiers", "civ_level"]),
@@ -527,14 +532,13 @@ def test_more_never_scores_less(rows: list[dict[str, int]], field: str, data: st
     players = named(rows)
     who = data.draw(st.integers(0, len(players) - 1))
     upper = {"vp_tokens": VP_TOKENS_MAX, "vp_cards": 14, "monument_modifiers": 12, "civ_level": 5}[field]
-    if players[who][field] == upper:
-        return
+    assume(players[who][field] < upper)
     more = [dict(p) for p in players]
     more[who][field] = data.draw(st.integers(players[who][field] + 1, upper))
     assert GAME.score_raw(more).players[who].total > GAME.score_raw(players).players[who].total
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(rows=st.lists(counts, min_size=2, max_size=4))
 def test_pure_score_matches_score_raw(rows: list[dict[str, int]]) -> None:
     """The pure score() on validated models gives the same result as score_raw."""
