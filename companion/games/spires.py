@@ -105,7 +105,7 @@ def _tower_lines(player: SpiresPlayer) -> list[Line]:
     )
     tall_why = (
         ", ".join(f"{suit} {n}" for suit, n in tall.items())
-        + f": {plural(sum(tall.values()), 'card')} × {TALL_TOWER_POINTS}"
+        + f": {plural(sum(tall.values()), 'card')} × −{-TALL_TOWER_POINTS}"
         if tall
         else "No tower of 4 or more cards."
     )

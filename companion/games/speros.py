@@ -1,0 +1,462 @@
+"""Conquest of Speros (2-4 players): captured cards, resource sets, deployed units, objectives.
+
+Rule text: shared/seeds/003_e751d0c6b246f7bb.txt ("Components", "Card Notes", "Setup", "Scoring",
+"Ancient Artifacts", "Mastery Objectives (Optional)").
+Decisions: shared/rules-notes.md, "Conquest of Speros".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, ValidationInfo, field_validator
+
+from .base import (
+    FieldError,
+    Game,
+    Line,
+    PlayerInput,
+    PlayerName,
+    Result,
+    Schema,
+    TieBreak,
+    join_names,
+    plural,
+    rank_scores,
+)
+
+Colour = Literal["green", "red", "blue", "black"]
+Terrain = Literal["forest", "mountain", "ocean", "swamp", "artifact"]
+Resource = Literal["crystal", "iron", "gold"]
+GeneralPlace = Literal["base", "familiar", "unfamiliar"]
+
+COLOURS: tuple[str, ...] = ("green", "red", "blue", "black")
+# "Forest (green), Mountain (red), Ocean (blue), Swamp (black)"; an Artifact has no colour (rules notes).
+TERRAIN_OF_COLOUR = {"green": "forest", "red": "mountain", "blue": "ocean", "black": "swamp"}
+LOCATION_TERRAINS: tuple[str, ...] = ("forest", "mountain", "ocean", "swamp")
+RESOURCES: tuple[str, ...] = ("crystal", "iron", "gold")
+
+LOCATIONS_PER_TERRAIN = 20  # "80 Location cards: 20 of each terrain type"
+LOCATIONS_IN_GAME = 80
+ARTIFACTS_IN_BOX = 18
+MAX_PLAYERS = 4
+# Setup step 4 puts one Artifact per player in play, so no player can hold more than 80 + 4 cards.
+CAPTURED_MAX = LOCATIONS_IN_GAME + MAX_PLAYERS
+# No card values are public. Printed VP are small numbers and "in rare cases" negative on Artifacts only;
+# -10..20 leaves wide headroom while still catching a typo such as 100 or -50.
+CARD_VP_MIN = -10
+CARD_VP_MAX = 20
+MINIONS_PER_PLAYER = 10  # "10 small meeples of each color"
+BONUS_OBJECTIVES_DEALT = 3  # "deal three to each player"
+# Objective texts aren't public and some count captured cards (up to 84), so the cap only stops typos.
+OBJECTIVE_VP_MAX = 100
+# Mastery VP are printed on one card, like a captured card's VP: the same generous cap.
+MASTERY_VP_MAX = 20
+# "deal one fewer card than the number of players": at most 3 with 4 players.
+MASTERY_MAX = MAX_PLAYERS - 1
+MASTERY_NAME_MAX = 60
+
+RESOURCE_SET_POINTS = 3
+MINION_FAMILIAR_POINTS = 2
+MINION_UNFAMILIAR_POINTS = 1
+GENERAL_POINTS = {"base": 0, "familiar": 3, "unfamiliar": 2}
+
+# Every nonempty subset S of the resources, for the Hall condition N(S) >= k·|S| (see max_resource_sets).
+RESOURCE_SUBSETS: tuple[frozenset[str], ...] = tuple(
+    frozenset(subset) for size in (1, 2, 3) for subset in combinations(RESOURCES, size)
+)
+
+MasteryName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MASTERY_NAME_MAX)]
+ObjectiveVP = Annotated[int, Field(ge=0, le=OBJECTIVE_VP_MAX)]
+
+
+class CapturedCard(Schema):
+    """One card in a player's Captured Area: a Location of some terrain, or an Ancient Artifact."""
+
+    # terrain comes first so the vp validator below can see it.
+    terrain: Terrain
+    resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES))
+    vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
+
+    @field_validator("resources")
+    @classmethod
+    def _distinct_resources(cls, resources: list[str]) -> list[str]:
+        """A card shows each resource at most once."""
+        if len(set(resources)) != len(resources):
+            raise ValueError("List each resource at most once.")
+        return resources
+
+    @field_validator("vp")
+    @classmethod
+    def _negative_only_on_artifacts(cls, vp: int, info: ValidationInfo) -> int:
+        """'Victory Point values on Artifact vary ... (and in rare cases can even be negative)': Artifacts only."""
+        terrain = info.data.get("terrain")
+        if vp < 0 and terrain is not None and terrain != "artifact":
+            raise ValueError("Only an Artifact can show negative VP; a Location shows 0 or more.")
+        return vp
+
+
+class SperosPlayer(PlayerInput):
+    """What a Conquest of Speros player has at the end: cards, deployed units and objective scores."""
+
+    color: Colour
+    captured: list[CapturedCard] = Field(default_factory=list, max_length=CAPTURED_MAX)
+    minions_familiar: int = Field(0, ge=0, le=MINIONS_PER_PLAYER)
+    minions_unfamiliar: int = Field(0, ge=0, le=MINIONS_PER_PLAYER)
+    general: GeneralPlace = "base"
+    bonus_objectives: list[ObjectiveVP] = Field(default_factory=list, max_length=BONUS_OBJECTIVES_DEALT)
+
+    @field_validator("minions_unfamiliar")
+    @classmethod
+    def _ten_minions(cls, unfamiliar: int, info: ValidationInfo) -> int:
+        """Each player has 10 Minions: familiar and unfamiliar together are at most 10."""
+        # A field validator (not a model validator) so the message lands on players[i].minions_unfamiliar.
+        familiar = info.data.get("minions_familiar")
+        if familiar is not None and familiar + unfamiliar > MINIONS_PER_PLAYER:
+            raise ValueError(
+                f"Each player has {MINIONS_PER_PLAYER} Minions: {familiar} familiar + {unfamiliar} unfamiliar"
+                f" = {familiar + unfamiliar} deployed."
+            )
+        return unfamiliar
+
+
+class MasteryObjective(Schema):
+    """A public Mastery Objective: its VP and the player(s) who best meet it (none if nobody meets it)."""
+
+    name: MasteryName
+    vp: int = Field(ge=0, le=MASTERY_VP_MAX)
+    leaders: list[PlayerName] = Field(default_factory=list, max_length=MAX_PLAYERS)
+
+
+class SperosOptions(Schema):
+    """The optional Mastery Objectives in play."""
+
+    mastery: list[MasteryObjective] = Field(default_factory=list, max_length=MASTERY_MAX)
+
+
+BREAKDOWN = (
+    ("captured", "Captured cards"),
+    ("resource_sets", "Resource sets"),
+    ("minions", "Deployed Minions"),
+    ("general", "Deployed General"),
+    ("bonus_objective", "Bonus Objective"),
+    ("mastery", "Mastery Objectives"),
+)
+LABELS = dict(BREAKDOWN)
+
+
+def own_colour_locations(player: SperosPlayer) -> int:
+    """Captured Locations of the player's own colour; Artifacts have no colour and never count."""
+    return sum(1 for card in player.captured if card.terrain == TERRAIN_OF_COLOUR[player.color])
+
+
+TIEBREAKS = (
+    TieBreak(
+        "most captured Locations of their own colour",
+        key=lambda p: p.extra["own_color_locations"],
+        show=lambda p: f"{p.extra['own_color_locations']} {TERRAIN_OF_COLOUR[p.extra['color']].capitalize()}",
+    ),
+)
+
+
+def resource_mix(cards: Iterable[Iterable[str]]) -> Counter[frozenset[str]]:
+    """How many cards show each combination of resources; cards showing none are left out."""
+    mix: Counter[frozenset[str]] = Counter()
+    for resources in cards:
+        shown = frozenset(resources)
+        if shown:
+            mix[shown] += 1
+    return mix
+
+
+def able_to_fill(mix: Mapping[frozenset[str], int], wanted: frozenset[str]) -> int:
+    """N(S): how many cards can fill a slot of at least one resource in `wanted`."""
+    return sum(count for shown, count in mix.items() if shown & wanted)
+
+
+def set_limit(mix: Mapping[frozenset[str], int]) -> tuple[int, frozenset[str]]:
+    """The most disjoint resource sets, and the resource subset S whose floor(N(S)/|S|) sets that bound.
+
+    k sets need k Crystal, k Iron and k Gold slots, each filled by a different card able to show that
+    resource. By Hall's theorem such a filling exists iff every group X of slots has at least |X| cards able
+    to fill one of them. X's cards depend only on the resources S of its slots, and the largest X for S has
+    k·|S| slots, so k sets exist iff N(S) >= k·|S| for all 7 nonempty S (S = all three is "3k cards").
+    Hence the maximum is the minimum over S of floor(N(S)/|S|): O(cards) to count, then constant time.
+    """
+    best: tuple[int, frozenset[str]] | None = None
+    # Larger S first, so that when several S bind equally the explanation names the plainest one (card count).
+    for wanted in sorted(RESOURCE_SUBSETS, key=len, reverse=True):
+        bound = able_to_fill(mix, wanted) // len(wanted)
+        if best is None or bound < best[0]:
+            best = (bound, wanted)
+    assert best is not None
+    return best
+
+
+def max_resource_sets(mix: Mapping[frozenset[str], int]) -> int:
+    """The maximum number of disjoint resource sets (each a Crystal, an Iron and a Gold from 3 cards)."""
+    return set_limit(mix)[0]
+
+
+def resource_sets(cards: Iterable[Iterable[str]]) -> int:
+    """The maximum number of disjoint resource sets among cards given as their lists of resources."""
+    return max_resource_sets(resource_mix(cards))
+
+
+def _resource_words(wanted: frozenset[str]) -> str:
+    """'iron', 'crystal or gold' in the rulebook's order."""
+    names = [r for r in RESOURCES if r in wanted]
+    return " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def _sum_text(values: Sequence[int]) -> str:
+    """'3 + 2 - 1' for [3, 2, -1]."""
+    text = str(values[0])
+    for value in values[1:]:
+        text += f" - {-value}" if value < 0 else f" + {value}"
+    return text
+
+
+# Listing every printed value stays readable up to about a dozen cards; beyond that only the sums are shown.
+LIST_VALUES_MAX = 12
+
+
+def _captured_line(player: SperosPlayer) -> Line:
+    """'Captured card is worth whatever value is written on the card.'"""
+    if not player.captured:
+        return Line("captured", LABELS["captured"], 0, "No captured cards.")
+    parts = []
+    for kind, word in (("location", "Location"), ("artifact", "Artifact")):
+        values = [c.vp for c in player.captured if (c.terrain == "artifact") == (kind == "artifact")]
+        if not values:
+            continue
+        total = sum(values)
+        if len(values) == 1:
+            parts.append(f"1 {word}: {total} VP")
+        elif len(values) <= LIST_VALUES_MAX:
+            parts.append(f"{plural(len(values), word)}: {_sum_text(values)} = {total} VP")
+        else:
+            parts.append(f"{plural(len(values), word)}: {total} VP in all")
+    points = sum(c.vp for c in player.captured)
+    why = "; ".join(parts) + (f". Total {points} VP." if len(parts) > 1 else ".")
+    return Line("captured", LABELS["captured"], points, why)
+
+
+def _resource_line(player: SperosPlayer) -> Line:
+    """'Resource sets: 3 VP each'; a card showing several resources fills one slot (rules notes)."""
+    mix = resource_mix(card.resources for card in player.captured)
+    sets, wanted = set_limit(mix)
+    held = sum(mix.values())
+    points = RESOURCE_SET_POINTS * sets
+    if held == 0:
+        return Line("resource_sets", LABELS["resource_sets"], 0, "No captured card shows a resource.")
+    missing = [r for r in RESOURCES if able_to_fill(mix, frozenset({r})) == 0]
+    if missing:
+        why = f"No set: no captured card shows {' or '.join(missing)}."
+        return Line("resource_sets", LABELS["resource_sets"], 0, why)
+    n_wanted = able_to_fill(mix, wanted)
+    if len(wanted) == len(RESOURCES):
+        if sets == 0:
+            verb = "shows" if n_wanted == 1 else "show"
+            why = f"No set: only {plural(n_wanted, 'card')} {verb} a resource, and a set needs 3."
+            return Line("resource_sets", LABELS["resource_sets"], 0, why)
+        limit = f"{plural(n_wanted, 'card')} with a resource allow at most {plural(sets, 'set')}"
+    elif len(wanted) == 1:
+        limit = f"only {plural(n_wanted, 'card')} can be {_resource_words(wanted)}"
+    else:
+        limit = (
+            f"only {plural(n_wanted, 'card')} can be {_resource_words(wanted)}, and each set needs {len(wanted)}"
+            " of those"
+        )
+    if sets == 0:
+        return Line("resource_sets", LABELS["resource_sets"], 0, f"No set: {limit}.")
+    why = (
+        f"{plural(sets, 'set')} × {RESOURCE_SET_POINTS} VP: crystal, iron and gold from {3 * sets} of your"
+        f" {plural(len(player.captured), 'card')} ({limit})."
+    )
+    return Line("resource_sets", LABELS["resource_sets"], points, why)
+
+
+def _minion_line(player: SperosPlayer) -> Line:
+    """'Deployed Minions on familiar terrain: 2 VP each; on unfamiliar terrain: 1 VP each.'"""
+    familiar, unfamiliar = player.minions_familiar, player.minions_unfamiliar
+    points = MINION_FAMILIAR_POINTS * familiar + MINION_UNFAMILIAR_POINTS * unfamiliar
+    if familiar + unfamiliar == 0:
+        return Line("minions", LABELS["minions"], 0, "No Minion deployed: units in Base Camp score 0.")
+    why = (
+        f"{familiar} familiar × {MINION_FAMILIAR_POINTS} + {unfamiliar} unfamiliar × {MINION_UNFAMILIAR_POINTS}"
+        f" = {points}."
+    )
+    return Line("minions", LABELS["minions"], points, why)
+
+
+def _general_line(player: SperosPlayer) -> Line:
+    """'Deployed Generals on familiar terrain: 3 VP; on unfamiliar terrain: 2 VP'; Base Camp scores 0."""
+    points = GENERAL_POINTS[player.general]
+    why = {
+        "base": "General in Base Camp: 0.",
+        "familiar": f"General on familiar terrain: {points}.",
+        "unfamiliar": f"General on unfamiliar terrain (or an Artifact): {points}.",
+    }[player.general]
+    return Line("general", LABELS["general"], points, why)
+
+
+def _bonus_line(player: SperosPlayer) -> Line:
+    """Each player scores one Bonus Objective; the app takes the best one (rules notes)."""
+    values = player.bonus_objectives
+    if not values:
+        return Line("bonus_objective", LABELS["bonus_objective"], 0, "No Bonus Objective entered.")
+    best = max(values)
+    if len(values) == 1:
+        return Line("bonus_objective", LABELS["bonus_objective"], best, f"One Bonus Objective: {best}.")
+    choices = join_names([str(v) for v in values])
+    return Line("bonus_objective", LABELS["bonus_objective"], best, f"Best of {choices}: {best}.")
+
+
+def mastery_share(vp: int, leaders: int) -> int:
+    """Each tied leader's share of a Mastery Objective: split evenly, rounded down; no leader, no points."""
+    return vp // leaders if leaders else 0
+
+
+def _mastery_line(player: SperosPlayer, options: SperosOptions) -> Line:
+    """'The player who best meets the condition ... In the event of a tie, all tied players share the points
+    (rounded down).'"""
+    if not options.mastery:
+        return Line("mastery", LABELS["mastery"], 0, "No Mastery Objectives in play.")
+    me = player.name.casefold()
+    points = 0
+    parts = []
+    for card in options.mastery:
+        leaders = card.leaders
+        share = mastery_share(card.vp, len(leaders))
+        title = f"Mastery '{card.name}'"
+        if not leaders:
+            parts.append(f"{title}: nobody meets it")
+        elif me not in {name.casefold() for name in leaders}:
+            verb = "takes" if len(leaders) == 1 else "share"
+            parts.append(f"{title}: {join_names(leaders)} {verb} it")
+        elif len(leaders) == 1:
+            points += share
+            parts.append(f"{title}: {card.vp} VP, you best meet it")
+        else:
+            points += share
+            parts.append(f"{title} {card.vp} VP split {len(leaders)} ways, rounded down: {share}")
+    return Line("mastery", LABELS["mastery"], points, "; ".join(parts) + ".")
+
+
+def score(players: Sequence[SperosPlayer], options: SperosOptions) -> Result:
+    """Score a finished game of Conquest of Speros, ranked by total, then own-colour Locations."""
+    rows = []
+    for player in players:
+        lines = [
+            _captured_line(player),
+            _resource_line(player),
+            _minion_line(player),
+            _general_line(player),
+            _bonus_line(player),
+            _mastery_line(player, options),
+        ]
+        extra = {"color": player.color, "own_color_locations": own_colour_locations(player)}
+        rows.append((player.name, lines, extra))
+    return rank_scores("speros", rows, TIEBREAKS)
+
+
+def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[FieldError]:
+    """Cross-player checks: distinct colours, the cards in the box, Mastery leaders who are playing."""
+    errors = []
+    seen: dict[str, str] = {}
+    for i, player in enumerate(players):
+        if player.color in seen:
+            errors.append(FieldError(f"players[{i}].color", f"{seen[player.color]} already plays {player.color}."))
+        else:
+            seen[player.color] = player.name
+
+    # A typo shows up as more cards captured than the game holds; name the player who went over.
+    limits = {terrain: LOCATIONS_PER_TERRAIN for terrain in LOCATION_TERRAINS}
+    limits["artifact"] = len(players)  # setup step 4: one Artifact per player, the rest stay in the box
+    for terrain, available in limits.items():
+        held = 0
+        for i, player in enumerate(players):
+            held += sum(1 for card in player.captured if card.terrain == terrain)
+            if held > available:
+                kind = "Artifacts" if terrain == "artifact" else f"{terrain.capitalize()} Locations"
+                errors.append(
+                    FieldError(
+                        f"players[{i}].captured",
+                        f"The game has only {available} {kind} in play; {held} captured so far.",
+                    )
+                )
+                break
+
+    if options.mastery and len(options.mastery) > len(players) - 1:
+        errors.append(
+            FieldError(
+                "options.mastery",
+                f"With {plural(len(players), 'player')}, {len(players) - 1} Mastery Objectives are dealt;"
+                f" {len(options.mastery)} given.",
+            )
+        )
+    names = {p.name.casefold() for p in players}
+    for m, card in enumerate(options.mastery):
+        listed: set[str] = set()
+        for j, leader in enumerate(card.leaders):
+            where = f"options.mastery[{m}].leaders[{j}]"
+            if leader.casefold() not in names:
+                errors.append(FieldError(where, f"{leader} is not playing."))
+            elif leader.casefold() in listed:
+                errors.append(FieldError(where, f"{leader} is listed twice."))
+            listed.add(leader.casefold())
+    return errors
+
+
+def setup(count: int, options: SperosOptions) -> list[str]:
+    """The rulebook's setup steps for this player count."""
+    mastery = (
+        f"Deal {count - 1} Mastery Objectives (one fewer than the players) face up to the centre of the table;"
+        " the rest are not used."
+    )
+    if not options.mastery:
+        mastery = "Optional: " + mastery[0].lower() + mastery[1:]
+    return [
+        "Each player chooses a colour and takes the 11 units (10 Minions and the General), the Base Camp card and"
+        " the General card of that colour. Place the units on the Base Camp card: they begin undeployed.",
+        f"Shuffle the 17 Bonus Objective cards and deal 3 to each player ({3 * count} in all), kept hidden.",
+        f"Shuffle the {LOCATIONS_IN_GAME} Location cards into a shared deck and deal 8 to each player. Each"
+        " player at once puts one Location from hand into the Skirmish Area.",
+        f"Shuffle the {ARTIFACTS_IN_BOX} Ancient Artifacts and place {count} in the Skirmish Area; put the"
+        " rest back in the box.",
+        mastery,
+        "Randomly choose the starting player.",
+    ]
+
+
+def reference_notes(options: SperosOptions) -> list[str]:
+    """Reminders for entering a score: what counts as familiar, how sets and objectives are read."""
+    return [
+        "Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black);"
+        " units on an Artifact count as unfamiliar.",
+        "Enter each captured card's printed VP and resources; a card showing several resources fills one slot"
+        " of a set, and the app finds the most sets.",
+        "Enter what each of your Bonus Objectives would score: the best one counts.",
+    ]
+
+
+GAME = Game(
+    id="speros",
+    name="Conquest of Speros",
+    min_players=2,
+    max_players=MAX_PLAYERS,
+    rules_version="speros-rulebook/rules-notes-1",
+    player_model=SperosPlayer,
+    options_model=SperosOptions,
+    breakdown=BREAKDOWN,
+    score=score,
+    colours=COLOURS,
+    blurb="Area control with cards: capture Locations by majority, collect resource sets, deploy your units.",
+    check=check,
+    setup=setup,
+    reference_notes=reference_notes,
+)
