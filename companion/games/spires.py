@@ -85,7 +85,7 @@ TIEBREAKS = (
     TieBreak(
         "fewest negative points",
         key=lambda p: p.points("tall_towers"),
-        show=lambda p: f"({p.points('tall_towers')})",
+        show=lambda p: f"({p.points('tall_towers')})".replace("-", "−"),
     ),
 )
 

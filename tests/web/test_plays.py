@@ -1,0 +1,327 @@
+"""The Spires play routes through the test client: every page, every htmx fragment, every bad input."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.models import Change, Play, Seat
+from tests.conftest import start_play
+
+
+def seat_ids(client, play_id: int) -> list[int]:
+    """The seat ids in turn order, read off the tracker page."""
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    return [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
+
+
+def saved_state(app, seat_id: int) -> dict:
+    """A seat's state as stored."""
+    from sqlmodel import Session
+
+    with Session(app.extensions["db_engine"]) as session:
+        return session.get(Seat, seat_id).state
+
+
+def changes(app) -> list[Change]:
+    """Every Change row, oldest first."""
+    from sqlmodel import Session, select
+
+    with Session(app.extensions["db_engine"]) as session:
+        return list(session.exec(select(Change).order_by(Change.id)))
+
+
+def test_home_lists_games_and_links_new_play(client) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert "Start Spires" in html
+    assert 'href="/plays/new?game=spires"' in html
+    assert "No finished plays yet." in html
+
+
+def test_new_play_form(client) -> None:
+    response = client.get("/plays/new?game=spires")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert html.count('name="name-') == 4
+    assert "Solo game" in html
+    assert 'name="csrf_token"' in html
+
+
+def test_new_play_unknown_game_is_404(client) -> None:
+    assert client.get("/plays/new?game=chess").status_code == 404
+
+
+def test_roster_offers_known_players(client, play_id: int) -> None:
+    html = client.get("/plays/new?game=spires").get_data(as_text=True)
+    assert '<option value="Ann">' in html and '<option value="Bob">' in html
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_random_first_player_rotates_turn_order(client, htmx: bool, monkeypatch) -> None:
+    monkeypatch.setattr("companion.plays.random.randrange", lambda n: 2)
+    form = {"game": "spires", "name-0": "Ann", "name-1": "Bob", "name-2": "Cy"}
+    response = client.htmx("POST", "/plays/new/first-player", data=form) if htmx else client.post(
+        "/plays/new/first-player", data=form
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert ("<html" in html) is not htmx
+    assert "Cy goes first." in html
+    names = re.findall(r'name="name-\d" value="([^"]*)"', html)
+    assert names[:3] == ["Cy", "Ann", "Bob"]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_create_play_redirects_to_tracker(client, htmx: bool) -> None:
+    form = {"game": "spires", "name-0": "  Ann  ", "name-1": "Bob", "colour-0": "red"}
+    if htmx:
+        response = client.htmx("POST", "/plays", data=form)
+        assert response.status_code == 204
+        target = response.headers["HX-Redirect"]
+    else:
+        response = client.post("/plays", data=form)
+        assert response.status_code == 303
+        target = response.headers["Location"]
+    html = client.get(target).get_data(as_text=True)
+    assert "Ann" in html and "Bob" in html
+    assert "Place Markets I and II in the centre." in html
+    assert "Remove all cards marked with 3 or 4." in html
+
+
+BAD_NEW_PLAYS = [
+    ("no players", {}, "Add the players"),
+    ("empty names only", {"name-0": "   ", "name-1": ""}, "Add the players"),
+    ("one player without solo", {"name-0": "Ann"}, "Spires is for 2 to 4 players (for one player, choose solo)"),
+    ("two players in solo", {"name-0": "Ann", "name-1": "Bob", "solo": "on"}, "Solo Spires is for exactly 1 player"),
+    ("the same name twice", {"name-0": "Ann", "name-1": "ann"}, "ann is already playing."),
+    ("a name too long", {"name-0": "A" * 41, "name-1": "Bob"}, "Must be at most 40 characters."),
+    ("five players", {**{f"name-{i}": n for i, n in enumerate(["A", "B", "C", "D"])}, "name-4": "E"}, None),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("case", "form", "message"), BAD_NEW_PLAYS, ids=[b[0] for b in BAD_NEW_PLAYS])
+def test_create_play_bad_input(client, app, htmx: bool, case: str, form: dict, message: str | None) -> None:
+    data = {"game": "spires", **form}
+    response = client.htmx("POST", "/plays", data=data) if htmx else client.post("/plays", data=data)
+    if message is None:
+        # The form has four rows: a fifth name is never read, so four players start.
+        assert response.status_code in (204, 303)
+        return
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in html
+    assert ("<html" in html) is not htmx
+    for key, value in form.items():
+        if key.startswith("name-") and value.strip():
+            assert f'value="{value.strip()[:80]}"' in html, "what was typed stays in the form"
+    from sqlmodel import Session, select
+
+    with Session(app.extensions["db_engine"]) as session:
+        assert session.exec(select(Play)).all() == []
+
+
+def test_solo_play_starts_with_solo_setup(client) -> None:
+    play = start_play(client, ["Ann"], solo=True)
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert "Discard pile" in html
+    assert "Use Markets I, II and III ability side up." in html
+
+
+def test_tracker_page(client, play_id: int) -> None:
+    response = client.get(f"/plays/{play_id}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    for label in ("Purple", "Red", "Yellow", "Blue", "Green", "Black", "Crowns", "Swords", "Quills", "Scroll VP"):
+        assert f"{label} plus one" in html or f">{label}<" in html
+    assert "Score now" in html and "Finish and score" in html
+
+
+def test_unknown_play_is_404(client) -> None:
+    assert client.get("/plays/999").status_code == 404
+    assert client.post("/plays/999/seats/1", data={"field": "crowns", "delta": "1"}).status_code == 404
+
+
+def test_tap_fragment_returns_seat_and_oob_scoreboard(client, app, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "delta": "1"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert html.lstrip().startswith(f'<section class="card seat') and f'id="seat-{ann}"' in html
+    assert 'id="scoreboard" class="card scoreboard" aria-live="polite" hx-swap-oob="true"' in html
+    assert 'id="undo"' in html and 'hx-swap-oob="true"' in html
+    assert saved_state(app, ann)["towers"]["red"] == 1
+    change = changes(app)[-1]
+    assert (change.field, change.old, change.new, change.seat_id) == ("towers.red", 0, 1, ann)
+    assert change.device
+
+
+def test_tap_full_page_redirects_back(client, app, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    response = client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "delta": "1"})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    assert saved_state(app, ann)["crowns"] == 1
+
+
+def test_live_score_and_symbol_leader(client, play_id: int) -> None:
+    ann, bob = seat_ids(client, play_id)
+    client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "delta": "1"})
+    html = client.htmx("POST", f"/plays/{play_id}/seats/{bob}", data={"field": "towers.red", "value": "2"}).get_data(
+        as_text=True
+    )
+    assert "Crowns: Ann lead with 1." in html
+    assert re.search(r'Bob</span> <span class="points">10<', html)
+    assert re.search(r'Ann</span> <span class="points">15<', html)
+
+
+def test_fourth_card_warns(client, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    for _ in range(4):
+        response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "towers.blue", "delta": "1"})
+    html = response.get_data(as_text=True)
+    assert "Warning: Ann&#39;s blue tower has 4 cards" in html
+    assert "tower suit-blue tall" in html
+
+
+def test_typed_value_sets_scroll_vp(client, app, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": " 12 "})
+    assert response.status_code == 200
+    assert saved_state(app, ann)["scroll_vp"] == 12
+
+
+BAD_TAPS = [
+    ("below zero", {"field": "crowns", "delta": "-1"}, "Must be at least 0."),
+    ("above the tower bound", {"field": "towers.red", "value": "15"}, "Must be at most 14."),
+    ("not a number", {"field": "scroll_vp", "value": "ten"}, "Enter a whole number."),
+    ("a delta that is not a number", {"field": "crowns", "delta": "x"}, "Enter a whole number."),
+    ("no such counter", {"field": "towers.pink", "delta": "1"}, "There is no such counter."),
+    ("the name is no counter", {"field": "name", "value": "3"}, "There is no such counter."),
+    ("more swords than the deck has", {"field": "swords", "value": "13"}, "Must be at most 12."),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("case", "form", "message"), BAD_TAPS, ids=[b[0] for b in BAD_TAPS])
+def test_bad_tap_keeps_what_was_saved(client, app, play_id: int, htmx: bool, case: str, form: dict, message: str):
+    ann, _bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "value": "3"})
+    before = saved_state(app, ann)
+    url = f"/plays/{play_id}/seats/{ann}"
+    response = client.htmx("POST", url, data=form) if htmx else client.post(url, data=form)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in html
+    assert ("<html" in html) is not htmx
+    assert saved_state(app, ann) == before
+
+
+def test_symbols_between_players_stay_within_the_deck(client, play_id: int) -> None:
+    ann, bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "value": "6"})
+    response = client.htmx("POST", f"/plays/{play_id}/seats/{bob}", data={"field": "crowns", "value": "3"})
+    assert response.status_code == 422
+    assert "The deck has only 8 crowns; 9 counted in all." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_solo_discard_pile_taps(client, htmx: bool) -> None:
+    play = start_play(client, ["Ann"], solo=True)
+    url = f"/plays/{play}/options"
+    data = {"field": "discard.crowns", "delta": "1"}
+    response = client.htmx("POST", url, data=data) if htmx else client.post(url, data=data)
+    if htmx:
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200
+        assert html.lstrip().startswith('<section id="table-state"')
+        assert "Crowns: you 0, discard pile 1: does not score 15." in html
+    else:
+        assert response.status_code == 303
+    bad = client.htmx("POST", url, data={"field": "discard.swords", "value": "13"})
+    assert bad.status_code == 422
+    assert "Must be at most 12." in bad.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_undo_puts_back_the_last_tap(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "delta": "1"})
+    client.post(f"/plays/{play_id}/seats/{bob}", data={"field": "quills", "delta": "1"})
+    url = f"/plays/{play_id}/undo"
+    response = client.htmx("POST", url) if htmx else client.post(url)
+    assert response.status_code == (200 if htmx else 303)
+    if htmx:
+        assert response.get_data(as_text=True).lstrip().startswith('<div id="tracker"')
+    assert saved_state(app, bob)["quills"] == 0
+    assert saved_state(app, ann)["towers"]["red"] == 1
+    client.post(url)
+    assert saved_state(app, ann)["towers"]["red"] == 0
+    html = client.post(url, follow_redirects=True).get_data(as_text=True)
+    assert re.search(r'Undo last tap', html) and "disabled" in html.split('id="undo"')[1].split("</form>")[0]
+
+
+def finish(client, play_id: int):
+    """Finish a play through the form."""
+    return client.post(f"/plays/{play_id}/finish")
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_finish_shows_final_table(client, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "value": "2"})
+    client.post(f"/plays/{play_id}/seats/{bob}", data={"field": "towers.blue", "value": "2"})
+    client.post(f"/plays/{play_id}/seats/{bob}", data={"field": "towers.green", "value": "5"})
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": "5"})
+    response = client.htmx("POST", f"/plays/{play_id}/finish") if htmx else finish(client, play_id)
+    assert response.status_code == (204 if htmx else 303)
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert "<strong>Ann</strong> wins" in html
+    assert "Towers of 4+ cards" in html and "green 5: 5 cards × −1" in html
+    assert html.count('class="total"') == 2
+    # Finished plays don't take taps any more.
+    late = client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "delta": "1"})
+    assert late.status_code == 303
+    assert "Crowns bonus" in client.get(f"/plays/{play_id}").get_data(as_text=True)
+
+
+def test_tie_break_sentence_on_result(client, play_id: int) -> None:
+    ann, bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "value": "3"})
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "towers.blue", "value": "4"})
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": "4"})
+    client.post(f"/plays/{play_id}/seats/{bob}", data={"field": "towers.red", "value": "3"})
+    finish(client, play_id)
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert "Ann and Bob tied on 15 points. Tie-break, fewest negative points: Bob (0), Ann (−4)." in html
+    assert "<strong>Bob</strong> wins" in html
+
+
+def test_solo_finish_shows_kings_appraisal(client) -> None:
+    play = start_play(client, ["Ann"], solo=True)
+    seat = seat_ids(client, play)[0]
+    client.post(f"/plays/{play}/seats/{seat}", data={"field": "towers.red", "value": "3"})
+    client.post(f"/plays/{play}/seats/{seat}", data={"field": "crowns", "value": "1"})
+    finish(client, play)
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    # 15 for the red tower + 15 for one crown against an empty discard pile = 30: the first band.
+    assert "King's Appraisal:</strong> The King is very displeased. You are beheaded." in html
+
+
+def test_history_lists_finished_plays_newest_first(client) -> None:
+    first = start_play(client, ["Ann", "Bob"])
+    second = start_play(client, ["Cy", "Di"])
+    unfinished = start_play(client, ["Ed", "Flo"])
+    finish(client, first)
+    finish(client, second)
+    html = client.get("/history").get_data(as_text=True)
+    assert html.index(f"/plays/{second}") < html.index(f"/plays/{first}")
+    assert f"/plays/{unfinished}" not in html
+    home = client.get("/").get_data(as_text=True)
+    assert "In progress" in home and f"/plays/{unfinished}" in home
+
+
+def test_history_when_empty(client) -> None:
+    assert "No finished plays yet." in client.get("/history").get_data(as_text=True)
