@@ -11,7 +11,7 @@ from . import records
 from .db import get_session
 from .forms import SeatRow, option_fields, options_from_form, parse_int, players_from_rows, row_errors, seat_rows
 from .games import GAMES, get_game
-from .games.base import FieldError, Game, InputErrors
+from .games.base import Game, InputErrors
 from .htmx import after_change, client_redirect, page_or_fragments, render_fragments
 from .models import FINISHED, Play, Seat
 from .pdf import render_pdf
@@ -129,15 +129,12 @@ def show_play(play_id: int) -> Response:
     return make_response(render_template("tracker.html", **_tracker_context(play)))
 
 
-def _tap_value(state: dict[str, Any], path: str) -> Any:
-    """The new value a tap asks for: `delta` steps the counter, `value` sets it."""
+def _tap_from_form() -> records.Tap:
+    """The tap a form asks for: `delta` steps the counter named by `field`, `value` sets it."""
+    path = request.form.get("field", "")
     if "delta" in request.form:
-        delta = parse_int(request.form.get("delta"), path)
-        value = records.step_value(state, path, delta)
-        if value is None:
-            raise InputErrors([FieldError(path, "There is no such counter.")])
-        return value
-    return parse_int(request.form.get("value"), path)
+        return records.Tap(path, delta=parse_int(request.form.get("delta"), path))
+    return records.Tap(path, value=parse_int(request.form.get("value"), path))
 
 
 def _refuse_if_finished(play: Play) -> Response | None:
@@ -156,10 +153,8 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
     seat = seat_by_id(play, seat_id)
     if seat is None:
         abort(404, description="That player is not in this play.")
-    path = request.form.get("field", "")
     try:
-        value = _tap_value(seat.state, path)
-        records.tap_seat(get_session(), play, seat, path, value, device_id())
+        records.tap_seat(get_session(), play, seat, _tap_from_form(), device_id())
     except InputErrors as errors:
         context = _tracker_context(play, errors={e.field: e.message for e in errors.errors}, error_seat=seat.id)
         context["seat"] = seat
@@ -181,11 +176,9 @@ def tap_option(play_id: int) -> Response:
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     game = records.game_of(play)
-    path = request.form.get("field", "")
     fragments = (f"games/{game.id}/table.html", "_partials/scoreboard.html", "_partials/undo.html")
     try:
-        value = _tap_value(play.options, path)
-        records.tap_option(get_session(), play, path, value, device_id())
+        records.tap_option(get_session(), play, _tap_from_form(), device_id())
     except InputErrors as errors:
         context = _tracker_context(play, errors={"options." + e.field: e.message for e in errors.errors})
         return page_or_fragments("tracker.html", fragments, status=422, **context)

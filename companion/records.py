@@ -6,6 +6,7 @@ Views call these; each function that writes commits one transaction, the Change 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,24 @@ TAP_ATTEMPTS = 5
 
 class StaleWrite(Exception):
     """Another device changed the same row first."""
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap on a counter: step it by `delta`, or set it to `value`."""
+
+    path: str
+    delta: int | None = None
+    value: Any = None
+
+    def new_value(self, state: dict[str, Any]) -> Any:
+        """The counter's value after this tap, worked out from the state as it is now."""
+        if self.delta is None:
+            return self.value
+        current = read_path(state, self.path)
+        if isinstance(current, bool) or not isinstance(current, int):
+            raise InputErrors([FieldError(self.path, "There is no such counter.")])
+        return current + self.delta
 
 
 def game_of(play: Play) -> Game:
@@ -115,11 +134,13 @@ def _local_errors(errors: InputErrors, prefix: str) -> InputErrors:
     return InputErrors(local or errors.errors)
 
 
-def tap_seat(session: Session, play: Play, seat: Seat, path: str, value: Any, device: str) -> None:
-    """Set one counter of a seat (already computed from a step or typed), saving a Change with it."""
+def tap_seat(session: Session, play: Play, seat: Seat, tap: Tap, device: str) -> None:
+    """Apply one tap to a seat's counter, saving a Change with it; a tap lost to another device is redone."""
     game = game_of(play)
+    path = tap.path
     for _attempt in range(TAP_ATTEMPTS):
         old_value = read_path(seat.state, path)
+        value = tap.new_value(seat.state)
         new_state = set_counter(game.player_model, seat.state, path, value, name=seat.player.name)
         try:
             validate_play(play, {seat.id: new_state})
@@ -137,11 +158,13 @@ def tap_seat(session: Session, play: Play, seat: Seat, path: str, value: Any, de
     raise InputErrors([FieldError(path, "Another device keeps changing this. Try again.")])
 
 
-def tap_option(session: Session, play: Play, path: str, value: Any, device: str) -> None:
-    """Set one counter of the play's options (e.g. the solo discard pile), saving a Change with it."""
+def tap_option(session: Session, play: Play, tap: Tap, device: str) -> None:
+    """Apply one tap to a play-wide counter (e.g. the solo discard pile), saving a Change with it."""
     game = game_of(play)
+    path = tap.path
     for _attempt in range(TAP_ATTEMPTS):
         old_value = read_path(play.options, path)
+        value = tap.new_value(play.options)
         new_options = set_counter(game.options_model, play.options, path, value)
         try:
             validate_play(play, options=new_options)
@@ -157,14 +180,6 @@ def tap_option(session: Session, play: Play, path: str, value: Any, device: str)
         session.commit()
         return
     raise InputErrors([FieldError(path, "Another device keeps changing this. Try again.")])
-
-
-def step_value(state: dict[str, Any], path: str, delta: int) -> Any:
-    """The counter's value after a +/- tap (None when there is no such counter)."""
-    current = read_path(state, path)
-    if isinstance(current, bool) or not isinstance(current, int):
-        return None
-    return current + delta
 
 
 def last_change(session: Session, play: Play) -> Change | None:
@@ -183,11 +198,10 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
     if change is None:
         return None
     if change.seat_id is None:
-        path = change.field.removeprefix("options.")
-        tap_option(session, play, path, change.old, device)
+        tap_option(session, play, Tap(change.field.removeprefix("options."), value=change.old), device)
     else:
         seat = session.get(Seat, change.seat_id)
-        tap_seat(session, play, seat, change.field, change.old, device)
+        tap_seat(session, play, seat, Tap(change.field, value=change.old), device)
     # The undo wrote a Change of its own: mark both so that the next undo goes further back.
     session.exec(
         update(Change)

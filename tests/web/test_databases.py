@@ -1,0 +1,95 @@
+"""The same play on SQLite and on PostgreSQL (DATABASE_URL), and taps from two devices at once."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from companion import create_app
+from tests.conftest import TOKEN, Client, start_play
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test, dropped afterwards."""
+    psycopg = pytest.importorskip("psycopg")
+    name = f"companion_test_{secrets.token_hex(4)}"
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        pytest.skip(f"PostgreSQL is not reachable on 127.0.0.1:5432: {exc}")
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_client(request, tmp_path) -> Iterator[tuple[Client, object]]:
+    """A client on an app backed by SQLite or PostgreSQL."""
+    if request.param == "sqlite":
+        urls = iter([f"sqlite:///{tmp_path / 'db.sqlite'}"])
+    else:
+        urls = postgres_url()
+    url = next(urls)
+    app = create_app({"TESTING": True, "SECRET_KEY": "db", "DATABASE_URL": url})
+    app.test_client_class = Client
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+    yield client, app
+    app.extensions["db_engine"].dispose()
+    next(urls, None)
+
+
+def test_whole_play_on_each_database(db_client) -> None:
+    client, _app = db_client
+    play = start_play(client, ["Ann", "Bob"])
+    ann, bob = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{play}").get_data(as_text=True))
+    assert client.htmx("POST", f"/plays/{play}/seats/{ann}", data={"field": "towers.red", "delta": "1"}).status_code == 200
+    client.post(f"/plays/{play}/seats/{bob}", data={"field": "swords", "value": "1"})
+    client.post(f"/plays/{play}/undo")
+    client.post(f"/plays/{play}/seats/{bob}", data={"field": "quills", "value": "1"})
+    assert client.post(f"/plays/{play}/finish").status_code == 303
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert "<strong>Bob</strong> wins" in html  # quills 10 against one red card's 5
+    assert f"/plays/{play}" in client.get("/history").get_data(as_text=True)
+    assert client.get(f"/plays/{play}/sheet.pdf").status_code == 200
+
+
+def test_two_devices_tapping_at_once_lose_no_tap(db_client) -> None:
+    """Each tap is a read-modify-write; the seat's version makes a lost update retry instead."""
+    client, app = db_client
+    play = start_play(client, ["Ann", "Bob"])
+    ann = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{play}").get_data(as_text=True))[0]
+    taps_each = 6
+    statuses: list[int] = []
+
+    def device() -> None:
+        other = app.test_client()
+        with other.session_transaction() as session:
+            session["csrf_token"] = TOKEN
+        for _ in range(taps_each):
+            response = other.post(
+                f"/plays/{play}/seats/{ann}",
+                data={"field": "towers.black", "delta": "1"},
+                headers={"X-CSRF-Token": TOKEN, "HX-Request": "true"},
+            )
+            statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=device) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * (2 * taps_each)
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    black = re.search(r'aria-label="Black">(\d+)<', html.split(f'id="seat-{ann}"')[1]).group(1)
+    assert int(black) == 2 * taps_each

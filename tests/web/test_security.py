@@ -1,0 +1,89 @@
+"""CSRF on every state-changing request, escaping, security headers, and errors that are never a 500."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import start_play
+
+UNSAFE_ROUTES = [
+    ("/plays", {"game": "spires", "name-0": "Ann", "name-1": "Bob"}),
+    ("/plays/new/first-player", {"game": "spires", "name-0": "Ann"}),
+    ("/plays/{play}/seats/{seat}", {"field": "crowns", "delta": "1"}),
+    ("/plays/{play}/options", {"field": "discard.crowns", "delta": "1"}),
+    ("/plays/{play}/undo", {}),
+    ("/plays/{play}/finish", {}),
+]
+
+
+@pytest.mark.parametrize(("route", "form"), UNSAFE_ROUTES)
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_unsafe_requests_need_the_csrf_token(client, play_id: int, route: str, form: dict, htmx: bool) -> None:
+    seat = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{play_id}").get_data(as_text=True))[0]
+    url = route.format(play=play_id, seat=seat)
+    headers = {"HX-Request": "true"} if htmx else {}
+    missing = client.post(url, data=form, headers=headers, csrf=False)
+    wrong = client.post(url, data=form, headers={**headers, "X-CSRF-Token": "forged"}, csrf=False)
+    assert missing.status_code == 400
+    assert wrong.status_code == 400
+    assert "This page has expired" in missing.get_data(as_text=True)
+
+
+def test_form_field_token_is_accepted(client) -> None:
+    response = client.post(
+        "/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob", "csrf_token": "test-csrf-token"}, csrf=False
+    )
+    assert response.status_code == 303
+
+
+def test_pages_carry_the_token_for_htmx(client) -> None:
+    html = client.get("/plays/new?game=spires").get_data(as_text=True)
+    assert """hx-headers='{"X-CSRF-Token": "test-csrf-token"}'""" in html
+
+
+def test_security_headers(client) -> None:
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_no_inline_script_in_pages(client, play_id: int) -> None:
+    for url in ("/", "/plays/new?game=spires", f"/plays/{play_id}", "/history"):
+        html = client.get(url).get_data(as_text=True)
+        assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == [], url
+        assert " style=" not in html and "<style" not in html, url
+        assert not re.search(r"\son\w+=", html), url
+
+
+def test_htmx_is_vendored_with_its_licence(client) -> None:
+    js = client.get("/static/vendor/htmx-2.0.11.min.js")
+    assert js.status_code == 200 and b"Zero-Clause BSD" in js.data[:200]
+    assert b"Zero-Clause BSD" in client.get("/static/vendor/htmx-2.0.11.LICENSE").data
+
+
+def test_player_names_are_escaped_and_trimmed(client) -> None:
+    play = start_play(client, ["  <script>alert(1)</script>  ", "Bob"])
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;  " not in html
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [("GET", "/nowhere"), ("GET", "/plays/abc"), ("DELETE", "/plays"), ("GET", "/plays/1/sheet.pdf")],
+)
+def test_errors_are_pages_not_tracebacks(client, method: str, url: str) -> None:
+    response = client.open(url, method=method)
+    assert response.status_code in (404, 405)
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_oversized_body_is_refused_cleanly(client) -> None:
+    response = client.post("/plays", data={"game": "spires", "name-0": "A" * 600_000})
+    assert response.status_code == 413
