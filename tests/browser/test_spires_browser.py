@@ -60,3 +60,26 @@ def test_two_player_spires_to_final_table(page, live_server: str) -> None:
     assert "Total" in text
     assert "blue 4: 4 cards" in text
     assert not [e for e in page.console_errors if "Content Security Policy" in e or "Refused" in e]
+
+
+def test_new_play_errors_and_random_first_player(page, live_server: str) -> None:
+    page.goto(live_server + "/plays/new?game=spires")
+    page.get_by_label("Player 1 name").fill("Ann")
+    page.get_by_role("button", name="Start the game").click()
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "Spires is for 2 to 4 players (for one player, choose solo)" in alert.inner_text()
+    assert page.get_by_label("Player 1 name").input_value() == "Ann"
+
+    page.get_by_label("Player 2 name").fill("Bob")
+    page.get_by_label("Player 3 name").fill("Cy")
+    page.get_by_role("button", name="Random first player").click()
+    page.get_by_role("status").wait_for()
+    first = page.get_by_role("status").inner_text().removesuffix(" goes first.")
+    assert page.get_by_label("Player 1 name").input_value() == first
+    names = [page.get_by_label(f"Player {i} name").input_value() for i in (1, 2, 3)]
+    order = ["Ann", "Bob", "Cy"]
+    start = order.index(first)
+    assert names == order[start:] + order[:start], "clockwise order is kept"
+    # The browser logs the expected 422 as a failed resource; nothing else may go wrong.
+    assert [e for e in page.console_errors if "status of 422" not in e] == []
