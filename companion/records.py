@@ -5,7 +5,7 @@ Views call these; each function that writes commits one transaction, the Change 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -136,50 +136,70 @@ def _local_errors(errors: InputErrors, prefix: str) -> InputErrors:
 
 def tap_seat(session: Session, play: Play, seat: Seat, tap: Tap, device: str) -> None:
     """Apply one tap to a seat's counter, saving a Change with it; a tap lost to another device is redone."""
-    game = game_of(play)
-    path = tap.path
-    for _attempt in range(TAP_ATTEMPTS):
-        old_value = read_path(seat.state, path)
-        value = tap.new_value(seat.state)
-        new_state = set_counter(game.player_model, seat.state, path, value, name=seat.player.name)
-        try:
-            validate_play(play, {seat.id: new_state})
-        except InputErrors as errors:
-            raise _local_errors(errors, f"players[{seat.position}].") from None
-        try:
-            _write_seat(session, seat, new_state)
-        except StaleWrite:
-            session.rollback()
-            session.refresh(seat)
-            continue
-        session.add(Change(play_id=play.id, seat_id=seat.id, field=path, old=old_value, new=value, device=device))
-        session.commit()
-        return
-    raise InputErrors([FieldError(path, "Another device keeps changing this. Try again.")])
+    _apply_tap(
+        session,
+        play,
+        seat,
+        "state",
+        tap,
+        model=game_of(play).player_model,
+        fixed={"name": seat.player.name},
+        validate=lambda new_state: validate_play(play, {seat.id: new_state}),
+        error_prefix=f"players[{seat.position}].",
+        change=Change(play_id=play.id, seat_id=seat.id, field=tap.path, device=device),
+    )
 
 
 def tap_option(session: Session, play: Play, tap: Tap, device: str) -> None:
     """Apply one tap to a play-wide counter (e.g. the solo discard pile), saving a Change with it."""
-    game = game_of(play)
-    path = tap.path
+    _apply_tap(
+        session,
+        play,
+        play,
+        "options",
+        tap,
+        model=game_of(play).options_model,
+        fixed={},
+        validate=lambda new_options: validate_play(play, options=new_options),
+        error_prefix="options.",
+        change=Change(play_id=play.id, field=f"options.{tap.path}", device=device),
+    )
+
+
+def _apply_tap(
+    session: Session,
+    play: Play,
+    row: Seat | Play,
+    column: str,
+    tap: Tap,
+    *,
+    model: type,
+    fixed: dict[str, Any],
+    validate: Callable[[dict[str, Any]], Any],
+    error_prefix: str,
+    change: Change,
+) -> None:
+    """Set a counter in a JSON column, validated, versioned and logged in one transaction."""
     for _attempt in range(TAP_ATTEMPTS):
-        old_value = read_path(play.options, path)
-        value = tap.new_value(play.options)
-        new_options = set_counter(game.options_model, play.options, path, value)
+        state = getattr(row, column)
+        old_value = read_path(state, tap.path)
+        value = tap.new_value(state)
+        new_state = set_counter(model, state, tap.path, value, **fixed)
         try:
-            validate_play(play, options=new_options)
+            validate(new_state)
         except InputErrors as errors:
-            raise _local_errors(errors, "options.") from None
+            raise _local_errors(errors, error_prefix) from None
         try:
-            _write_play_options(session, play, new_options)
+            _write_versioned(session, row, column, new_state)
         except StaleWrite:
             session.rollback()
-            session.refresh(play)
+            session.refresh(row)
             continue
-        session.add(Change(play_id=play.id, field=f"options.{path}", old=old_value, new=value, device=device))
+        change.old, change.new = old_value, value
+        session.add(change)
         session.commit()
         return
-    raise InputErrors([FieldError(path, "Another device keeps changing this. Try again.")])
+    raise InputErrors([FieldError(tap.path, "Another device keeps changing this. Try again.")])
 
 
 def last_change(session: Session, play: Play) -> Change | None:
@@ -281,27 +301,15 @@ def plays_in_progress(session: Session) -> list[Play]:
     return list(session.exec(query))
 
 
-def _write_seat(session: Session, seat: Seat, new_state: dict[str, Any]) -> None:
-    """Write a seat's state only if nobody else wrote it since we read it."""
+def _write_versioned(session: Session, row: Seat | Play, column: str, value: dict[str, Any]) -> None:
+    """Write one JSON column only if nobody else wrote the row since we read it."""
+    table = type(row)
     written = session.exec(
-        update(Seat)
-        .where(col(Seat.id) == seat.id, col(Seat.version) == seat.version)
-        .values(state=new_state, version=seat.version + 1)
+        update(table)
+        .where(col(table.id) == row.id, col(table.version) == row.version)
+        .values({column: value, "version": row.version + 1})
     )
     if written.rowcount != 1:
         raise StaleWrite
-    set_committed_value(seat, "state", new_state)
-    set_committed_value(seat, "version", seat.version + 1)
-
-
-def _write_play_options(session: Session, play: Play, new_options: dict[str, Any]) -> None:
-    """Write a play's options only if nobody else wrote them since we read them."""
-    written = session.exec(
-        update(Play)
-        .where(col(Play.id) == play.id, col(Play.version) == play.version)
-        .values(options=new_options, version=play.version + 1)
-    )
-    if written.rowcount != 1:
-        raise StaleWrite
-    set_committed_value(play, "options", new_options)
-    set_committed_value(play, "version", play.version + 1)
+    set_committed_value(row, column, value)
+    set_committed_value(row, "version", row.version + 1)
