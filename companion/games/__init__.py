@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import spires, spqf, spyrium
+from . import speros, spires, spqf, spyrium
 from .base import Game
 
-GAMES: dict[str, Game] = {game.id: game for game in (spqf.GAME, spyrium.GAME, spires.GAME)}
+GAMES: dict[str, Game] = {game.id: game for game in (spqf.GAME, spyrium.GAME, spires.GAME, speros.GAME)}
 
 
 def get_game(game_id: str) -> Game | None:

@@ -64,9 +64,10 @@ MINION_FAMILIAR_POINTS = 2
 MINION_UNFAMILIAR_POINTS = 1
 GENERAL_POINTS = {"base": 0, "familiar": 3, "unfamiliar": 2}
 
-# Every nonempty subset S of the resources, for the Hall condition N(S) >= k·|S| (see max_resource_sets).
+# Every nonempty subset S of the resources, for the Hall condition N(S) >= k·|S| (see set_limit). Largest first:
+# when several S bind equally, the explanation then names the plainest limit, the number of cards.
 RESOURCE_SUBSETS: tuple[frozenset[str], ...] = tuple(
-    frozenset(subset) for size in (1, 2, 3) for subset in combinations(RESOURCES, size)
+    frozenset(subset) for size in (3, 2, 1) for subset in combinations(RESOURCES, size)
 )
 
 MasteryName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MASTERY_NAME_MAX)]
@@ -102,12 +103,34 @@ class CapturedCard(Schema):
 class SperosPlayer(PlayerInput):
     """What a Conquest of Speros player has at the end: cards, deployed units and objective scores."""
 
-    color: Colour
-    captured: list[CapturedCard] = Field(default_factory=list, max_length=CAPTURED_MAX)
-    minions_familiar: int = Field(0, ge=0, le=MINIONS_PER_PLAYER)
-    minions_unfamiliar: int = Field(0, ge=0, le=MINIONS_PER_PLAYER)
-    general: GeneralPlace = "base"
-    bonus_objectives: list[ObjectiveVP] = Field(default_factory=list, max_length=BONUS_OBJECTIVES_DEALT)
+    # Titles and descriptions only label the app's forms; the JSON field names are the contract.
+    color: Colour = Field(title="Colour", description="Forest green, Mountain red, Ocean blue, Swamp black.")
+    captured: list[CapturedCard] = Field(default_factory=list, max_length=CAPTURED_MAX, title="Captured cards")
+    minions_familiar: int = Field(
+        0,
+        ge=0,
+        le=MINIONS_PER_PLAYER,
+        title="Minions on familiar terrain",
+        description="Deployed on a Location of your colour: 2 VP each.",
+    )
+    minions_unfamiliar: int = Field(
+        0,
+        ge=0,
+        le=MINIONS_PER_PLAYER,
+        title="Minions on unfamiliar terrain",
+        description="Deployed on another colour or on an Artifact: 1 VP each.",
+    )
+    general: GeneralPlace = Field(
+        "base",
+        title="General",
+        description="base: still in Base Camp (0 VP); familiar (3 VP); unfamiliar or on an Artifact (2 VP).",
+    )
+    bonus_objectives: list[ObjectiveVP] = Field(
+        default_factory=list,
+        max_length=BONUS_OBJECTIVES_DEALT,
+        title="Bonus Objectives",
+        description="What each of your Bonus Objectives would score, up to 3, separated by spaces: the best counts.",
+    )
 
     @field_validator("minions_unfamiliar")
     @classmethod
@@ -134,7 +157,7 @@ class MasteryObjective(Schema):
 class SperosOptions(Schema):
     """The optional Mastery Objectives in play."""
 
-    mastery: list[MasteryObjective] = Field(default_factory=list, max_length=MASTERY_MAX)
+    mastery: list[MasteryObjective] = Field(default_factory=list, max_length=MASTERY_MAX, title="Mastery Objectives")
 
 
 BREAKDOWN = (
@@ -164,11 +187,9 @@ TIEBREAKS = (
 
 def resource_mix(cards: Iterable[Iterable[str]]) -> Counter[frozenset[str]]:
     """How many cards show each combination of resources; cards showing none are left out."""
-    mix: Counter[frozenset[str]] = Counter()
-    for resources in cards:
-        shown = frozenset(resources)
-        if shown:
-            mix[shown] += 1
+    # Counter counts an iterable in C: the one pass over the cards is the only step that grows with their number.
+    mix: Counter[frozenset[str]] = Counter(map(frozenset, cards))
+    mix.pop(frozenset(), None)
     return mix
 
 
@@ -178,21 +199,20 @@ def able_to_fill(mix: Mapping[frozenset[str], int], wanted: frozenset[str]) -> i
 
 
 def set_limit(mix: Mapping[frozenset[str], int]) -> tuple[int, frozenset[str]]:
-    """The most disjoint resource sets, and the resource subset S whose floor(N(S)/|S|) sets that bound.
+    """The most disjoint resource sets, and the resource subset S whose bound floor(N(S)/|S|) is that number.
 
-    k sets need k Crystal, k Iron and k Gold slots, each filled by a different card able to show that
-    resource. By Hall's theorem such a filling exists iff every group X of slots has at least |X| cards able
-    to fill one of them. X's cards depend only on the resources S of its slots, and the largest X for S has
-    k·|S| slots, so k sets exist iff N(S) >= k·|S| for all 7 nonempty S (S = all three is "3k cards").
-    Hence the maximum is the minimum over S of floor(N(S)/|S|): O(cards) to count, then constant time.
+    k sets are k Crystal, k Iron and k Gold slots, each filled by a different card showing that resource (the
+    i-th slots of the three resources make set i). Needed: the k·|S| slots of the resources in S take k·|S| different
+    cards, all able to fill some resource in S, so N(S) >= k·|S|. Enough, by Hall's theorem on slots and cards:
+    a group X of slots whose resources are S reaches exactly the N(S) cards, and |X| <= k·|S| <= N(S), so every
+    slot can be filled. Hence the maximum is the minimum over the 7 nonempty S of floor(N(S)/|S|); S = all
+    three is "3k cards with a resource". O(cards) to count the mix, then constant time.
     """
-    best: tuple[int, frozenset[str]] | None = None
-    # Larger S first, so that when several S bind equally the explanation names the plainest one (card count).
-    for wanted in sorted(RESOURCE_SUBSETS, key=len, reverse=True):
+    best = (able_to_fill(mix, RESOURCE_SUBSETS[0]) // len(RESOURCE_SUBSETS[0]), RESOURCE_SUBSETS[0])
+    for wanted in RESOURCE_SUBSETS[1:]:
         bound = able_to_fill(mix, wanted) // len(wanted)
-        if best is None or bound < best[0]:
+        if bound < best[0]:
             best = (bound, wanted)
-    assert best is not None
     return best
 
 
