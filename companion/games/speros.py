@@ -45,8 +45,8 @@ ARTIFACTS_IN_BOX = 18
 MAX_PLAYERS = 4
 # Setup step 4 puts one Artifact per player in play, so no player can hold more than 80 + 4 cards.
 CAPTURED_MAX = LOCATIONS_IN_GAME + MAX_PLAYERS
-# No card values are public. Printed VP are small numbers and "in rare cases" negative on Artifacts only;
-# -10..20 leaves wide headroom while still catching a typo such as 100 or -50.
+# No card values are public. Printed VP are small numbers, "in rare cases" negative (the text says so of
+# Artifacts; the app takes what the card shows): -10..20 leaves headroom while catching a typo such as 100 or -50.
 CARD_VP_MIN = -10
 CARD_VP_MAX = 20
 MINIONS_PER_PLAYER = 10  # "10 small meeples of each color"
@@ -77,7 +77,6 @@ ObjectiveVP = Annotated[int, Field(ge=0, le=OBJECTIVE_VP_MAX)]
 class CapturedCard(Schema):
     """One card in a player's Captured Area: a Location of some terrain, or an Ancient Artifact."""
 
-    # terrain comes first so the vp validator below can see it.
     terrain: Terrain
     resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES))
     vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
@@ -89,15 +88,6 @@ class CapturedCard(Schema):
         if len(set(resources)) != len(resources):
             raise ValueError("List each resource at most once.")
         return resources
-
-    @field_validator("vp")
-    @classmethod
-    def _negative_only_on_artifacts(cls, vp: int, info: ValidationInfo) -> int:
-        """'Victory Point values on Artifact vary ... (and in rare cases can even be negative)': Artifacts only."""
-        terrain = info.data.get("terrain")
-        if vp < 0 and terrain is not None and terrain != "artifact":
-            raise ValueError("Only an Artifact can show negative VP; a Location shows 0 or more.")
-        return vp
 
 
 class SperosPlayer(PlayerInput):

@@ -504,9 +504,6 @@ INVALID = [
                  "Must be one of", id="one of three Resources: Crystal, Iron and Gold"),
     pytest.param(with_ann(captured=[card(1, C, C)]), {}, "players[0].captured[0].resources",
                  "List each resource at most once.", id="a card shows each resource at most once"),
-    pytest.param(with_ann(captured=[card(-1, terrain="forest")]), {}, "players[0].captured[0].vp",
-                 "Only an Artifact can show negative VP",
-                 id="Victory Point values on Artifact ... can even be negative: Artifacts only"),
     pytest.param(with_ann(captured=[card(21)]), {}, "players[0].captured[0].vp", "Must be at most 20.",
                  id="card VP above the bound is a typo"),
     pytest.param(with_ann(captured=[card(-11, terrain="artifact")]), {}, "players[0].captured[0].vp",
@@ -777,3 +774,14 @@ def test_game_declaration() -> None:
     ]
     assert GAME.has_tracker is False
     assert GAME.check is not None and GAME.setup is not None
+
+
+def test_a_location_showing_negative_vp_scores_what_it_shows() -> None:
+    """The app never invents card data: a card's printed VP is taken as entered, negative included."""
+    result = GAME.score_raw(
+        [
+            {"name": "Ann", "color": "green", "captured": [{"vp": -2, "resources": [], "terrain": "forest"}]},
+            {"name": "Bob", "color": "red"},
+        ]
+    )
+    assert result.players[0].points("captured") == -2
