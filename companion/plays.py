@@ -10,9 +10,9 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from . import records
 from .db import get_session
 from .forms import SeatRow, option_fields, options_from_form, parse_int, players_from_rows, row_errors, seat_rows
-from .games import GAMES, get_game
+from .games import get_game
 from .games.base import Game, InputErrors
-from .htmx import after_change, client_redirect, page_or_fragments, render_fragments
+from .htmx import after_change, client_redirect, page_or_fragments
 from .models import FINISHED, Play, Seat
 from .pdf import render_pdf
 from .security import device_id
@@ -37,7 +37,6 @@ def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], erro
         "roster": records.roster(session),
         "option_fields": option_fields(game, options),
         "errors": errors,
-        "trackable": [g for g in GAMES.values() if g.has_tracker],
     }
 
 
@@ -59,12 +58,12 @@ def random_first_player() -> Response:
         start = random.randrange(len(filled))
         filled = filled[start:] + filled[:start]
     rows = filled + [SeatRow("", row.colour) for row in rows if not row.name]
-    context = _new_play_context(game, rows, options_from_form_safe(game), {})
+    context = _new_play_context(game, rows, _options_as_typed(game), {})
     context["first_player"] = filled[0].name if filled else None
     return page_or_fragments("new_play.html", ("_partials/seat_rows.html",), **context)
 
 
-def options_from_form_safe(game: Game) -> dict[str, Any]:
+def _options_as_typed(game: Game) -> dict[str, Any]:
     """The options as typed, or the defaults when they don't parse (they are checked on submit)."""
     try:
         return options_from_form(game, request.form)
@@ -85,7 +84,7 @@ def create_play() -> Response:
         messages = row_errors(errors, row_of_player)
         if not raw_players:
             messages = {"players": f"Add the players: {game.name} needs at least {game.min_players}."}
-        context = _new_play_context(game, rows, options_from_form_safe(game), messages)
+        context = _new_play_context(game, rows, _options_as_typed(game), messages)
         return page_or_fragments("new_play.html", ("_partials/new_play_form.html",), status=422, **context)
     colours = [rows[row].colour for row in row_of_player]
     play = records.create_play(get_session(), game, players, options, colours)

@@ -149,7 +149,7 @@ def test_tap_fragment_returns_seat_and_oob_scoreboard(client, app, play_id: int)
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "<html" not in html
-    assert html.lstrip().startswith(f'<section class="card seat') and f'id="seat-{ann}"' in html
+    assert html.lstrip().startswith('<section class="card seat') and f'id="seat-{ann}"' in html
     assert 'id="scoreboard" class="card scoreboard" aria-live="polite" hx-swap-oob="true"' in html
     assert 'id="undo"' in html and 'hx-swap-oob="true"' in html
     assert saved_state(app, ann)["towers"]["red"] == 1
