@@ -1,7 +1,136 @@
-"""Blueprint for the end-game calculator pages (issue 3 fills it in)."""
+"""Blueprint for the end-game calculator: type every player's final counts, see the explained result, save it.
+
+The form is drawn from the game's input schema (forms.player_inputs / option_inputs), so any registered game
+gets a calculator without a template of its own. Views read the form, call the game, save, render.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from typing import Any
+
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from . import records
+from .db import get_session
+from .forms import (
+    NOTES_MAX,
+    CalculatorEntry,
+    calculator_messages,
+    option_fields,
+    option_inputs,
+    player_inputs,
+    read_calculator,
+    read_notes,
+    validate_entry,
+)
+from .games import GAMES, get_game
+from .games.base import NAME_MAX, Game, InputErrors
+from .htmx import client_redirect, page_or_fragments
 
 bp = Blueprint("calculator", __name__, url_prefix="/calculator")
+
+PAGE = "calculator/page.html"
+BODY = ("_partials/calculator_body.html",)
+
+
+def _game(game_id: str) -> Game:
+    """The game, or the 404 page."""
+    game = get_game(game_id)
+    if game is None:
+        abort(404, description="There is no calculator for that game.")
+    return game
+
+
+def _options_or_defaults(game: Game, raw: dict[str, Any]) -> Any:
+    """The typed options when they are valid, else the defaults: the reference notes need one or the other."""
+    try:
+        return game.options_model.model_validate(raw)
+    except ValueError:
+        return game.options_model()
+
+
+def _context(
+    game: Game,
+    values: MultiDict[str, str],
+    options: Any,
+    *,
+    submitted: bool,
+    errors: dict[str, str] | None = None,
+    result: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the calculator page and its fragment need."""
+    return {
+        "game": game,
+        "player_groups": player_inputs(game),
+        "option_fields": option_fields(game, {}),
+        "option_groups": option_inputs(game),
+        "reference_notes": game.reference_notes(options) if game.reference_notes else [],
+        "roster": records.roster(get_session()),
+        "values": values,
+        "submitted": submitted,
+        "errors": errors or {},
+        "result": result,
+        "name_max": NAME_MAX,
+        "notes_max": NOTES_MAX,
+    }
+
+
+def _refused(game: Game, entry: CalculatorEntry, errors: InputErrors) -> Response:
+    """The form again with every message beside its field and everything typed kept: 422."""
+    context = _context(
+        game,
+        request.form,
+        _options_or_defaults(game, entry.options),
+        submitted=True,
+        errors=calculator_messages(game, entry, errors),
+    )
+    return page_or_fragments(PAGE, BODY, status=422, **context)
+
+
+@bp.get("/")
+def index() -> Response:
+    """Pick the game to score."""
+    return make_response(render_template("calculator/index.html", games=GAMES.values()))
+
+
+@bp.get("/<game_id>")
+def form(game_id: str) -> Response:
+    """The empty calculator form: a card per possible player, the options and the reference notes."""
+    game = _game(game_id)
+    context = _context(game, MultiDict(), game.options_model(), submitted=False)
+    return make_response(render_template(PAGE, **context))
+
+
+@bp.post("/<game_id>")
+def calculate(game_id: str) -> Response:
+    """Score the typed counts by the official rules; show the explained result below the form."""
+    game = _game(game_id)
+    entry = read_calculator(game, request.form)
+    try:
+        players, options = validate_entry(game, entry)
+    except InputErrors as errors:
+        return _refused(game, entry, errors)
+    result = game.score(players, options).to_dict()
+    context = _context(game, request.form, options, submitted=True, result=result)
+    return page_or_fragments(PAGE, BODY, **context)
+
+
+@bp.post("/<game_id>/save")
+def save(game_id: str) -> Response:
+    """Score the same form again and save it as a finished play, then go to its result page."""
+    game = _game(game_id)
+    entry = read_calculator(game, request.form)
+    notes = ""
+    try:
+        notes = read_notes(request.form)
+    except InputErrors as too_long:
+        # Reported together with whatever else is wrong, so one round trip shows every message.
+        entry.errors += too_long.errors
+    try:
+        players, options = validate_entry(game, entry)
+    except InputErrors as errors:
+        return _refused(game, entry, errors)
+    result = game.score(players, options)
+    play = records.create_play(get_session(), game, players, options, finished=result, source="calculator", notes=notes)
+    return client_redirect(url_for("plays.show_play", play_id=play.id))
