@@ -5,6 +5,8 @@ Views call these; each function that writes commits one transaction, the Change 
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,8 +20,10 @@ from .games import get_game
 from .games.base import FieldError, Game, InputErrors, Result, read_path, set_counter
 from .models import FINISHED, Change, Play, Player, Seat, utcnow
 
-# A tap lost to another device's simultaneous tap is tried again this many times.
-TAP_ATTEMPTS = 5
+# A tap lost to another device's simultaneous tap is tried again this many times, after a short random pause
+# (growing with each attempt) so that two devices that collided once don't collide again in lockstep.
+TAP_ATTEMPTS = 10
+TAP_BACKOFF_SECONDS = 0.004
 
 
 class StaleWrite(Exception):
@@ -180,7 +184,7 @@ def _apply_tap(
     change: Change,
 ) -> None:
     """Set a counter in a JSON column, validated, versioned and logged in one transaction."""
-    for _attempt in range(TAP_ATTEMPTS):
+    for attempt in range(TAP_ATTEMPTS):
         state = getattr(row, column)
         old_value = read_path(state, tap.path)
         value = tap.new_value(state)
@@ -193,6 +197,7 @@ def _apply_tap(
             _write_versioned(session, row, column, new_state)
         except StaleWrite:
             session.rollback()
+            time.sleep(random.uniform(0, TAP_BACKOFF_SECONDS * (attempt + 1)))
             session.refresh(row)
             continue
         change.old, change.new = old_value, value
