@@ -29,9 +29,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from . import records
 from .db import get_session
-from .forms import NOTES_MAX, nul_errors
+from .forms import NOTES_MAX
 from .games import GAMES, get_game
-from .games.base import FieldError, Game, InputErrors, Result, validation_errors
+from .games.base import FieldError, Game, InputErrors, Result, nul_errors, validation_errors
 from .models import FINISHED, Play
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 from werkzeug.datastructures import MultiDict
 
-from .games.base import NAME_MAX, FieldError, Game, InputErrors, field_path, with_value
+from .games.base import NAME_MAX, FieldError, Game, InputErrors, nul_errors, with_value
 from .models import Play
 
 
@@ -497,19 +497,7 @@ def read_calculator(game: Game, form: MultiDict[str, str]) -> CalculatorEntry:
     except InputErrors as exc:
         entry.errors += exc.errors
     entry.options.update(_read_model(form, _fields(option_inputs(game)), None, "options", entry))
-    entry.errors += nul_errors({"players": entry.players, "options": entry.options})
     return entry
-
-
-def nul_errors(value: Any, path: str = "") -> list[FieldError]:
-    """Text holding a NUL character, by field path: PostgreSQL can't store it, so it must be refused up front."""
-    if isinstance(value, str):
-        return [FieldError(path, "Remove the NUL character (\\u0000): it can't be stored.")] if "\x00" in value else []
-    if isinstance(value, dict):
-        return [error for key, item in value.items() for error in nul_errors(item, field_path(path, [str(key)]))]
-    if isinstance(value, list):
-        return [error for i, item in enumerate(value) for error in nul_errors(item, field_path(path, [i]))]
-    return []
 
 
 def validate_entry(game: Game, entry: CalculatorEntry) -> tuple[list[Any], Any]:

@@ -223,6 +223,17 @@ def _message(error: dict[str, Any]) -> str:
     return message.removeprefix("Value error, ")
 
 
+def nul_errors(value: Any, path: str = "") -> list[FieldError]:
+    """Text holding a NUL character, by field path: PostgreSQL can't store it, so it is refused up front."""
+    if isinstance(value, str):
+        return [FieldError(path, "Remove the NUL character (\\u0000): it can't be stored.")] if "\x00" in value else []
+    if isinstance(value, dict):
+        return [error for key, item in value.items() for error in nul_errors(item, field_path(path, [str(key)]))]
+    if isinstance(value, list):
+        return [error for i, item in enumerate(value) for error in nul_errors(item, field_path(path, [i]))]
+    return []
+
+
 def validation_errors(exc: ValidationError, prefix: str = "") -> list[FieldError]:
     """Field errors from a pydantic ValidationError, paths prefixed."""
     return [FieldError(field_path(prefix, e["loc"]), _message(e)) for e in exc.errors()]
@@ -260,7 +271,9 @@ class Game:
 
     def validate(self, players: Any, options: Any = None) -> tuple[list[Any], Any]:
         """Validate raw players and options into the game's models, or raise InputErrors."""
-        errors: list[FieldError] = []
+        errors = nul_errors(players, "players") + nul_errors(options, "options")
+        if errors:
+            raise InputErrors(errors)
         try:
             opts = self.options_model.model_validate(options if options is not None else {})
         except ValidationError as exc:

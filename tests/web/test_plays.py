@@ -325,3 +325,10 @@ def test_history_lists_finished_plays_newest_first(client) -> None:
 
 def test_history_when_empty(client) -> None:
     assert "No finished plays yet." in client.get("/history").get_data(as_text=True)
+
+
+def test_nul_in_a_name_is_refused_beside_the_field(client) -> None:
+    """PostgreSQL can't store a NUL character: the form says so instead of failing."""
+    response = client.post("/plays", data={"game": "spires", "name-0": "A\x00nn", "name-1": "Bob"})
+    assert response.status_code == 422
+    assert "Remove the NUL character" in response.get_data(as_text=True)
