@@ -332,3 +332,10 @@ def test_nul_in_a_name_is_refused_beside_the_field(client) -> None:
     response = client.post("/plays", data={"game": "spires", "name-0": "A\x00nn", "name-1": "Bob"})
     assert response.status_code == 422
     assert "Remove the NUL character" in response.get_data(as_text=True)
+
+
+def test_home_links_every_calculator(client) -> None:
+    html = client.get("/").get_data(as_text=True)
+    for game in ("spqf", "spyrium", "spires", "speros"):
+        assert f'href="/calculator/{game}"' in html
+    assert 'href="/calculator/"' in html
