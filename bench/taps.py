@@ -1,0 +1,64 @@
+"""How long a tracker tap takes, against a static file served by the same app in the same run.
+
+Run: python3 bench/taps.py [taps]. Prints the median time of a Spires tap (htmx fragment: validate, version-checked
+write, Change row, re-render seat + scoreboard + undo) and its ratio to the baseline GET of a static file,
+on SQLite in a temporary folder. Ratios, not seconds, are what to compare between machines.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion import create_app  # noqa: E402
+
+TOKEN = "bench"
+
+
+def timed(call, repeat: int) -> float:
+    """The median seconds of `repeat` calls."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main(taps: int = 300) -> None:
+    """Measure the baseline and the taps for 2 and 4 players and print the ratios."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench.sqlite'}"})
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["csrf_token"] = TOKEN
+        headers = {"X-CSRF-Token": TOKEN, "HX-Request": "true"}
+        baseline = timed(lambda: client.get("/static/css/app.css").close(), taps)
+        print(f"baseline GET static/css/app.css: {baseline * 1e3:.2f} ms")
+        for players in (2, 4):
+            form = {"game": "spires", **{f"name-{i}": f"P{players}{i}" for i in range(players)}}
+            location = client.post("/plays", data=form, headers={"X-CSRF-Token": TOKEN}).headers["Location"]
+            page = client.get(location).get_data(as_text=True)
+            seat = re.findall(r'id="seat-(\d+)"', page)[0]
+            url = f"{location}/seats/{seat}"
+            deltas = iter([1, -1] * taps)
+            tap = timed(
+                lambda: client.post(url, data={"field": "scroll_vp", "delta": str(next(deltas))}, headers=headers),
+                taps,
+            )
+            full = timed(lambda: client.get(location).close(), max(taps // 5, 20))
+            print(
+                f"{players} players: tap {tap * 1e3:.2f} ms ({tap / baseline:.1f}x baseline), "
+                f"full tracker page {full * 1e3:.2f} ms ({full / baseline:.1f}x baseline)"
+            )
+        app.extensions["db_engine"].dispose()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
