@@ -174,7 +174,7 @@ def show_play(play_id: int) -> Response:
         rules_version=play.rules_version,
         played_at=_iso(play.played_at),
         notes=play.notes,
-        players=[{"name": seat.player.name, **seat.state} for seat in play.seats],
+        players=[{"name": seat.name, **seat.state} for seat in play.seats],
         options=play.options,
         result=records.stored_result(play) if play.status == FINISHED else None,
     )

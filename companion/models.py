@@ -38,6 +38,7 @@ class Play(SQLModel, table=True):
     notes: str = Field(default="", max_length=2000)
     tiebreak: str | None = Field(default=None, max_length=2000)
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # Moves on with every tap, so that two devices (or two app servers) never overwrite each other's tap.
     version: int = 0
 
     seats: list["Seat"] = Relationship(
@@ -51,11 +52,11 @@ class Seat(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     play_id: int = Field(foreign_key="play.id", index=True)
     player_id: int = Field(foreign_key="player.id", index=True)
+    # The name as it was played and scored; the roster entry may spell it with other capitals.
+    name: str = Field(max_length=40)
     position: int
     colour: str = Field(default="", max_length=20)
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    # Bumped on every write so that two devices (or two app servers) never overwrite each other's tap.
-    version: int = 0
     total: int | None = None
     rank: int | None = None
     breakdown: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))

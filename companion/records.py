@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, update
 from sqlalchemy.orm.attributes import set_committed_value
@@ -20,14 +20,12 @@ from .games import get_game
 from .games.base import FieldError, Game, InputErrors, Result, read_path, set_counter
 from .models import FINISHED, Change, Play, Player, Seat, utcnow
 
+T = TypeVar("T")
+
 # A tap lost to another device's simultaneous tap is tried again this many times, after a short random pause
 # (growing with each attempt) so that two devices that collided once don't collide again in lockstep.
 TAP_ATTEMPTS = 10
 TAP_BACKOFF_SECONDS = 0.004
-
-
-class StaleWrite(Exception):
-    """Another device changed the same row first."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +98,7 @@ def create_play(
         seat = Seat(
             play_id=play.id,
             player_id=player.id,
+            name=model.name,
             position=position,
             colour=colours[position] if position < len(colours) else "",
             state=model.model_dump(mode="json", exclude={"name"}),
@@ -122,7 +121,7 @@ def validate_play(play: Play, states: dict[int, dict[str, Any]] | None = None, o
     """Validate every seat and the options through the game: (players, options) or InputErrors."""
     game = game_of(play)
     states = states or {}
-    raw_players = [{"name": seat.player.name, **states.get(seat.id, seat.state)} for seat in play.seats]
+    raw_players = [{"name": seat.name, **states.get(seat.id, seat.state)} for seat in play.seats]
     return game.validate(raw_players, play.options if options is None else options)
 
 
@@ -139,72 +138,31 @@ def _local_errors(errors: InputErrors, prefix: str) -> InputErrors:
 
 
 def tap_seat(session: Session, play: Play, seat: Seat, tap: Tap, device: str) -> None:
-    """Apply one tap to a seat's counter, saving a Change with it; a tap lost to another device is redone."""
-    _apply_tap(
-        session,
-        play,
-        seat,
-        "state",
-        tap,
-        model=game_of(play).player_model,
-        fixed={"name": seat.player.name},
-        validate=lambda new_state: validate_play(play, {seat.id: new_state}),
-        error_prefix=f"players[{seat.position}].",
-        change=Change(play_id=play.id, seat_id=seat.id, field=tap.path, device=device),
-    )
+    """Apply one tap to a seat's counter, with its Change, in one transaction."""
+    _in_play_transaction(session, play, lambda: _stage_tap(session, play, seat, tap, device))
 
 
 def tap_option(session: Session, play: Play, tap: Tap, device: str) -> None:
-    """Apply one tap to a play-wide counter (e.g. the solo discard pile), saving a Change with it."""
-    _apply_tap(
-        session,
-        play,
-        play,
-        "options",
-        tap,
-        model=game_of(play).options_model,
-        fixed={},
-        validate=lambda new_options: validate_play(play, options=new_options),
-        error_prefix="options.",
-        change=Change(play_id=play.id, field=f"options.{tap.path}", device=device),
-    )
+    """Apply one tap to a play-wide counter (e.g. the solo discard pile), with its Change, in one transaction."""
+    _in_play_transaction(session, play, lambda: _stage_tap(session, play, None, tap, device))
 
 
-def _apply_tap(
-    session: Session,
-    play: Play,
-    row: Seat | Play,
-    column: str,
-    tap: Tap,
-    *,
-    model: type,
-    fixed: dict[str, Any],
-    validate: Callable[[dict[str, Any]], Any],
-    error_prefix: str,
-    change: Change,
-) -> None:
-    """Set a counter in a JSON column, validated, versioned and logged in one transaction."""
-    for attempt in range(TAP_ATTEMPTS):
-        state = getattr(row, column)
-        old_value = read_path(state, tap.path)
-        value = tap.new_value(state)
-        new_state = set_counter(model, state, tap.path, value, **fixed)
-        try:
-            validate(new_state)
-        except InputErrors as errors:
-            raise _local_errors(errors, error_prefix) from None
-        try:
-            _write_versioned(session, row, column, new_state)
-        except StaleWrite:
-            session.rollback()
-            time.sleep(random.uniform(0, TAP_BACKOFF_SECONDS * (attempt + 1)))
-            session.refresh(row)
-            continue
-        change.old, change.new = old_value, value
+def undo_last(session: Session, play: Play, device: str) -> Change | None:
+    """Put back the value the newest tap replaced; returns that tap, or None when nothing is left."""
+
+    def stage() -> Change | None:
+        change = last_change(session, play)
+        if change is None:
+            return None
+        seat = next((s for s in play.seats if s.id == change.seat_id), None)
+        path = change.field if seat is not None else change.field.removeprefix("options.")
+        undo = _stage_tap(session, play, seat, Tap(path, value=change.old), device)
+        # Both stay out of the next undo, which then goes one tap further back.
+        change.undone = undo.undone = True
         session.add(change)
-        session.commit()
-        return
-    raise InputErrors([FieldError(tap.path, "Another device keeps changing this. Try again.")])
+        return change
+
+    return _in_play_transaction(session, play, stage)
 
 
 def last_change(session: Session, play: Play) -> Change | None:
@@ -217,29 +175,58 @@ def last_change(session: Session, play: Play) -> Change | None:
     return session.exec(query).first()
 
 
-def undo_last(session: Session, play: Play, device: str) -> Change | None:
-    """Put back the value the newest tap replaced; returns that tap, or None when nothing is left."""
-    change = last_change(session, play)
-    if change is None:
-        return None
-    if change.seat_id is None:
-        tap_option(session, play, Tap(change.field.removeprefix("options."), value=change.old), device)
+def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device: str) -> Change:
+    """Validate a tap against the whole play and stage the new state and its Change (not yet committed)."""
+    game = game_of(play)
+    if seat is not None:
+        state, model, fixed, prefix = seat.state, game.player_model, {"name": seat.name}, f"players[{seat.position}]."
+        field = tap.path
     else:
-        seat = session.get(Seat, change.seat_id)
-        tap_seat(session, play, seat, Tap(change.field, value=change.old), device)
-    # The undo wrote a Change of its own: mark both so that the next undo goes further back.
-    session.exec(
-        update(Change)
-        .where(col(Change.id).in_([change.id, _newest_change_id(session, play)]))
-        .values(undone=True)
+        state, model, fixed, prefix = play.options, game.options_model, {}, "options."
+        field = f"options.{tap.path}"
+    old_value = read_path(state, tap.path)
+    value = tap.new_value(state)
+    new_state = set_counter(model, state, tap.path, value, **fixed)
+    try:
+        if seat is not None:
+            validate_play(play, {seat.id: new_state})
+        else:
+            validate_play(play, options=new_state)
+    except InputErrors as errors:
+        raise _local_errors(errors, prefix) from None
+    if seat is not None:
+        seat.state = new_state
+        session.add(seat)
+    else:
+        play.options = new_state
+    change = Change(
+        play_id=play.id, seat_id=seat.id if seat else None, field=field, old=old_value, new=value, device=device
     )
-    session.commit()
+    session.add(change)
     return change
 
 
-def _newest_change_id(session: Session, play: Play) -> int:
-    """The id of the play's newest Change."""
-    return session.exec(select(func.max(Change.id)).where(Change.play_id == play.id)).one()
+def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T]) -> T:
+    """Stage a write and commit it only if no other device wrote to this play since it was read; else redo it.
+
+    Checks such as "the deck has only 8 crowns" span every seat, so the whole play is the unit of concurrency:
+    its version moves on with every write, on one app server or several sharing a database.
+    """
+    for attempt in range(TAP_ATTEMPTS):
+        staged = stage()
+        bumped = session.exec(
+            update(Play)
+            .where(col(Play.id) == play.id, col(Play.version) == play.version)
+            .values(version=play.version + 1)
+        )
+        if bumped.rowcount == 1:
+            set_committed_value(play, "version", play.version + 1)
+            session.commit()
+            return staged
+        session.rollback()
+        time.sleep(random.uniform(0, TAP_BACKOFF_SECONDS * (attempt + 1)))
+        session.refresh(play)
+    raise InputErrors([FieldError("", "Another device keeps changing this play. Try again.")])
 
 
 def finish_play(session: Session, play: Play) -> Result:
@@ -270,7 +257,7 @@ def stored_result(play: Play) -> dict[str, Any]:
     per_player = extra.pop("players", [{} for _ in play.seats])
     players = [
         {
-            "name": seat.player.name,
+            "name": seat.name,
             "total": seat.total,
             "rank": seat.rank,
             "breakdown": seat.breakdown or [],
@@ -304,17 +291,3 @@ def plays_in_progress(session: Session) -> list[Play]:
     """Plays still being tracked, newest first."""
     query = select(Play).where(Play.status != FINISHED).order_by(col(Play.created_at).desc())
     return list(session.exec(query))
-
-
-def _write_versioned(session: Session, row: Seat | Play, column: str, value: dict[str, Any]) -> None:
-    """Write one JSON column only if nobody else wrote the row since we read it."""
-    table = type(row)
-    written = session.exec(
-        update(table)
-        .where(col(table.id) == row.id, col(table.version) == row.version)
-        .values({column: value, "version": row.version + 1})
-    )
-    if written.rowcount != 1:
-        raise StaleWrite
-    set_committed_value(row, column, value)
-    set_committed_value(row, "version", row.version + 1)

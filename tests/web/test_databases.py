@@ -93,3 +93,34 @@ def test_two_devices_tapping_at_once_lose_no_tap(db_client) -> None:
     html = client.get(f"/plays/{play}").get_data(as_text=True)
     scroll_vp = re.search(r'name="value" value="(\d+)"', html.split(f'id="seat-{ann}"')[1]).group(1)
     assert int(scroll_vp) == 2 * taps_each
+
+
+def test_two_devices_never_break_a_rule_that_spans_seats(db_client) -> None:
+    """Ann's and Bob's devices add crowns at once: together they stop at the deck's 8, never 9."""
+    client, app = db_client
+    play = start_play(client, ["Ann", "Bob"])
+    seats = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{play}").get_data(as_text=True))
+    statuses: list[int] = []
+
+    def device(seat: str) -> None:
+        other = app.test_client()
+        with other.session_transaction() as session:
+            session["csrf_token"] = TOKEN
+        for _ in range(6):
+            response = other.post(
+                f"/plays/{play}/seats/{seat}",
+                data={"field": "crowns", "delta": "1"},
+                headers={"X-CSRF-Token": TOKEN, "HX-Request": "true"},
+            )
+            statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=device, args=(seat,)) for seat in seats]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200] * 8 + [422] * 4
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    crowns = [int(n) for n in re.findall(r'aria-label="Crowns">(\d+)<', html)]
+    assert sum(crowns) == 8
+    assert client.post(f"/plays/{play}/finish").status_code == 303
