@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
@@ -11,7 +12,7 @@ from . import records
 from .db import get_session
 from .forms import SeatRow, option_fields, options_from_form, parse_int, players_from_rows, row_errors, seat_rows
 from .games import get_game
-from .games.base import Game, InputErrors
+from .games.base import Game, InputErrors, read_path
 from .htmx import after_change, client_redirect, page_or_fragments
 from .models import FINISHED, Play, Seat
 from .pdf import render_pdf
@@ -113,6 +114,7 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
         "setup": game.setup(len(play.seats), options) if game.setup else [],
         "reference_notes": game.reference_notes(options) if game.reference_notes else [],
         "can_undo": records.last_change(get_session(), play) is not None,
+        "flagged": {seat.id: game.flagged(p) for seat, p in zip(play.seats, players)} if game.flagged else {},
         "errors": {},
         "error_seat": None,
         **more,
@@ -128,9 +130,8 @@ def show_play(play_id: int) -> Response:
     return make_response(render_template("tracker.html", **_tracker_context(play)))
 
 
-def _tap_from_form() -> records.Tap:
-    """The tap a form asks for: `delta` steps the counter named by `field`, `value` sets it."""
-    path = request.form.get("field", "")
+def _tap_from_form(path: str) -> records.Tap:
+    """The tap a form asks for: `delta` steps the counter at `path`, `value` sets it."""
     if "delta" in request.form:
         return records.Tap(path, delta=parse_int(request.form.get("delta"), path))
     return records.Tap(path, value=parse_int(request.form.get("value"), path))
@@ -145,43 +146,53 @@ def _refuse_if_finished(play: Play) -> Response | None:
 
 @bp.post("/<int:play_id>/seats/<int:seat_id>")
 def tap_seat(play_id: int, seat_id: int) -> Response:
-    """Save one tap on a player's counter; answer with that seat and the live scoreboard."""
+    """Save one tap on a player's counter; answer with its value, its message, the scoreboard and undo."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     seat = seat_by_id(play, seat_id)
     if seat is None:
         abort(404, description="That player is not in this play.")
-    try:
-        records.tap_seat(get_session(), play, seat, _tap_from_form(), device_id())
-    except InputErrors as errors:
-        context = _tracker_context(play, errors={e.field: e.message for e in errors.errors}, error_seat=seat.id)
-        context["seat"] = seat
-        return page_or_fragments("tracker.html", _seat_fragments(play), status=422, **context)
-    context = _tracker_context(play, seat=seat)
-    return after_change(url_for("plays.show_play", play_id=play.id), _seat_fragments(play), **context)
-
-
-def _seat_fragments(play: Play) -> tuple[str, ...]:
-    """The partials a seat tap changes: that seat's card, the scoreboard and the undo button."""
-    game = records.game_of(play)
-    return (f"games/{game.id}/seat.html", "_partials/scoreboard.html", "_partials/undo.html")
+    path = request.form.get("field", "")
+    error = _try(lambda: records.tap_seat(get_session(), play, seat, _tap_from_form(path), device_id()))
+    context = _tracker_context(play, errors={path: error} if error else {}, error_seat=seat.id)
+    context["tapped"] = _tapped(seat.id, path, seat.state, error, context["flagged"].get(seat.id, ()))
+    return _answer_tap(play, context, error)
 
 
 @bp.post("/<int:play_id>/options")
 def tap_option(play_id: int) -> Response:
-    """Save one tap on a play-wide counter (the solo discard pile); answer with it and the scoreboard."""
+    """Save one tap on a play-wide counter (the solo discard pile); answer like a seat tap."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    game = records.game_of(play)
-    fragments = (f"games/{game.id}/table.html", "_partials/scoreboard.html", "_partials/undo.html")
+    path = request.form.get("field", "")
+    error = _try(lambda: records.tap_option(get_session(), play, _tap_from_form(path), device_id()))
+    context = _tracker_context(play, errors={path: error} if error else {})
+    context["tapped"] = _tapped("options", path, play.options, error, ())
+    return _answer_tap(play, context, error)
+
+
+def _try(save: Callable[[], object]) -> str | None:
+    """Run a save; the messages of the InputErrors it raised, or None when it was saved."""
     try:
-        records.tap_option(get_session(), play, _tap_from_form(), device_id())
+        save()
     except InputErrors as errors:
-        context = _tracker_context(play, errors={"options." + e.field: e.message for e in errors.errors})
+        return " ".join(dict.fromkeys(e.message for e in errors.errors))
+    return None
+
+
+def _tapped(scope: Any, path: str, state: dict[str, Any], error: str | None, flagged: Any) -> dict[str, Any]:
+    """What the tapped counter shows now: its saved value, whether it is flagged, and the message if refused."""
+    return {"scope": scope, "field": path, "value": read_path(state, path), "flagged": path in flagged, "error": error}
+
+
+def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Response:
+    """The tapped counter and the live scoreboard for htmx (422 when refused), else the page or a redirect."""
+    fragments = ("_partials/counter_tapped.html", "_partials/scoreboard.html", "_partials/undo.html")
+    if error:
         return page_or_fragments("tracker.html", fragments, status=422, **context)
-    return after_change(url_for("plays.show_play", play_id=play.id), fragments, **_tracker_context(play))
+    return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
 
 
 @bp.post("/<int:play_id>/undo")

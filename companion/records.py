@@ -158,7 +158,9 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
         path = change.field if seat is not None else change.field.removeprefix("options.")
         undo = _stage_tap(session, play, seat, Tap(path, value=change.old), device)
         # Both stay out of the next undo, which then goes one tap further back.
-        change.undone = undo.undone = True
+        change.undone = True
+        if undo is not None:
+            undo.undone = True
         session.add(change)
         return change
 
@@ -175,8 +177,11 @@ def last_change(session: Session, play: Play) -> Change | None:
     return session.exec(query).first()
 
 
-def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device: str) -> Change:
-    """Validate a tap against the whole play and stage the new state and its Change (not yet committed)."""
+def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device: str) -> Change | None:
+    """Validate a tap against the whole play and stage the new state and its Change (not yet committed).
+
+    A tap that changes nothing (the same number typed again) stages nothing, so it is no step for undo.
+    """
     game = game_of(play)
     if seat is not None:
         state, model, fixed, prefix = seat.state, game.player_model, {"name": seat.name}, f"players[{seat.position}]."
@@ -187,6 +192,8 @@ def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device
     old_value = read_path(state, tap.path)
     value = tap.new_value(state)
     new_state = set_counter(model, state, tap.path, value, **fixed)
+    if value == old_value:
+        return None
     try:
         if seat is not None:
             validate_play(play, {seat.id: new_state})
@@ -206,7 +213,7 @@ def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device
     return change
 
 
-def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T]) -> T:
+def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | None]) -> T | None:
     """Stage a write and commit it only if no other device wrote to this play since it was read; else redo it.
 
     Checks such as "the deck has only 8 crowns" span every seat, so the whole play is the unit of concurrency:
@@ -214,6 +221,8 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T]) -
     """
     for attempt in range(TAP_ATTEMPTS):
         staged = stage()
+        if staged is None:
+            return staged
         bumped = session.exec(
             update(Play)
             .where(col(Play.id) == play.id, col(Play.version) == play.version)

@@ -43,6 +43,14 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A line the tracker shows beside the live score; a warning stands out."""
+
+    text: str
+    warning: bool = False
+
+
+@dataclass(frozen=True)
 class PlayerScore:
     """A player's explained score; the total is always the sum of the lines."""
 
@@ -258,8 +266,9 @@ class Game:
     player_count: Callable[[int, Any], str | None] | None = None
     check: Callable[[Sequence[Any], Any], list[FieldError]] | None = None
     setup: Callable[[int, Any], list[str]] | None = None
-    tracker_notes: Callable[[Sequence[Any], Any, Result], list[str]] | None = None
+    tracker_notes: Callable[[Sequence[Any], Any, Result], list[Note]] | None = None
     reference_notes: Callable[[Any], list[str]] | None = None
+    flagged: Callable[[Any], set[str]] | None = None
 
     def player_count_error(self, count: int, options: Any) -> str | None:
         """Why this many players can't play with these options, or None."""

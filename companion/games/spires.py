@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from .base import FieldError, Game, Line, PlayerInput, Result, Schema, TieBreak, join_names, plural, rank_scores
+from .base import FieldError, Game, Line, Note, PlayerInput, Result, Schema, TieBreak, join_names, plural, rank_scores
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3
@@ -226,7 +226,7 @@ def setup(count: int, options: SpiresOptions) -> list[str]:
     ]
 
 
-def tracker_notes(players: Sequence[SpiresPlayer], options: SpiresOptions, result: Result) -> list[str]:
+def tracker_notes(players: Sequence[SpiresPlayer], options: SpiresOptions, result: Result) -> list[Note]:
     """Who leads each symbol now, and which towers have grown to 4 cards."""
     notes = []
     for symbol in SYMBOLS:
@@ -235,17 +235,22 @@ def tracker_notes(players: Sequence[SpiresPlayer], options: SpiresOptions, resul
             mine = getattr(players[0], symbol) if players else 0
             pile = getattr(options.discard, symbol)
             state = "scores" if holders else "does not score"
-            notes.append(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: {state} {SYMBOL_BONUS[symbol]}.")
+            notes.append(Note(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: {state} {SYMBOL_BONUS[symbol]}."))
         elif holders:
             most = max(getattr(p, symbol) for p in players)
-            notes.append(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} lead with {most}.")
+            notes.append(Note(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} lead with {most}."))
         else:
-            notes.append(f"{symbol.capitalize()}: nobody has one yet.")
+            notes.append(Note(f"{symbol.capitalize()}: nobody has one yet."))
     for player in players:
         for suit, n in player.towers.model_dump().items():
             if n > SHORT_TOWER_MAX:
-                notes.append(f"Warning: {player.name}'s {suit} tower has {n} cards: each scores −1 now.")
+                notes.append(Note(f"{player.name}'s {suit} tower has {n} cards: each scores −1 now.", warning=True))
     return notes
+
+
+def flagged(player: SpiresPlayer) -> set[str]:
+    """The towers the tracker marks: 4 cards or more, where every card scores -1."""
+    return {f"towers.{suit}" for suit, n in player.towers.model_dump().items() if n > SHORT_TOWER_MAX}
 
 
 GAME = Game(
@@ -265,4 +270,5 @@ GAME = Game(
     check=check,
     setup=setup,
     tracker_notes=tracker_notes,
+    flagged=flagged,
 )

@@ -121,6 +121,6 @@ def test_two_devices_never_break_a_rule_that_spans_seats(db_client) -> None:
         thread.join()
     assert sorted(statuses) == [200] * 8 + [422] * 4
     html = client.get(f"/plays/{play}").get_data(as_text=True)
-    crowns = [int(n) for n in re.findall(r'aria-label="Crowns">(\d+)<', html)]
+    crowns = [int(n) for n in re.findall(r'id="c-\d+-crowns-value" class="value"[^>]*>(\d+)<', html)]
     assert sum(crowns) == 8
     assert client.post(f"/plays/{play}/finish").status_code == 303

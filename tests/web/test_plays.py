@@ -149,7 +149,8 @@ def test_tap_fragment_returns_seat_and_oob_scoreboard(client, app, play_id: int)
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "<html" not in html
-    assert html.lstrip().startswith('<section class="card seat') and f'id="seat-{ann}"' in html
+    assert html.lstrip().startswith(f'<output id="c-{ann}-towers-red-value" class="value"')
+    assert f'<p id="c-{ann}-towers-red-error" class="error" role="alert" hx-swap-oob="true"></p>' in html
     assert 'id="scoreboard" class="card scoreboard" aria-live="polite" hx-swap-oob="true"' in html
     assert 'id="undo"' in html and 'hx-swap-oob="true"' in html
     assert saved_state(app, ann)["towers"]["red"] == 1
@@ -182,8 +183,8 @@ def test_fourth_card_warns(client, play_id: int) -> None:
     for _ in range(4):
         response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "towers.blue", "delta": "1"})
     html = response.get_data(as_text=True)
-    assert "Warning: Ann&#39;s blue tower has 4 cards" in html
-    assert "tower suit-blue tall" in html
+    assert "<strong>Warning:</strong> Ann&#39;s blue tower has 4 cards" in html
+    assert f'<output id="c-{ann}-towers-blue-value" class="value flagged"' in html
 
 
 def test_typed_value_sets_scroll_vp(client, app, play_id: int) -> None:
@@ -236,7 +237,7 @@ def test_solo_discard_pile_taps(client, htmx: bool) -> None:
     if htmx:
         html = response.get_data(as_text=True)
         assert response.status_code == 200
-        assert html.lstrip().startswith('<section id="table-state"')
+        assert html.lstrip().startswith('<output id="c-options-discard-crowns-value" class="value"')
         assert "Crowns: you 0, discard pile 1: does not score 15." in html
     else:
         assert response.status_code == 303
@@ -339,3 +340,12 @@ def test_home_links_every_calculator(client) -> None:
     for game in ("spqf", "spyrium", "spires", "speros"):
         assert f'href="/calculator/{game}"' in html
     assert 'href="/calculator/"' in html
+
+
+def test_typing_the_same_number_again_is_no_undo_step(client, app, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": "6"})
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": "6"})
+    assert [(c.field, c.old, c.new) for c in changes(app)] == [("scroll_vp", 0, 6)]
+    client.post(f"/plays/{play_id}/undo")
+    assert saved_state(app, ann)["scroll_vp"] == 0
