@@ -32,6 +32,21 @@ class NoOptions(Schema):
     """Options of a game that has none."""
 
 
+def number_table(value: Any, size: int, what: str, upper: int) -> tuple[int, ...]:
+    """Check a raw table of `size` whole numbers 0..upper (a JSON list or a tuple); one clear message if not."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"Give a list of {size} whole numbers, {what}.")
+    if len(value) != size:
+        raise ValueError(f"Give exactly {size} whole numbers, {what}; {len(value)} given.")
+    for position, number in enumerate(value):
+        # bool is an int subclass in Python; true/false in a table of numbers is a mistake, not 1/0.
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ValueError(f"Entry {position + 1} is not a whole number: give {size} whole numbers, {what}.")
+        if not 0 <= number <= upper:
+            raise ValueError(f"Entry {position + 1} is {number}: each number must be between 0 and {upper}.")
+    return tuple(value)
+
+
 @dataclass(frozen=True)
 class Line:
     """One explained line of a player's score."""
@@ -159,7 +174,7 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
     tb = tiebreaks[level]
     values = sorted({tb.key(p) for p in group}, reverse=True)
     if len(values) == 1:
-        return f"{tb.label.capitalize()} is equal too ({tb.show(group[0])}). " + _explain_tie(
+        return f"{tb.label.capitalize()} is equal too: {tb.show(group[0])}. " + _explain_tie(
             group, tiebreaks, level + 1
         )
     ordered = sorted(group, key=lambda p: -tb.key(p))
@@ -223,6 +238,10 @@ def _message(error: dict[str, Any]) -> str:
         return {"list_type": "Give a list.", "string_type": "Give text."}.get(kind, "Give an object.")
     if kind == "literal_error":
         return f"Must be one of {ctx.get('expected')}."
+    if kind == "too_long":
+        return f"Give at most {ctx.get('max_length')} entries."
+    if kind == "too_short":
+        return f"Give at least {ctx.get('min_length')} entries."
     if kind == "string_too_short":
         return "Must not be empty."
     if kind == "string_too_long":
@@ -318,9 +337,6 @@ class Game:
         models, opts = self.validate(players, options)
         return self.score(models, opts)
 
-    def blank_state(self) -> dict[str, Any]:
-        """A new player's tracked state: the input model's defaults, without the name."""
-        return self.player_model.model_validate({"name": "x"}).model_dump(exclude={"name"})
 
 
 def read_path(state: dict[str, Any], path: str) -> Any:

@@ -11,7 +11,19 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from .base import FieldError, Game, Line, PlayerInput, Result, Schema, TieBreak, join_names, plural, rank_scores
+from .base import (
+    FieldError,
+    Game,
+    Line,
+    PlayerInput,
+    Result,
+    Schema,
+    TieBreak,
+    join_names,
+    number_table,
+    plural,
+    rank_scores,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -46,21 +58,6 @@ class SpqfPlayer(PlayerInput):
     vp_cards: int = Field(0, ge=0, le=PLAYER_CARDS_MAX)
 
 
-def six_whole_numbers(value: Any, what: str, upper: int) -> tuple[int, ...]:
-    """Check a raw table of 6 whole numbers 0..upper (a JSON list or a tuple) and return it as a tuple."""
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"Give a list of 6 whole numbers, {what}.")
-    if len(value) != LEVELS:
-        raise ValueError(f"Give exactly 6 whole numbers, {what}; {len(value)} given.")
-    for position, number in enumerate(value):
-        # bool is an int subclass in Python; true/false in a VP table is a mistake, not 1/0.
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise ValueError(f"Entry {position + 1} is not a whole number: give 6 whole numbers, {what}.")
-        if not 0 <= number <= upper:
-            raise ValueError(f"Entry {position + 1} is {number}: each number must be between 0 and {upper}.")
-    return tuple(value)
-
-
 class SpqfOptions(Schema):
     """The Civilization Level VP table, levels 0 to 5, read off the reference card."""
 
@@ -74,7 +71,7 @@ class SpqfOptions(Schema):
     @classmethod
     def _six_levels(cls, value: Any) -> tuple[int, ...]:
         """One clear message for the whole table instead of pydantic's per-item tuple errors."""
-        return six_whole_numbers(value, "the VP for levels 0 to 5", LEVEL_VP_MAX)
+        return number_table(value, LEVELS, "the VP for levels 0 to 5", LEVEL_VP_MAX)
 
 
 BREAKDOWN = (

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, field_validator
 
-from .base import Game, Line, PlayerInput, Result, Schema, plural, rank_scores
+from .base import Game, Line, PlayerInput, Result, Schema, number_table, plural, rank_scores
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -68,19 +68,7 @@ class SpyriumOptions(Schema):
     @classmethod
     def _six_spaces(cls, value: Any) -> tuple[int, ...]:
         """One clear message for the whole track instead of pydantic's per-item tuple errors."""
-        if not isinstance(value, (list, tuple)):
-            raise ValueError("Give a list of 6 whole numbers, the income of each Residence space.")
-        if len(value) != RESIDENCE_SPACES:
-            raise ValueError(f"Give exactly 6 whole numbers, the income of each Residence space; {len(value)} given.")
-        for position, number in enumerate(value):
-            # bool is an int subclass in Python; true/false as an income is a mistake, not 1/0.
-            if isinstance(number, bool) or not isinstance(number, int):
-                raise ValueError(f"Entry {position + 1} is not a whole number: give 6 whole numbers.")
-            if not 0 <= number <= RESIDENCE_VALUE_MAX:
-                raise ValueError(
-                    f"Entry {position + 1} is {number}: each number must be between 0 and {RESIDENCE_VALUE_MAX}."
-                )
-        return tuple(value)
+        return number_table(value, RESIDENCE_SPACES, "the income of each Residence space", RESIDENCE_VALUE_MAX)
 
 
 BREAKDOWN = (

@@ -303,7 +303,7 @@ def test_tie_break_sentences() -> None:
     )
     shared = GAME.score_raw([player("Ann", civ_level=2), player("Bob", civ_level=2), player("Cy", vp_tokens=1)])
     assert shared.tiebreak is not None
-    assert "equal too (level 2)" in shared.tiebreak
+    assert "equal too: level 2" in shared.tiebreak
     assert shared.tiebreak.endswith("Still tied, Ann and Bob share the victory.")
     assert GAME.score_raw([player("Ann", vp_tokens=1), player("Bob")]).tiebreak is None
 
@@ -347,7 +347,8 @@ def test_game_declaration() -> None:
     assert [key for key, _ in GAME.breakdown] == KEYS
     assert GAME.has_tracker is False
     assert 4 <= len(GAME.colours) <= 5 and GAME.blurb and GAME.rules_version
-    assert GAME.blank_state() == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0}
+    blank = GAME.player_model.model_validate({"name": "Ann"}).model_dump(exclude={"name"})
+    assert blank == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0}
 
 
 # --- Bad input ------------------------------------------------------------------------------------------------

@@ -193,7 +193,7 @@ def test_game_declaration() -> None:
     assert [key for key, _ in GAME.breakdown] == KEYS
     assert GAME.has_tracker is False and GAME.check is None
     assert 4 <= len(GAME.colours) <= 5 and GAME.blurb and GAME.rules_version
-    assert GAME.blank_state() == {
+    assert GAME.player_model.model_validate({"name": "Ann"}).model_dump(exclude={"name"}) == {
         "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 0, "spyrium": 0, "workers": 0
     }
 
@@ -222,7 +222,7 @@ BAD_INPUT = [
     ),
     pytest.param(
         [player("Ann", building_vp=[1] * (MARKET_CARDS + 1)), player("Bob")], {}, "players[0].building_vp",
-        f"List should have at most {MARKET_CARDS} items after validation, not {MARKET_CARDS + 1}",
+        f"Give at most {MARKET_CARDS} entries.",
         id="9 cards from that turn's period are dealt out: no more buildings than 6 markets hold",
     ),
     pytest.param(
@@ -283,7 +283,7 @@ BAD_INPUT = [
     ),
     pytest.param(
         TWO, {"residence_values": [2, 3, 4, 5, 6, "7"]}, "options.residence_values",
-        "Entry 6 is not a whole number: give 6 whole numbers.",
+        "Entry 6 is not a whole number: give 6 whole numbers, the income of each Residence space.",
         id="notes: Residence track values: text refused",
     ),
     pytest.param(
