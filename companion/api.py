@@ -32,7 +32,7 @@ from .db import get_session
 from .forms import NOTES_MAX
 from .games import GAMES, get_game
 from .games.base import FieldError, Game, InputErrors, Result, nul_errors, validation_errors
-from .models import FINISHED, Play
+from .models import FINISHED, ID_IN_URL, Play
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -71,13 +71,13 @@ class PlayRequest(ScoreRequest):
         """ISO-8601 text only: pydantic alone would also take a number of seconds, which nobody means."""
         if value is None:
             return None
-        try:
-            when = datetime.fromisoformat(value) if isinstance(value, str) else None
-        except ValueError:
-            when = None
-        if when is None:
-            raise ValueError("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00.")
-        return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
+        if isinstance(value, str):
+            try:
+                when = datetime.fromisoformat(value)
+                return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
+            except (ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
+                pass
+        raise ValueError("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00.")
 
 
 @bp.errorhandler(Refused)
@@ -159,7 +159,7 @@ def create_play() -> Response:
     return response
 
 
-@bp.get("/plays/<int:play_id>")
+@bp.get(f"/plays/<{ID_IN_URL}:play_id>")
 def show_play(play_id: int) -> Response:
     """A saved play: its inputs, its result, when it was played and its notes."""
     play = records.get_play(get_session(), play_id)

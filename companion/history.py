@@ -11,6 +11,7 @@ from .games import GAMES
 bp = Blueprint("history", __name__)
 
 HISTORY_PAGE = 50
+HISTORY_PAGES_MAX = 100_000
 
 
 @bp.get("/")
@@ -28,7 +29,8 @@ def home() -> Response:
 @bp.get("/history")
 def history() -> Response:
     """Finished plays, newest first, each linking to its result."""
-    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    # Clamped: a huge page number would overflow the database's OFFSET.
+    page = min(max(request.args.get("page", 1, type=int) or 1, 1), HISTORY_PAGES_MAX)
     session = get_session()
     found = records.finished_plays(session, limit=HISTORY_PAGE + 1, offset=(page - 1) * HISTORY_PAGE)
     plays = [(play, records.stored_result(play)) for play in found[:HISTORY_PAGE]]

@@ -6,6 +6,9 @@ from typing import Any
 from sqlalchemy import JSON, Column
 from sqlmodel import Field, Relationship, SQLModel
 
+# Ids in URLs are at most PostgreSQL's integer: a longer number is a 404, not an overflow in the database driver.
+ID_IN_URL = "int(max=2147483647)"
+
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 

@@ -14,7 +14,7 @@ from .forms import SeatRow, option_fields, options_from_form, parse_int, players
 from .games import get_game
 from .games.base import Game, InputErrors, read_path
 from .htmx import after_change, client_redirect, page_or_fragments
-from .models import FINISHED, Play, Seat
+from .models import FINISHED, ID_IN_URL, Play, Seat
 from .pdf import render_pdf
 from .security import device_id
 
@@ -121,7 +121,7 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
     }
 
 
-@bp.get("/<int:play_id>")
+@bp.get(f"/<{ID_IN_URL}:play_id>")
 def show_play(play_id: int) -> Response:
     """The tracker while the play is in progress, the result once it is finished."""
     play = _load_play(play_id)
@@ -144,7 +144,7 @@ def _refuse_if_finished(play: Play) -> Response | None:
     return None
 
 
-@bp.post("/<int:play_id>/seats/<int:seat_id>")
+@bp.post(f"/<{ID_IN_URL}:play_id>/seats/<{ID_IN_URL}:seat_id>")
 def tap_seat(play_id: int, seat_id: int) -> Response:
     """Save one tap on a player's counter; answer with its value, its message, the scoreboard and undo."""
     play = _load_play(play_id)
@@ -160,7 +160,7 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
     return _answer_tap(play, context, error)
 
 
-@bp.post("/<int:play_id>/options")
+@bp.post(f"/<{ID_IN_URL}:play_id>/options")
 def tap_option(play_id: int) -> Response:
     """Save one tap on a play-wide counter (the solo discard pile); answer like a seat tap."""
     play = _load_play(play_id)
@@ -195,7 +195,7 @@ def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Respo
     return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
 
 
-@bp.post("/<int:play_id>/undo")
+@bp.post(f"/<{ID_IN_URL}:play_id>/undo")
 def undo(play_id: int) -> Response:
     """Take back the newest tap; answer with the whole tracker body, since any seat may change."""
     play = _load_play(play_id)
@@ -207,7 +207,7 @@ def undo(play_id: int) -> Response:
     )
 
 
-@bp.post("/<int:play_id>/finish")
+@bp.post(f"/<{ID_IN_URL}:play_id>/finish")
 def finish(play_id: int) -> Response:
     """Score the play by the official rules, store the result and show it."""
     play = _load_play(play_id)
@@ -222,7 +222,7 @@ def _result_context(play: Play) -> dict[str, Any]:
     return {"play": play, "game": game, "result": records.stored_result(play), "seats": play.seats}
 
 
-@bp.get("/<int:play_id>/sheet.pdf")
+@bp.get(f"/<{ID_IN_URL}:play_id>/sheet.pdf")
 def score_sheet(play_id: int) -> Response:
     """The finished play as a printable A4 score sheet."""
     play = _load_play(play_id)

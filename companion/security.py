@@ -61,7 +61,8 @@ def check_csrf() -> None:
         return
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
     expected = session.get(CSRF_FIELD, "")
-    if not expected or not hmac.compare_digest(sent, expected):
+    # Bytes, because compare_digest refuses str with characters outside ASCII (a forged token may have them).
+    if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
         abort(400, description="This page has expired. Reload it and try again.")
 
 

@@ -530,3 +530,14 @@ def test_save_and_read_back_on_postgresql() -> None:
     finally:
         app.extensions["db_engine"].dispose()
         next(urls, None)
+
+
+def test_played_at_out_of_range_is_refused(client) -> None:
+    body = {
+        "game": "spyrium",
+        "players": [{"name": "Ann", "vp_track": 1}, {"name": "Bob", "vp_track": 2}],
+        "played_at": "0001-01-01T00:00:00+01:00",
+    }
+    response = client.post("/api/v1/plays", json=body, csrf=False)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["field"] == "played_at"

@@ -87,3 +87,23 @@ def test_errors_are_pages_not_tracebacks(client, method: str, url: str) -> None:
 def test_oversized_body_is_refused_cleanly(client) -> None:
     response = client.post("/plays", data={"game": "spires", "name-0": "A" * 600_000})
     assert response.status_code == 413
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/plays/99999999999999999999", "/plays/1/seats/99999999999999999999", "/api/v1/plays/99999999999999999999",
+     "/plays/99999999999999999999/sheet.pdf"],
+)
+def test_huge_ids_are_not_found(client, url: str) -> None:
+    assert client.get(url).status_code in (404, 405)
+
+
+def test_huge_history_page_is_a_page(client) -> None:
+    assert client.get("/history?page=99999999999999999999").status_code == 200
+
+
+def test_forged_non_ascii_token_is_refused_not_a_crash(client) -> None:
+    response = client.post("/plays", data={"game": "spires", "csrf_token": "é"}, csrf=False)
+    assert response.status_code == 400
+    response = client.post("/plays", data={"game": "spires"}, headers={"X-CSRF-Token": "jeté"}, csrf=False)
+    assert response.status_code == 400
