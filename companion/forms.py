@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -82,6 +83,20 @@ def seat_rows(form: MultiDict[str, str], count: int) -> list[SeatRow]:
         SeatRow(" ".join(form.get(f"name-{i}", "").split())[: NAME_MAX * 2], form.get(f"colour-{i}", ""))
         for i in range(count)
     ]
+
+
+def colour_errors(colours: Sequence[str], rows: list[SeatRow], row_of_player: list[int]) -> dict[str, str]:
+    """Messages beside each filled row's colour that is not the game's or is taken by an earlier row (none is fine)."""
+    messages: dict[str, str] = {}
+    taken: set[str] = set()
+    for row in row_of_player:
+        colour = rows[row].colour
+        if colour and colour not in colours:
+            messages[f"colour-{row}"] = "Pick one of the game's colours."
+        elif colour and colour in taken:
+            messages[f"colour-{row}"] = f"{colour.capitalize()} is taken by an earlier player."
+        taken.add(colour)
+    return messages
 
 
 def players_from_rows(rows: list[SeatRow]) -> tuple[list[dict[str, Any]], list[int]]:

@@ -10,7 +10,16 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 
 from . import records
 from .db import get_session
-from .forms import SeatRow, option_fields, options_from_form, parse_int, players_from_rows, row_errors, seat_rows
+from .forms import (
+    SeatRow,
+    colour_errors,
+    option_fields,
+    options_from_form,
+    parse_int,
+    players_from_rows,
+    row_errors,
+    seat_rows,
+)
 from .games import get_game
 from .games.base import Game, InputErrors, read_path
 from .htmx import after_change, client_redirect, page_or_fragments
@@ -78,13 +87,14 @@ def create_play() -> Response:
     game = _tracked_game(request.form.get("game"))
     rows = seat_rows(request.form, game.max_players)
     raw_players, row_of_player = players_from_rows(rows)
+    messages = colour_errors(game.colours, rows, row_of_player)
     try:
-        raw_options = options_from_form(game, request.form)
-        players, options = game.validate(raw_players, raw_options)
+        players, options = game.validate(raw_players, options_from_form(game, request.form))
     except InputErrors as errors:
-        messages = row_errors(errors, row_of_player)
+        messages = row_errors(errors, row_of_player) | messages
         if not raw_players:
             messages = {"players": f"Add the players: {game.name} needs at least {game.min_players}."}
+    if messages:
         context = _new_play_context(game, rows, _options_as_typed(game), messages)
         return page_or_fragments("new_play.html", ("_partials/new_play_form.html",), status=422, **context)
     colours = [rows[row].colour for row in row_of_player]

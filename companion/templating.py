@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from .games import get_game
+from .games.base import NAME_MAX
 
 
 def game_name(game_id: str) -> str:
@@ -26,5 +27,6 @@ def init_app(app: Flask) -> None:
     """Register the filters; keep the rendered HTML free of template-only blank lines."""
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals["name_max"] = NAME_MAX
     app.add_template_filter(game_name)
     app.add_template_filter(signed)

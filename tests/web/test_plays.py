@@ -349,3 +349,16 @@ def test_typing_the_same_number_again_is_no_undo_step(client, app, play_id: int)
     assert [(c.field, c.old, c.new) for c in changes(app)] == [("scroll_vp", 0, 6)]
     client.post(f"/plays/{play_id}/undo")
     assert saved_state(app, ann)["scroll_vp"] == 0
+
+
+@pytest.mark.parametrize(
+    ("colours", "message"),
+    [
+        ({"colour-0": "red", "colour-1": "red"}, "Red is taken by an earlier player."),
+        ({"colour-0": "x" * 500, "colour-1": "red"}, "Pick one of the game&#39;s colours."),
+    ],
+)
+def test_colours_are_the_games_and_distinct(client, colours: dict, message: str) -> None:
+    response = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob", **colours})
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
