@@ -167,8 +167,6 @@ def score(players: Sequence[SpiresPlayer], options: SpiresOptions) -> Result:
                 lines.append(_symbol_line_solo(symbol, player, options.discard))
             else:
                 lines.append(_symbol_line_multi(symbol, player, players))
-        order = [key for key, _ in BREAKDOWN]
-        lines.sort(key=lambda line: order.index(line.key))
         rows.append((player.name, lines, {}))
     result = rank_scores("spires", rows, TIEBREAKS)
     if options.solo and result.players:
@@ -188,8 +186,10 @@ def player_count(count: int, options: SpiresOptions) -> str | None:
 
 
 def check(players: Sequence[SpiresPlayer], options: SpiresOptions) -> list[FieldError]:
-    """The deck holds 8 quills, 8 crowns and 12 swords: more between all players is a typo."""
+    """The deck holds 8 quills, 8 crowns and 12 swords: more between all players is a typo; a discard pile is solo."""
     errors = []
+    if not options.solo and options.discard != SymbolCounts():
+        errors.append(FieldError("options.discard", "The discard pile counts only in a solo game."))
     for symbol, available in SYMBOLS_IN_DECK.items():
         held = sum(getattr(p, symbol) for p in players)
         if options.solo:

@@ -188,6 +188,7 @@ BAD = [
     ("duplicate name", [player("Ann"), player(" ann ")], {}, "players[1].name"),
     ("more crowns than the deck's 8", [player("Ann", crowns=5), player("Bob", crowns=4)], {}, "players[1].crowns"),
     ("unknown option", [player("Ann"), player("Bob")], {"undercut": True}, "options.undercut"),
+    ("a discard pile outside solo", [player("Ann"), player("Bob")], {"discard": {"crowns": 1}}, "options.discard"),
     ("discard beyond the deck", [player("Ann")], {"solo": True, "discard": {"swords": 13}}, "options.discard.swords"),
 ]
 

@@ -107,3 +107,15 @@ def test_forged_non_ascii_token_is_refused_not_a_crash(client) -> None:
     assert response.status_code == 400
     response = client.post("/plays", data={"game": "spires"}, headers={"X-CSRF-Token": "jeté"}, csrf=False)
     assert response.status_code == 400
+
+
+def test_htmx_errors_land_in_the_flash(client, play_id: int) -> None:
+    """An expired token on a tap says so in the page's message area instead of doing nothing."""
+    response = client.post(
+        f"/plays/{play_id}/undo", headers={"HX-Request": "true", "X-CSRF-Token": "old"}, csrf=False
+    )
+    assert response.status_code == 400
+    assert response.headers["HX-Retarget"] == "#flash"
+    assert "This page has expired" in response.get_data(as_text=True)
+    assert "<html" not in response.get_data(as_text=True)
+    assert 'id="flash"' in client.get("/").get_data(as_text=True)
