@@ -47,6 +47,12 @@ def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], erro
         "roster": records.roster(session),
         "option_fields": option_fields(game, options),
         "errors": errors,
+        # 'options.level_vp[2]' is shown beside the option 'level_vp'.
+        "option_errors": {
+            key.removeprefix("options.").split("[")[0].split(".")[0]: text
+            for key, text in errors.items()
+            if key.startswith("options.")
+        },
     }
 
 

@@ -362,3 +362,10 @@ def test_colours_are_the_games_and_distinct(client, colours: dict, message: str)
     response = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob", **colours})
     assert response.status_code == 422
     assert message in response.get_data(as_text=True)
+
+
+def test_options_error_shows_beside_the_option(client) -> None:
+    """A discard pile outside solo (only a forged form can send one) is refused beside the options."""
+    response = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob", "solo": "on"})
+    assert response.status_code == 422
+    assert 'name="solo" checked' in response.get_data(as_text=True)
