@@ -44,6 +44,7 @@ class Refused(Exception):
     """A request the API answers with an HTTP error status and field messages."""
 
     def __init__(self, status: int, errors: list[FieldError]):
+        """Keep the status to answer with and the field errors."""
         super().__init__(status, errors)
         self.status = status
         self.errors = errors

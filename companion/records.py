@@ -151,6 +151,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
     """Put back the value the newest tap replaced; returns that tap, or None when nothing is left."""
 
     def stage() -> Change | None:
+        """Stage the undo of the newest tap as read in this attempt."""
         change = last_change(session, play)
         if change is None:
             return None

@@ -149,6 +149,7 @@ def rank_scores(
     scores = [PlayerScore(name, tuple(lines), 0, dict(more)) for name, lines, more in players]
 
     def full_key(p: PlayerScore) -> tuple[float, ...]:
+        """Total first, then each tie-break level: tuples compare level by level."""
         return (p.total, *(tb.key(p) for tb in tiebreaks))
 
     keys = [full_key(p) for p in scores]
@@ -198,6 +199,7 @@ class InputErrors(Exception):
     """Input that can't be scored or saved, with a message per field."""
 
     def __init__(self, errors: Sequence[FieldError]):
+        """Keep the field errors; the message lists them for logs."""
         super().__init__("; ".join(f"{e.field}: {e.message}" for e in errors))
         self.errors = list(errors)
 

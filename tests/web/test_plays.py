@@ -364,8 +364,8 @@ def test_colours_are_the_games_and_distinct(client, colours: dict, message: str)
     assert message in response.get_data(as_text=True)
 
 
-def test_options_error_shows_beside_the_option(client) -> None:
-    """A discard pile outside solo (only a forged form can send one) is refused beside the options."""
+def test_options_typed_stay_when_the_players_are_refused(client) -> None:
+    """Two players in solo: refused, and the solo switch stays as it was typed."""
     response = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob", "solo": "on"})
     assert response.status_code == 422
     assert 'name="solo" checked' in response.get_data(as_text=True)
