@@ -8,7 +8,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import InputErrors
 from companion.games.spqf import (
     BREAKDOWN,
     DEFAULT_LEVEL_VP,
@@ -22,26 +21,14 @@ from companion.games.spqf import (
     score,
     setup,
 )
+from tests.rules.tools import field_errors, player, points
 
 KEYS = [key for key, _ in BREAKDOWN]
 
 
-def player(name: str, **counts: Any) -> dict[str, Any]:
-    """A raw player as the JSON API receives it."""
-    return {"name": name, **counts}
-
-
-def points(result: Any, name: str) -> dict[str, int]:
-    """One player's breakdown as {key: points}."""
-    scored = next(p for p in result.players if p.name == name)
-    return {line.key: line.points for line in scored.lines}
-
-
 def errors_of(players: Any, options: Any = None) -> dict[str, str]:
     """The field errors score_raw raises, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        GAME.score_raw(players, options)
-    return {e.field: e.message for e in caught.value.errors}
+    return field_errors(GAME, players, options)
 
 
 # --- Scoring sentences ----------------------------------------------------------------------------------------
