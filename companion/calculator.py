@@ -1,6 +1,6 @@
 """Blueprint for the end-game calculator: type every player's final counts, see the explained result, save it.
 
-The form is drawn from the game's input schema (forms.player_inputs / option_inputs), so any registered game
+The form is drawn from the game's input schema (calculator_forms.player_inputs / option_inputs), so any registered game
 gets a calculator without a template of its own. Views read the form, call the game, save, render.
 """
 
@@ -12,18 +12,18 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from werkzeug.datastructures import MultiDict
 
 from . import records
-from .db import get_session
-from .forms import (
+from .calculator_forms import (
     NOTES_MAX,
     CalculatorEntry,
     calculator_messages,
-    option_fields,
     option_inputs,
     player_inputs,
     read_calculator,
     read_notes,
     validate_entry,
 )
+from .db import get_session
+from .forms import option_fields
 from .games import GAMES, get_game
 from .games.base import NAME_MAX, Game, InputErrors
 from .htmx import client_redirect, page_or_fragments

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from companion.forms import line_spec, model_inputs, parse_line, parse_numbers, player_inputs
+from companion.calculator_forms import line_spec, model_inputs, parse_line, parse_numbers, player_inputs
 from companion.games import GAMES
 from companion.games.base import InputErrors
 
@@ -416,7 +416,7 @@ def test_notes_too_long_are_refused_beside_the_notes(client) -> None:
     assert form.values["notes"] == "n" * 2001
 
 
-# --- reading the form (forms.py helpers) ---
+# --- reading the form (calculator_forms.py helpers) ---
 
 
 class Card(BaseModel):

@@ -143,7 +143,7 @@ def test_unknown_play_is_404(client) -> None:
     assert client.post("/plays/999/seats/1", data={"field": "crowns", "delta": "1"}).status_code == 404
 
 
-def test_tap_fragment_returns_seat_and_oob_scoreboard(client, app, play_id: int) -> None:
+def test_tap_fragment_returns_value_message_and_oob_scoreboard(client, app, play_id: int) -> None:
     ann, _bob = seat_ids(client, play_id)
     response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "delta": "1"})
     html = response.get_data(as_text=True)
@@ -151,7 +151,7 @@ def test_tap_fragment_returns_seat_and_oob_scoreboard(client, app, play_id: int)
     assert "<html" not in html
     assert html.lstrip().startswith(f'<output id="c-{ann}-towers-red-value" class="value"')
     assert f'<p id="c-{ann}-towers-red-error" class="error" role="alert" hx-swap-oob="true"></p>' in html
-    assert 'id="scoreboard" class="card scoreboard" aria-live="polite" hx-swap-oob="true"' in html
+    assert 'id="scoreboard" class="card scoreboard" aria-live="polite" hx-swap-oob="innerHTML"' in html
     assert 'id="undo"' in html and 'hx-swap-oob="true"' in html
     assert saved_state(app, ann)["towers"]["red"] == 1
     change = changes(app)[-1]
