@@ -227,8 +227,7 @@ def undo(play_id: int) -> Response:
 def finish(play_id: int) -> Response:
     """Score the play by the official rules, store the result and show it."""
     play = _load_play(play_id)
-    if play.status != FINISHED:
-        records.finish_play(get_session(), play)
+    records.finish_play(get_session(), play)
     return client_redirect(url_for("plays.show_play", play_id=play.id))
 
 

@@ -183,6 +183,9 @@ def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device
 
     A tap that changes nothing (the same number typed again) stages nothing, so it is no step for undo.
     """
+    if play.status == FINISHED:
+        # Another device finished the play while this tap was on its way.
+        raise InputErrors([FieldError(tap.path, "This play is finished: its result is kept as scored.")])
     game = game_of(play)
     if seat is not None:
         state, model, fixed, prefix = seat.state, game.player_model, {"name": seat.name}, f"players[{seat.position}]."
@@ -239,13 +242,22 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     raise InputErrors([FieldError("", "Another device keeps changing this play. Try again.")])
 
 
-def finish_play(session: Session, play: Play) -> Result:
-    """Score the tracked state with the official rules and store the result; InputErrors if it can't."""
-    result = live_result(play)
-    _store_result(play, result)
-    session.add(play)
-    session.commit()
-    return result
+def finish_play(session: Session, play: Play) -> Result | None:
+    """Score the tracked state with the official rules and store the result; InputErrors if it can't.
+
+    Under the play's version, like a tap: a tap that lands meanwhile makes the scoring run again on fresh state.
+    """
+
+    def stage() -> Result | None:
+        """Score and store, unless another device finished the play first."""
+        if play.status == FINISHED:
+            return None
+        result = live_result(play)
+        _store_result(play, result)
+        session.add(play)
+        return result
+
+    return _in_play_transaction(session, play, stage)
 
 
 def _store_result(play: Play, result: Result) -> None:

@@ -124,3 +124,30 @@ def test_two_devices_never_break_a_rule_that_spans_seats(db_client) -> None:
     crowns = [int(n) for n in re.findall(r'id="c-\d+-crowns-value" class="value"[^>]*>(\d+)<', html)]
     assert sum(crowns) == 8
     assert client.post(f"/plays/{play}/finish").status_code == 303
+
+
+def test_finish_and_taps_at_once_keep_the_result_as_scored(db_client) -> None:
+    """Taps racing a finish either land before it (and are scored) or are refused; none changes a result."""
+    client, app = db_client
+    play = start_play(client, ["Ann", "Bob"])
+    ann = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{play}").get_data(as_text=True))[0]
+
+    def tapper() -> None:
+        other = app.test_client()
+        with other.session_transaction() as session:
+            session["csrf_token"] = TOKEN
+        for _ in range(15):
+            other.post(
+                f"/plays/{play}/seats/{ann}",
+                data={"field": "scroll_vp", "delta": "1"},
+                headers={"X-CSRF-Token": TOKEN, "HX-Request": "true"},
+            )
+
+    thread = threading.Thread(target=tapper)
+    thread.start()
+    assert client.post(f"/plays/{play}/finish").status_code == 303
+    thread.join()
+    result = client.get(f"/api/v1/plays/{play}").get_json()
+    ann_input = result["players"][0]["scroll_vp"]
+    ann_scored = next(line for line in result["result"]["players"][0]["breakdown"] if line["key"] == "scrolls")
+    assert ann_scored["points"] == ann_input
