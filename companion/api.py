@@ -28,11 +28,10 @@ from flask import Blueprint, Response, jsonify, make_response, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from . import records
-from .calculator_forms import NOTES_MAX
 from .db import get_session
 from .games import GAMES, get_game
 from .games.base import FieldError, Game, InputErrors, Result, nul_errors, validation_errors
-from .models import FINISHED, ID_IN_URL, Play
+from .models import FINISHED, ID_IN_URL, NOTES_MAX, Play
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

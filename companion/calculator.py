@@ -13,7 +13,6 @@ from werkzeug.datastructures import MultiDict
 
 from . import records
 from .calculator_forms import (
-    NOTES_MAX,
     CalculatorEntry,
     calculator_messages,
     option_inputs,
@@ -27,6 +26,7 @@ from .forms import option_fields
 from .games import GAMES, get_game
 from .games.base import NAME_MAX, Game, InputErrors
 from .htmx import client_redirect, page_or_fragments
+from .models import NOTES_MAX
 
 bp = Blueprint("calculator", __name__, url_prefix="/calculator")
 

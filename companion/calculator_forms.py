@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 
 from .forms import option_fields, options_from_form, parse_int, seat_rows
 from .games.base import FieldError, Game, InputErrors, nul_errors, with_value
-from .models import Play
+from .models import NOTES_MAX
 
 NUMBER, NUMBERS, CHOICE, LINES, TEXT, CHECK = "number", "numbers", "choice", "lines", "text", "check"
 # A row counts as filled once any of these has something typed; a preset select or a checkbox doesn't count.
@@ -24,8 +24,6 @@ MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "—": "-"})
 NUMBER_SEPARATORS = re.compile(r"[\s,;+]+")
 # Labels come from field names; these words are read as capitals at the table.
 ACRONYMS = {"vp": "VP"}
-# Read from the table so that the form and the API refuse exactly what the column can't hold.
-NOTES_MAX: int = Play.__table__.c.notes.type.length
 PLAYER_ERROR = re.compile(r"players\[(\d+)\]\.?(.*)")
 INDEXED = re.compile(r"\[(\d+)\]\.?([A-Za-z_]*)")
 
@@ -344,7 +342,8 @@ def _read_field(form: MultiDict[str, str], field: InputField, name: str, path: s
     """One field's raw value, or None when left blank (the schema's default applies) or unreadable."""
     if field.kind == CHECK:
         return name in form
-    text = form.get(name, "").strip()
+    raw_text = form.get(name, "")
+    text = raw_text.strip()
     if not text:
         return None
     try:
@@ -356,7 +355,8 @@ def _read_field(form: MultiDict[str, str], field: InputField, name: str, path: s
         entry.errors += exc.errors
         return None
     if field.kind == LINES:
-        return _read_lines(text, field, path, entry)
+        # The text as typed, so that "Line 4" is the fourth line the person sees, blank lines included.
+        return _read_lines(raw_text, field, path, entry)
     return text
 
 
@@ -437,7 +437,9 @@ def _place_in(
     """The form field a path inside a player or the options belongs to, and how to introduce the message."""
     matches = [f for f in fields if rest == f.path or rest.startswith((f.path + ".", f.path + "["))]
     if not matches:
-        return None
+        # A message about a whole group (e.g. options.discard) stands beside the group's first input.
+        inside = [f for f in fields if f.path.startswith(rest + ".")]
+        return (inside[0].form_name(row), "") if inside else None
     f = max(matches, key=lambda m: len(m.path))
     index = INDEXED.match(rest[len(f.path) :])
     if index is None:

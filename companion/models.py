@@ -9,6 +9,9 @@ from sqlmodel import Field, Relationship, SQLModel
 # Ids in URLs are at most PostgreSQL's integer: a longer number is a 404, not an overflow in the database driver.
 ID_IN_URL = "int(max=2147483647)"
 
+# The longest notes a play keeps; the API and the calculator refuse longer ones with a message.
+NOTES_MAX = 2000
+
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 
@@ -38,7 +41,7 @@ class Play(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     played_at: datetime = Field(default_factory=utcnow, index=True)
     finished_at: datetime | None = None
-    notes: str = Field(default="", max_length=2000)
+    notes: str = Field(default="", max_length=NOTES_MAX)
     tiebreak: str | None = Field(default=None, max_length=2000)
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # Moves on with every tap, so that two devices (or two app servers) never overwrite each other's tap.

@@ -59,6 +59,9 @@ class FormState(HTMLParser):
             self.errors[self._open[1]] += data
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "textarea" and self._open:
+            # As a browser does: one newline right after <textarea> is not part of the value.
+            self.values[self._open[1]] = self.values[self._open[1]].removeprefix("\n")
         if tag in ("textarea", "p"):
             self._open = None
         elif tag == "select":
@@ -408,6 +411,17 @@ def test_saved_players_are_what_was_typed(client) -> None:
     assert bob["swords"] == 4 and bob["towers"]["purple"] == 3
 
 
+def test_line_numbers_count_blank_lines_as_typed(client) -> None:
+    """'Line 4' is the fourth line the person sees, leading blank lines included, and the text comes back whole."""
+    form = {"name-0": "Ann", "color-0": "green", "captured-0": "\n\n5 forest\nfive ocean",
+            "name-1": "Bob", "color-1": "red"}
+    response = client.post("/calculator/speros", data=form)
+    assert response.status_code == 422
+    state = FormState(response.get_data(as_text=True))
+    assert state.errors["captured-0"].startswith("Line 4:")
+    assert state.values["captured-0"] == "\n\n5 forest\nfive ocean"
+
+
 def test_notes_too_long_are_refused_beside_the_notes(client) -> None:
     response = client.post("/calculator/spqf/save", data={**SPQF_FORM, "notes": "n" * 2001})
     assert response.status_code == 422
@@ -489,3 +503,12 @@ def test_a_nul_character_is_refused_beside_the_field(client) -> None:
     assert response.status_code == 422
     form = FormState(response.get_data(as_text=True))
     assert "NUL" in form.errors["name-0"] and "NUL" in form.errors["notes"]
+
+
+def test_a_message_about_a_whole_option_group_stands_beside_it(client) -> None:
+    """A discard pile counted outside solo is refused beside the discard inputs, not lost at the top."""
+    response = client.post("/calculator/spires", data={**SPIRES_FORM, "discard.crowns": "2"})
+    assert response.status_code == 422
+    state = FormState(response.get_data(as_text=True))
+    assert "The discard pile counts only in a solo game." in state.errors["discard.crowns"]
+    assert state.values["discard.crowns"] == "2"
