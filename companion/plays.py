@@ -21,7 +21,7 @@ from .forms import (
     seat_rows,
 )
 from .games import get_game
-from .games.base import Game, InputErrors, read_path
+from .games.base import Game, InputErrors, counter_values, read_path
 from .htmx import after_change, client_redirect, page_or_fragments
 from .models import FINISHED, ID_IN_URL, Play, Seat
 from .pdf import render_pdf
@@ -121,6 +121,7 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
     game = records.game_of(play)
     players, options = records.validate_play(play)
     result = game.score(players, options)
+    flagged = {seat.id: game.flagged(p) for seat, p in zip(play.seats, players)} if game.flagged else {}
     return {
         "play": play,
         "game": game,
@@ -130,11 +131,28 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
         "setup": game.setup(len(play.seats), options) if game.setup else [],
         "reference_notes": game.reference_notes(options) if game.reference_notes else [],
         "can_undo": records.last_change(get_session(), play) is not None,
-        "flagged": {seat.id: game.flagged(p) for seat, p in zip(play.seats, players)} if game.flagged else {},
+        "flagged": flagged,
+        "live_values": _live_values(play, flagged, game.table_counters(options) if game.table_counters else ()),
+        "tapped": None,
+        "notice": None,
         "errors": {},
         "error_seat": None,
         **more,
     }
+
+
+def _live_values(play: Play, flagged: dict[int, set[str]], table_paths: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every counter the tracker shows with its saved value: each seat's whole-number fields and the table's."""
+    values = [
+        {"scope": seat.id, "field": path, "value": number, "flagged": path in flagged.get(seat.id, ())}
+        for seat in play.seats
+        for path, number in counter_values(seat.state)
+    ]
+    values += [
+        {"scope": "options", "field": path, "value": read_path(play.options, path), "flagged": False}
+        for path in table_paths
+    ]
+    return values
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>")
@@ -172,7 +190,7 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
     path = request.form.get("field", "")
     error = _try(lambda: records.tap_seat(get_session(), play, seat, _tap_from_form(path), device_id()))
     context = _tracker_context(play, errors={path: error} if error else {}, error_seat=seat.id)
-    context["tapped"] = _tapped(seat.id, path, seat.state, error, context["flagged"].get(seat.id, ()))
+    context.update(tapped={"scope": seat.id, "field": path, "error": error}, notice="")
     return _answer_tap(play, context, error)
 
 
@@ -185,7 +203,7 @@ def tap_option(play_id: int) -> Response:
     path = request.form.get("field", "")
     error = _try(lambda: records.tap_option(get_session(), play, _tap_from_form(path), device_id()))
     context = _tracker_context(play, errors={path: error} if error else {})
-    context["tapped"] = _tapped("options", path, play.options, error, ())
+    context.update(tapped={"scope": "options", "field": path, "error": error}, notice="")
     return _answer_tap(play, context, error)
 
 
@@ -198,14 +216,9 @@ def _try(save: Callable[[], object]) -> str | None:
     return None
 
 
-def _tapped(scope: Any, path: str, state: dict[str, Any], error: str | None, flagged: Any) -> dict[str, Any]:
-    """What the tapped counter shows now: its saved value, whether it is flagged, and the message if refused."""
-    return {"scope": scope, "field": path, "value": read_path(state, path), "flagged": path in flagged, "error": error}
-
-
 def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Response:
-    """The tapped counter and the live scoreboard for htmx (422 when refused), else the page or a redirect."""
-    fragments = ("_partials/counter_tapped.html", "_partials/scoreboard.html", "_partials/undo.html")
+    """The tapped counter's message and every live value for htmx (422 when refused), else the page or a redirect."""
+    fragments = ("_partials/counter_tapped.html",)
     if error:
         return page_or_fragments("tracker.html", fragments, status=422, **context)
     return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
@@ -217,10 +230,28 @@ def undo(play_id: int) -> Response:
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    records.undo_last(get_session(), play, device_id())
+    undone = records.undo_last(get_session(), play, device_id())
+    notice = f"Took back: {_change_text(play, undone)}." if undone else "Nothing left to take back."
     return after_change(
-        url_for("plays.show_play", play_id=play.id), ("_partials/tracker_body.html",), **_tracker_context(play)
+        url_for("plays.show_play", play_id=play.id), ("_partials/live.html",), **_tracker_context(play, notice=notice)
     )
+
+
+def _change_text(play: Play, change: Any) -> str:
+    """A tap said for the table: "Ann, towers red 3 → 2"."""
+    seat = seat_by_id(play, change.seat_id) if change.seat_id is not None else None
+    who = seat.name if seat else "table"
+    what = change.field.removeprefix("options.").replace(".", " ").replace("_", " ")
+    return f"{who}, {what} {change.new} → {change.old}"
+
+
+@bp.get(f"/<{ID_IN_URL}:play_id>/live")
+def live(play_id: int) -> Response:
+    """Every counter's saved value and the scoreboard, for the tracker's regular refresh (other devices' taps)."""
+    play = _load_play(play_id)
+    if (finished := _refuse_if_finished(play)) is not None:
+        return finished
+    return page_or_fragments("tracker.html", ("_partials/live.html",), **_tracker_context(play))
 
 
 @bp.post(f"/<{ID_IN_URL}:play_id>/finish")

@@ -290,6 +290,7 @@ class Game:
     tracker_notes: Callable[[Sequence[Any], Any, Result], list[Note]] | None = None
     reference_notes: Callable[[Any], list[str]] | None = None
     flagged: Callable[[Any], set[str]] | None = None
+    table_counters: Callable[[Any], tuple[str, ...]] | None = None
 
     def player_count_error(self, count: int, options: Any) -> str | None:
         """Why this many players can't play with these options, or None."""
@@ -349,6 +350,18 @@ def read_path(state: dict[str, Any], path: str) -> Any:
             return None
         value = value[part]
     return value
+
+
+def counter_values(state: dict[str, Any], prefix: str = "") -> list[tuple[str, int]]:
+    """Every whole-number field of a state with its dotted path, e.g. ('towers.red', 3): what a tracker counts."""
+    found: list[tuple[str, int]] = []
+    for key, value in state.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            found += counter_values(value, path + ".")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            found.append((path, value))
+    return found
 
 
 def with_value(state: dict[str, Any], path: str, value: Any) -> dict[str, Any]:

@@ -253,6 +253,11 @@ def flagged(player: SpiresPlayer) -> set[str]:
     return {f"towers.{suit}" for suit, n in player.towers.model_dump().items() if n > SHORT_TOWER_MAX}
 
 
+def table_counters(options: SpiresOptions) -> tuple[str, ...]:
+    """The play-wide counters the tracker shows: the discard pile's symbols, in solo."""
+    return tuple(f"discard.{symbol}" for symbol in SYMBOLS) if options.solo else ()
+
+
 GAME = Game(
     id="spires",
     name="Spires",
@@ -271,4 +276,5 @@ GAME = Game(
     setup=setup,
     tracker_notes=tracker_notes,
     flagged=flagged,
+    table_counters=table_counters,
 )

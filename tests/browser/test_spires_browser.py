@@ -49,10 +49,12 @@ def test_two_player_spires_to_final_table(page, live_server: str) -> None:
     page.locator(f"{bob} input[name=value]").press("Enter")
     page.wait_for_function("() => document.querySelector('#scoreboard').innerText.includes('36')")
 
-    # Undo takes back the scroll VP, and it can be typed again.
+    # Undo takes back the scroll VP and says so.
     page.get_by_role("button", name="Undo last tap").click()
-    page.wait_for_function("() => !document.querySelector('#scoreboard').innerText.includes('36')")
+    expect(page.locator("#notice")).to_have_text("Took back: Bob, scroll vp 6 → 0.")
+    assert "36" not in page.locator("#scoreboard").inner_text()
 
+    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Finish and score").click()
     page.wait_for_url(re.compile(r"/plays/\d+$"))
     text = page.locator("#result").inner_text()
@@ -111,3 +113,70 @@ def test_quick_taps_on_a_slow_network_are_all_saved(page, live_server: str) -> N
     page.reload()
     expect(value_of(page, ann, "towers.red")).to_have_text("5")
     assert "Ann" in page.locator("#scoreboard").inner_text()
+
+
+def start_two_player_game(page, live_server: str) -> tuple[str, str]:
+    """Start Ann and Bob's game through the form; the two seats' ids."""
+    page.goto(live_server + "/plays/new?game=spires")
+    page.get_by_label("Player 1 name").fill("Ann")
+    page.get_by_label("Player 2 name").fill("Bob")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/plays/\d+$"))
+    seats = page.locator("section.seat")
+    return "#" + seats.nth(0).get_attribute("id"), "#" + seats.nth(1).get_attribute("id")
+
+
+def slow_posts(page, milliseconds: int = 250) -> None:
+    """Delay every POST, as a busy Wi-Fi does."""
+
+    def slow(route) -> None:
+        if route.request.method == "POST":
+            page.wait_for_timeout(milliseconds)
+        route.continue_()
+
+    page.route("**/plays/**", slow)
+
+
+def test_undo_and_finish_wait_for_the_taps_before_them(page, live_server: str) -> None:
+    ann, _bob = start_two_player_game(page, live_server)
+    tap(page, ann, "Red", "towers.red")  # Undo is enabled once there is a tap to take back.
+    slow_posts(page)
+    for _ in range(4):
+        page.locator(ann).get_by_role("button", name="Red plus one").click()
+    page.get_by_role("button", name="Undo last tap").click()
+    expect(page.locator("#notice")).to_have_text("Took back: Ann, towers red 5 → 4.", timeout=10_000)
+    expect(value_of(page, ann, "towers.red")).to_have_text("4")
+    for _ in range(3):
+        page.locator(ann).get_by_role("button", name="Crowns plus one").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish and score").click()
+    page.wait_for_url(re.compile(r"/plays/\d+$"))
+    page.locator("#result").wait_for()
+    text = page.locator("#result").inner_text()
+    assert "Most crowns (3)" in text and "red 3" not in text and "red 4: 4 cards" in text
+
+
+def test_another_devices_taps_show_up_without_reloading(browser, live_server: str) -> None:
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    tablet = browser.new_context(viewport={"width": 1024, "height": 768})
+    first, second = phone.new_page(), tablet.new_page()
+    ann, bob = start_two_player_game(first, live_server)
+    second.goto(first.url)
+    second.locator(bob).get_by_role("button", name="Swords plus one").click()
+    expect(value_of(second, bob, "swords")).to_have_text("1")
+    # The phone's regular refresh (every 5 s) brings the tablet's tap and the new leader.
+    expect(value_of(first, bob, "swords")).to_have_text("1", timeout=12_000)
+    expect(first.locator("#scoreboard")).to_contain_text("Swords: Bob lead with 1.")
+    phone.close()
+    tablet.close()
+
+
+def test_a_lost_connection_is_said(page, live_server: str) -> None:
+    ann, _bob = start_two_player_game(page, live_server)
+    page.route("**/seats/**", lambda route: route.abort())
+    page.locator(ann).get_by_role("button", name="Red plus one").click()
+    expect(page.locator("#flash")).to_contain_text("Not saved: the app can't be reached.")
+    page.unroute("**/seats/**")
+    page.locator(ann).get_by_role("button", name="Red plus one").click()
+    expect(value_of(page, ann, "towers.red")).to_have_text("1")
+    expect(page.locator("#flash")).to_be_empty()

@@ -91,7 +91,7 @@ def test_two_devices_tapping_at_once_lose_no_tap(db_client) -> None:
         thread.join()
     assert statuses == [200] * (2 * taps_each)
     html = client.get(f"/plays/{play}").get_data(as_text=True)
-    scroll_vp = re.search(r'name="value" value="(\d+)"', html.split(f'id="seat-{ann}"')[1]).group(1)
+    scroll_vp = re.search(rf'id="c-{ann}-scroll_vp-value"[^>]*>(\d+)<', html).group(1)
     assert int(scroll_vp) == 2 * taps_each
 
 

@@ -149,8 +149,11 @@ def test_tap_fragment_returns_value_message_and_oob_scoreboard(client, app, play
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "<html" not in html
-    assert html.lstrip().startswith(f'<output id="c-{ann}-towers-red-value" class="value"')
-    assert f'<p id="c-{ann}-towers-red-error" class="error" role="alert" hx-swap-oob="true"></p>' in html
+    # The message slot is the swap target; every value comes out of band, so no button is replaced.
+    assert html.lstrip().startswith(f'<p id="c-{ann}-towers-red-error" class="error" role="alert"></p>')
+    assert re.search(rf'<output id="c-{ann}-towers-red-value" class="value"[^>]*hx-swap-oob="true">1</output>', html)
+    assert re.search(rf'<output id="c-{_bob}-crowns-value" class="value"[^>]*hx-swap-oob="true">0</output>', html)
+    assert "<button" not in html.split('id="undo"')[0]
     assert 'id="scoreboard" class="card scoreboard" aria-live="polite" hx-swap-oob="innerHTML"' in html
     assert 'id="undo"' in html and 'hx-swap-oob="true"' in html
     assert saved_state(app, ann)["towers"]["red"] == 1
@@ -184,7 +187,7 @@ def test_fourth_card_warns(client, play_id: int) -> None:
         response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "towers.blue", "delta": "1"})
     html = response.get_data(as_text=True)
     assert "<strong>Warning:</strong> Ann&#39;s blue tower has 4 cards" in html
-    assert f'<output id="c-{ann}-towers-blue-value" class="value flagged"' in html
+    assert re.search(rf'<output id="c-{ann}-towers-blue-value" class="value flagged"[^>]*>4</output>', html)
 
 
 def test_typed_value_sets_scroll_vp(client, app, play_id: int) -> None:
@@ -237,7 +240,8 @@ def test_solo_discard_pile_taps(client, htmx: bool) -> None:
     if htmx:
         html = response.get_data(as_text=True)
         assert response.status_code == 200
-        assert html.lstrip().startswith('<output id="c-options-discard-crowns-value" class="value"')
+        assert html.lstrip().startswith('<p id="c-options-discard-crowns-error" class="error" role="alert"></p>')
+        assert re.search(r'<output id="c-options-discard-crowns-value"[^>]*>1</output>', html)
         assert "Crowns: you 0, discard pile 1: does not score 15." in html
     else:
         assert response.status_code == 303
@@ -255,7 +259,7 @@ def test_undo_puts_back_the_last_tap(client, app, play_id: int, htmx: bool) -> N
     response = client.htmx("POST", url) if htmx else client.post(url)
     assert response.status_code == (200 if htmx else 303)
     if htmx:
-        assert response.get_data(as_text=True).lstrip().startswith('<div id="tracker"')
+        assert "Took back: Bob, quills 1 → 0." in response.get_data(as_text=True)
     assert saved_state(app, bob)["quills"] == 0
     assert saved_state(app, ann)["towers"]["red"] == 1
     client.post(url)
@@ -369,3 +373,26 @@ def test_options_typed_stay_when_the_players_are_refused(client) -> None:
     response = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob", "solo": "on"})
     assert response.status_code == 422
     assert 'name="solo" checked' in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_live_values_bring_other_devices_taps(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    other = app.test_client()
+    with other.session_transaction() as session:
+        session["csrf_token"] = "test-csrf-token"
+    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "swords", "value": "2"},
+               headers={"X-CSRF-Token": "test-csrf-token"})
+    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert ("<html" in html) is not htmx
+    assert re.search(rf'<output id="c-{bob}-swords-value"[^>]*>2</output>', html)
+    assert "Swords: Bob lead with 2." in html
+
+
+def test_live_values_of_a_finished_play_go_to_the_result(client, play_id: int) -> None:
+    client.post(f"/plays/{play_id}/finish")
+    response = client.htmx("GET", f"/plays/{play_id}/live")
+    assert response.status_code == 204
+    assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
