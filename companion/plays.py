@@ -99,7 +99,7 @@ def create_play() -> Response:
     except InputErrors as errors:
         messages = row_errors(errors, row_of_player) | messages
         if not raw_players:
-            messages = {"players": f"Add the players: {game.name} needs at least {game.min_players}."}
+            messages = {"players": "Type the players' names, first player first."}
     if messages:
         context = _new_play_context(game, rows, _options_as_typed(game), messages)
         return page_or_fragments("new_play.html", ("_partials/new_play_form.html",), status=422, **context)

@@ -90,8 +90,8 @@ def test_create_play_redirects_to_tracker(client, htmx: bool) -> None:
 
 
 BAD_NEW_PLAYS = [
-    ("no players", {}, "Add the players"),
-    ("empty names only", {"name-0": "   ", "name-1": ""}, "Add the players"),
+    ("no players", {}, "Type the players&#39; names, first player first."),
+    ("empty names only", {"name-0": "   ", "name-1": ""}, "Type the players&#39; names, first player first."),
     ("one player without solo", {"name-0": "Ann"}, "Spires is for 2 to 4 players (for one player, choose solo)"),
     ("two players in solo", {"name-0": "Ann", "name-1": "Bob", "solo": "on"}, "Solo Spires is for exactly 1 player"),
     ("the same name twice", {"name-0": "Ann", "name-1": "ann"}, "ann is already playing."),
