@@ -21,7 +21,7 @@ from .forms import (
     seat_rows,
 )
 from .games import get_game
-from .games.base import Game, InputErrors, counter_values, read_path
+from .games.base import Game, InputErrors, Note, counter_values, read_path
 from .htmx import after_change, client_redirect, page_or_fragments
 from .models import FINISHED, ID_IN_URL, Play, Seat
 from .pdf import render_pdf
@@ -119,7 +119,10 @@ def _load_play(play_id: int) -> Play:
 def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
     """What the tracker page and its fragments need: seats, live score, notes, setup card."""
     game = records.game_of(play)
-    players, options = records.validate_play(play)
+    try:
+        players, options = records.validate_play(play)
+    except InputErrors as broken:
+        return _unscorable_context(play, game, broken, **more)
     result = game.score(players, options)
     flagged = {seat.id: game.flagged(p) for seat, p in zip(play.seats, players)} if game.flagged else {}
     return {
@@ -133,6 +136,28 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
         "can_undo": records.last_change(get_session(), play) is not None,
         "flagged": flagged,
         "live_values": _live_values(play, flagged, game.table_counters(options) if game.table_counters else ()),
+        "tapped": None,
+        "notice": None,
+        "errors": {},
+        "error_seat": None,
+        **more,
+    }
+
+
+def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any) -> dict[str, Any]:
+    """The tracker for saved counts the rules no longer accept (say, a later rules version): shown, not scored."""
+    options = game.options_model.model_construct(**play.options)
+    return {
+        "play": play,
+        "game": game,
+        "options": options,
+        "live": {"players": []},
+        "notes": [Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True)],
+        "setup": [],
+        "reference_notes": [],
+        "can_undo": records.last_change(get_session(), play) is not None,
+        "flagged": {},
+        "live_values": _live_values(play, {}, ()),
         "tapped": None,
         "notice": None,
         "errors": {},
@@ -258,7 +283,11 @@ def live(play_id: int) -> Response:
 def finish(play_id: int) -> Response:
     """Score the play by the official rules, store the result and show it."""
     play = _load_play(play_id)
-    records.finish_play(get_session(), play)
+    try:
+        records.finish_play(get_session(), play)
+    except InputErrors:
+        # The scoreboard already says what can't be scored; the play stays open to be corrected.
+        return page_or_fragments("tracker.html", ("_partials/live.html",), status=422, **_tracker_context(play))
     return client_redirect(url_for("plays.show_play", play_id=play.id))
 
 

@@ -396,3 +396,22 @@ def test_live_values_of_a_finished_play_go_to_the_result(client, play_id: int) -
     response = client.htmx("GET", f"/plays/{play_id}/live")
     assert response.status_code == 204
     assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
+
+
+def test_counts_the_rules_no_longer_accept_are_shown_not_a_500(client, app, play_id: int) -> None:
+    """Say a later rules version lowers a bound: the tracker still opens, says why, and finishing is refused."""
+    from sqlmodel import Session
+
+    ann, _bob = seat_ids(client, play_id)
+    with Session(app.extensions["db_engine"]) as session:
+        seat = session.get(Seat, ann)
+        seat.state = {**seat.state, "crowns": 99}
+        session.add(seat)
+        session.commit()
+    page = client.get(f"/plays/{play_id}")
+    assert page.status_code == 200
+    assert "can&#39;t be scored" in page.get_data(as_text=True)
+    refused = client.htmx("POST", f"/plays/{play_id}/finish")
+    assert refused.status_code == 422
+    assert client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "value": "2"}).status_code == 200
+    assert client.post(f"/plays/{play_id}/finish").status_code == 303
