@@ -35,5 +35,11 @@ def history() -> Response:
     found = records.finished_plays(session, limit=HISTORY_PAGE + 1, offset=(page - 1) * HISTORY_PAGE)
     plays = [(play, records.stored_result(play)) for play in found[:HISTORY_PAGE]]
     return make_response(
-        render_template("history.html", plays=plays, page=page, has_more=len(found) > HISTORY_PAGE, games=GAMES)
+        render_template(
+            "history.html",
+            plays=plays,
+            page=page,
+            has_more=len(found) > HISTORY_PAGE,
+            abandoned=records.abandoned_plays(session) if page == 1 else [],
+        )
     )

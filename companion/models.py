@@ -14,6 +14,8 @@ NOTES_MAX = 2000
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
+# Put aside from the list of games in progress; kept, and can be resumed.
+ABANDONED = "abandoned"
 
 
 def utcnow() -> datetime:

@@ -23,7 +23,7 @@ from .forms import (
 from .games import get_game
 from .games.base import Game, InputErrors, Note, counter_values, read_path
 from .htmx import after_change, client_redirect, page_or_fragments
-from .models import FINISHED, ID_IN_URL, Play, Seat
+from .models import ABANDONED, FINISHED, ID_IN_URL, Play, Seat
 from .pdf import render_pdf
 from .security import device_id
 
@@ -186,6 +186,8 @@ def show_play(play_id: int) -> Response:
     play = _load_play(play_id)
     if play.status == FINISHED:
         return make_response(render_template("result.html", **_result_context(play)))
+    if play.status == ABANDONED:
+        return make_response(render_template("abandoned.html", play=play, game=records.game_of(play)))
     return make_response(render_template("tracker.html", **_tracker_context(play)))
 
 
@@ -197,8 +199,8 @@ def _tap_from_form(path: str) -> records.Tap:
 
 
 def _refuse_if_finished(play: Play) -> Response | None:
-    """A finished play keeps its result: taps on it go to the result page."""
-    if play.status == FINISHED:
+    """A finished play keeps its result, and one put aside waits to be resumed: taps go to its page."""
+    if play.status in (FINISHED, ABANDONED):
         return client_redirect(url_for("plays.show_play", play_id=play.id))
     return None
 
@@ -288,6 +290,22 @@ def finish(play_id: int) -> Response:
     except InputErrors:
         # The scoreboard already says what can't be scored; the play stays open to be corrected.
         return page_or_fragments("tracker.html", ("_partials/live.html",), status=422, **_tracker_context(play))
+    return client_redirect(url_for("plays.show_play", play_id=play.id))
+
+
+@bp.post(f"/<{ID_IN_URL}:play_id>/abandon")
+def abandon(play_id: int) -> Response:
+    """Put a play in progress aside: it leaves the home page's list and waits, kept, on the history page."""
+    play = _load_play(play_id)
+    records.put_aside(get_session(), play, aside=True)
+    return client_redirect(url_for("history.home"))
+
+
+@bp.post(f"/<{ID_IN_URL}:play_id>/resume")
+def resume(play_id: int) -> Response:
+    """Bring a play that was put aside back to its tracker."""
+    play = _load_play(play_id)
+    records.put_aside(get_session(), play, aside=False)
     return client_redirect(url_for("plays.show_play", play_id=play.id))
 
 

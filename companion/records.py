@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from .games import get_game
 from .games.base import FieldError, Game, InputErrors, Result, read_path, set_counter
-from .models import FINISHED, Change, Play, Player, Seat, utcnow
+from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, utcnow
 
 T = TypeVar("T")
 
@@ -183,9 +183,9 @@ def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device
 
     A tap that changes nothing (the same number typed again) stages nothing, so it is no step for undo.
     """
-    if play.status == FINISHED:
-        # Another device finished the play while this tap was on its way.
-        raise InputErrors([FieldError(tap.path, "This play is finished: its result is kept as scored.")])
+    if play.status != IN_PROGRESS:
+        # Another device finished the play, or put it aside, while this tap was on its way.
+        raise InputErrors([FieldError(tap.path, "This play is no longer in progress.")])
     game = game_of(play)
     if seat is not None:
         state, model, fixed, prefix = seat.state, game.player_model, {"name": seat.name}, f"players[{seat.position}]."
@@ -249,8 +249,8 @@ def finish_play(session: Session, play: Play) -> Result | None:
     """
 
     def stage() -> Result | None:
-        """Score and store, unless another device finished the play first."""
-        if play.status == FINISHED:
+        """Score and store, unless another device finished the play (or put it aside) first."""
+        if play.status != IN_PROGRESS:
             return None
         result = live_result(play)
         _store_result(play, result)
@@ -311,5 +311,30 @@ def finished_plays(session: Session, limit: int = 50, offset: int = 0) -> list[P
 
 def plays_in_progress(session: Session) -> list[Play]:
     """Plays still being tracked, newest first."""
-    query = select(Play).where(Play.status != FINISHED).order_by(col(Play.created_at).desc())
+    return _plays_with_status(session, IN_PROGRESS)
+
+
+def abandoned_plays(session: Session) -> list[Play]:
+    """Plays put aside before their end, newest first."""
+    return _plays_with_status(session, ABANDONED)
+
+
+def _plays_with_status(session: Session, status: str) -> list[Play]:
+    """Plays with this status, newest first."""
+    query = select(Play).where(Play.status == status).order_by(col(Play.created_at).desc())
     return list(session.exec(query))
+
+
+def put_aside(session: Session, play: Play, aside: bool) -> None:
+    """Take a play in progress off the list (aside=True), or bring it back to go on with it."""
+    before, after = (IN_PROGRESS, ABANDONED) if aside else (ABANDONED, IN_PROGRESS)
+
+    def stage() -> Play | None:
+        """Change the status, unless another device already did (or finished the play)."""
+        if play.status != before:
+            return None
+        play.status = after
+        session.add(play)
+        return play
+
+    _in_play_transaction(session, play, stage)

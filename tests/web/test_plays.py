@@ -415,3 +415,25 @@ def test_counts_the_rules_no_longer_accept_are_shown_not_a_500(client, app, play
     assert refused.status_code == 422
     assert client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "value": "2"}).status_code == 200
     assert client.post(f"/plays/{play_id}/finish").status_code == 303
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_a_game_put_aside_leaves_home_and_can_be_resumed(client, app, play_id: int, htmx: bool) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "value": "2"})
+    post = (lambda url: client.htmx("POST", url)) if htmx else client.post
+    response = post(f"/plays/{play_id}/abandon")
+    assert response.status_code == (204 if htmx else 303)
+    assert f"/plays/{play_id}" not in client.get("/").get_data(as_text=True)
+    history = client.get("/history").get_data(as_text=True)
+    assert "Put aside" in history and f"/plays/{play_id}" in history
+    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert "This game was put aside" in page and "Resume this game" in page
+    # Taps wait for the game to be resumed; what was tapped is kept.
+    late = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "delta": "1"})
+    assert late.status_code == 204
+    assert saved_state(app, ann)["crowns"] == 2
+    response = post(f"/plays/{play_id}/resume")
+    assert response.status_code == (204 if htmx else 303)
+    assert "Finish and score" in client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert f"/plays/{play_id}" in client.get("/").get_data(as_text=True)

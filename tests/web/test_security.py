@@ -15,6 +15,8 @@ UNSAFE_ROUTES = [
     ("/plays/{play}/options", {"field": "discard.crowns", "delta": "1"}),
     ("/plays/{play}/undo", {}),
     ("/plays/{play}/finish", {}),
+    ("/plays/{play}/abandon", {}),
+    ("/plays/{play}/resume", {}),
 ]
 
 
