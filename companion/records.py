@@ -221,18 +221,25 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     """Stage a write and commit it only if no other device wrote to this play since it was read; else redo it.
 
     Checks such as "the deck has only 8 crowns" span every seat, so the whole play is the unit of concurrency:
-    its version moves on with every write, on one app server or several sharing a database.
+    its version moves on with every write, on one app server or several sharing a database. The play's row is
+    the first one each write locks, so two writes never hold rows the other waits for (no deadlock).
     """
     for attempt in range(TAP_ATTEMPTS):
-        staged = stage()
-        if staged is None:
-            return staged
-        bumped = session.exec(
+        claimed = session.exec(
             update(Play)
             .where(col(Play.id) == play.id, col(Play.version) == play.version)
             .values(version=play.version + 1)
+            .execution_options(synchronize_session=False)
         )
-        if bumped.rowcount == 1:
+        if claimed.rowcount == 1:
+            try:
+                staged = stage()
+            except Exception:
+                session.rollback()
+                raise
+            if staged is None:
+                session.rollback()
+                return None
             set_committed_value(play, "version", play.version + 1)
             session.commit()
             return staged
