@@ -124,7 +124,7 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
     except InputErrors as broken:
         return _unscorable_context(play, game, broken, **more)
     result = game.score(players, options)
-    flagged = {seat.id: game.flagged(p) for seat, p in zip(play.seats, players)} if game.flagged else {}
+    flagged = {seat.id: game.flagged(p) for seat, p in zip(play.seats, players, strict=True)} if game.flagged else {}
     return {
         "play": play,
         "game": game,

@@ -154,7 +154,7 @@ def rank_scores(
 
     keys = [full_key(p) for p in scores]
     ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
-    ranked = tuple(PlayerScore(p.name, p.lines, r, p.extra) for p, r in zip(scores, ranks))
+    ranked = tuple(PlayerScore(p.name, p.lines, r, p.extra) for p, r in zip(scores, ranks, strict=True))
     winners = tuple(p.name for p in ranked if p.rank == 1)
 
     sentences = []
