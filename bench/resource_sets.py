@@ -10,9 +10,13 @@ from __future__ import annotations
 import random
 import sys
 import timeit
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from pathlib import Path
 
-from companion.games.speros import RESOURCES, resource_mix, resource_sets
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.games.speros import RESOURCES, resource_mix, resource_sets  # noqa: E402
+from tests.rules.tools import matching_sets  # noqa: E402  (the same oracle the tests trust)
 
 SIZES = (40, 400, 4000)
 # Kuhn's matching is cubic in the worst case in pure Python: beyond a few hundred cards it only shows that it's slow.
@@ -28,31 +32,6 @@ def random_cards(count: int, rng: random.Random) -> list[list[str]]:
         shown = rng.choices((1, 2, 3), weights=(70, 25, 5))[0]
         cards.append(rng.sample(RESOURCES, shown))
     return cards
-
-
-def matching_sets(cards: Sequence[Sequence[str]]) -> int:
-    """Max bipartite matching: add a crystal, an iron and a gold slot per round until one can't be filled."""
-    shown = [set(c) for c in cards]
-    owner: list[int | None] = [None] * len(shown)
-    slots: list[str] = []
-
-    def augment(slot: int, seen: set[int]) -> bool:
-        """Fill this slot with a free card, moving earlier slots along an alternating path if needed."""
-        for j, resources in enumerate(shown):
-            if slots[slot] in resources and j not in seen:
-                seen.add(j)
-                if owner[j] is None or augment(owner[j], seen):
-                    owner[j] = slot
-                    return True
-        return False
-
-    rounds = 0
-    while True:
-        for resource in RESOURCES:
-            slots.append(resource)
-            if not augment(len(slots) - 1, set()):
-                return rounds
-        rounds += 1
 
 
 def best_time(call: Callable[[], object], repeat: int = 7) -> float:

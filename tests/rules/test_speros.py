@@ -27,6 +27,7 @@ from companion.games.speros import (
     resource_sets,
     set_limit,
 )
+from tests.rules.tools import matching_sets
 
 KEYS = [key for key, _ in BREAKDOWN]
 # Set properties are cheap, so they get many examples; whole games cost more to generate than to score.
@@ -66,31 +67,6 @@ def exhaustive_sets(cards: Sequence[Sequence[str]]) -> int:
     for choice in itertools.product(*shown):
         best = max(best, min(choice.count(r) for r in RESOURCES))
     return best
-
-
-def matching_sets(cards: Sequence[Sequence[str]]) -> int:
-    """Max bipartite matching (Kuhn): add a crystal, an iron and a gold slot per round until one can't be filled."""
-    cards = [set(c) for c in cards]
-    owner: list[int | None] = [None] * len(cards)  # slot matched to each card
-    slots: list[str] = []
-
-    def augment(slot: int, seen: set[int]) -> bool:
-        """Fill this slot with a free card, moving earlier slots along an alternating path if needed."""
-        for j, shown in enumerate(cards):
-            if slots[slot] in shown and j not in seen:
-                seen.add(j)
-                if owner[j] is None or augment(owner[j], seen):
-                    owner[j] = slot
-                    return True
-        return False
-
-    rounds = 0
-    while True:
-        for resource in RESOURCES:
-            slots.append(resource)
-            if not augment(len(slots) - 1, set()):
-                return rounds
-        rounds += 1
 
 
 def greedy_scarcest(cards: Sequence[Sequence[str]]) -> int:

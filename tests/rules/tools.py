@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from companion.games.base import Game, InputErrors
+from companion.games.speros import RESOURCES
 
 
 def player(name: str, **state: Any) -> dict[str, Any]:
@@ -25,3 +27,28 @@ def field_errors(game: Game, players: Any, options: Any = None) -> dict[str, str
     with pytest.raises(InputErrors) as caught:
         game.score_raw(players, options)
     return {e.field: e.message for e in caught.value.errors}
+
+
+def matching_sets(cards: Sequence[Sequence[str]]) -> int:
+    """Max bipartite matching (Kuhn): add a crystal, an iron and a gold slot per round until one can't be filled."""
+    cards = [set(c) for c in cards]
+    owner: list[int | None] = [None] * len(cards)  # slot matched to each card
+    slots: list[str] = []
+
+    def augment(slot: int, seen: set[int]) -> bool:
+        """Fill this slot with a free card, moving earlier slots along an alternating path if needed."""
+        for j, shown in enumerate(cards):
+            if slots[slot] in shown and j not in seen:
+                seen.add(j)
+                if owner[j] is None or augment(owner[j], seen):
+                    owner[j] = slot
+                    return True
+        return False
+
+    rounds = 0
+    while True:
+        for resource in RESOURCES:
+            slots.append(resource)
+            if not augment(len(slots) - 1, set()):
+                return rounds
+        rounds += 1
