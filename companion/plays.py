@@ -21,9 +21,10 @@ from .forms import (
     seat_rows,
 )
 from .games import get_game
-from .games.base import Game, InputErrors, Note, counter_values, read_path
+from .games.base import Game, InputErrors, Note, read_path
+from .games.live import Applied, End, Live
 from .htmx import after_change, client_redirect, page_or_fragments
-from .models import ABANDONED, FINISHED, ID_IN_URL, Play, Seat
+from .models import ABANDONED, FINISHED, ID_IN_URL, Play
 from .pdf import render_pdf
 from .security import device_id
 
@@ -117,64 +118,78 @@ def _load_play(play_id: int) -> Play:
 
 
 def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
-    """What the tracker page and its fragments need: seats, live score, notes, setup card."""
+    """What the tracker page and its fragments need: seats, live score, notes, setup card, the game's own view."""
     game = records.game_of(play)
     try:
-        players, options = records.validate_play(play)
+        standing = records.standing(play)
     except InputErrors as broken:
         return _unscorable_context(play, game, broken, **more)
-    result = game.score(players, options)
-    flagged = {seat.id: game.flagged(p) for seat, p in zip(play.seats, players, strict=True)} if game.flagged else {}
+    live = game.live
+    options = standing.options
+    flagged = {seat.id: live.flagged(standing, i) for i, seat in enumerate(play.seats)}
+    return {
+        **_base_context(play, game, options),
+        "state": standing.state,
+        "live": standing.result.to_dict(),
+        "notes": live.notes(standing),
+        "end": live.end(standing),
+        "view": live.view(standing),
+        "setup": game.setup(len(play.seats), options) if game.setup else [],
+        "reference_notes": game.reference_notes(options) if game.reference_notes else [],
+        "flagged": flagged,
+        "live_values": _live_values(play, standing.state, live, options, flagged),
+        **more,
+    }
+
+
+def _base_context(play: Play, game: Game, options: Any) -> dict[str, Any]:
+    """What every tracker render needs, scorable or not."""
     return {
         "play": play,
         "game": game,
         "options": options,
-        "live": result.to_dict(),
-        "notes": game.tracker_notes(players, options, result) if game.tracker_notes else [],
-        "setup": game.setup(len(play.seats), options) if game.setup else [],
-        "reference_notes": game.reference_notes(options) if game.reference_notes else [],
         "can_undo": records.last_change(get_session(), play) is not None,
-        "flagged": flagged,
-        "live_values": _live_values(play, flagged, game.table_counters(options) if game.table_counters else ()),
         "tapped": None,
         "notice": None,
         "errors": {},
         "error_seat": None,
-        **more,
+        "end_errors": {},
+        "end_values": {},
     }
 
 
 def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any) -> dict[str, Any]:
     """The tracker for saved counts the rules no longer accept (say, a later rules version): shown, not scored."""
     options = game.options_model.model_construct(**play.options)
+    state = {"table": play.extra.get(records.TABLE, {}), "seats": [seat.state for seat in play.seats]}
     return {
-        "play": play,
-        "game": game,
-        "options": options,
+        **_base_context(play, game, options),
+        "state": state,
         "live": {"players": []},
         "notes": [Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True)],
+        "end": End(),
+        "view": None,
         "setup": [],
         "reference_notes": [],
-        "can_undo": records.last_change(get_session(), play) is not None,
         "flagged": {},
-        "live_values": _live_values(play, {}, ()),
-        "tapped": None,
-        "notice": None,
-        "errors": {},
-        "error_seat": None,
+        "live_values": _live_values(play, state, game.live, None, {}),
         **more,
     }
 
 
-def _live_values(play: Play, flagged: dict[int, set[str]], table_paths: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Every counter the tracker shows with its saved value: each seat's whole-number fields and the table's."""
+def _live_values(
+    play: Play, state: dict[str, Any], live: Live, options: Any, flagged: dict[int, set[str]]
+) -> list[dict[str, Any]]:
+    """Every counter the tracker shows with its saved value: each seat's and the table's."""
+    seat_paths = live.seat_counters(options) if options is not None else ()
     values = [
-        {"scope": seat.id, "field": path, "value": number, "flagged": path in flagged.get(seat.id, ())}
-        for seat in play.seats
-        for path, number in counter_values(seat.state)
+        {"scope": seat.id, "field": path, "value": read_path(seat_state, path), "flagged": path in flagged.get(seat.id, ())}
+        for seat, seat_state in zip(play.seats, state["seats"], strict=True)
+        for path in seat_paths
     ]
+    table_paths = live.table_counters(options) if options is not None else ()
     values += [
-        {"scope": "options", "field": path, "value": read_path(play.options, path), "flagged": False}
+        {"scope": "table", "field": path, "value": read_path(state["table"], path), "flagged": False}
         for path in table_paths
     ]
     return values
@@ -191,11 +206,11 @@ def show_play(play_id: int) -> Response:
     return make_response(render_template("tracker.html", **_tracker_context(play)))
 
 
-def _tap_from_form(path: str) -> records.Tap:
-    """The tap a form asks for: `delta` steps the counter at `path`, `value` sets it."""
+def _counter_action(path: str) -> dict[str, Any]:
+    """The counter action a form asks for: `delta` steps the counter at `path`, `value` sets it."""
     if "delta" in request.form:
-        return records.Tap(path, delta=parse_int(request.form.get("delta"), path))
-    return records.Tap(path, value=parse_int(request.form.get("value"), path))
+        return {"action": "add", "field": path, "delta": parse_int(request.form.get("delta"), path)}
+    return {"action": "set", "field": path, "value": parse_int(request.form.get("value"), path)}
 
 
 def _refuse_if_finished(play: Play) -> Response | None:
@@ -207,40 +222,60 @@ def _refuse_if_finished(play: Play) -> Response | None:
 
 @bp.post(f"/<{ID_IN_URL}:play_id>/seats/<{ID_IN_URL}:seat_id>")
 def tap_seat(play_id: int, seat_id: int) -> Response:
-    """Save one tap on a player's counter; answer with its value, its message, the scoreboard and undo."""
+    """Save one tap on a player's counter; answer with its message, every live value, the scoreboard and undo."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    seat = seat_by_id(play, seat_id)
+    seat = records.seat_index(play, seat_id)
     if seat is None:
         abort(404, description="That player is not in this play.")
     path = request.form.get("field", "")
-    error = _try(lambda: records.tap_seat(get_session(), play, seat, _tap_from_form(path), device_id()))
-    context = _tracker_context(play, errors={path: error} if error else {}, error_seat=seat.id)
-    context.update(tapped={"scope": seat.id, "field": path, "error": error}, notice="")
+    said, error = _try(lambda: records.act(get_session(), play, _counter_action(path), seat, device_id(), strict=True))
+    context = _tracker_context(play, errors={path: error} if error else {}, error_seat=seat_id)
+    context.update(tapped={"scope": seat_id, "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
 
 
-@bp.post(f"/<{ID_IN_URL}:play_id>/options")
-def tap_option(play_id: int) -> Response:
-    """Save one tap on a play-wide counter (the solo discard pile); answer like a seat tap."""
+@bp.post(f"/<{ID_IN_URL}:play_id>/table")
+def tap_table(play_id: int) -> Response:
+    """Save one tap on a table-wide counter (the solo discard pile); answer like a seat tap."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     path = request.form.get("field", "")
-    error = _try(lambda: records.tap_option(get_session(), play, _tap_from_form(path), device_id()))
+    said, error = _try(lambda: records.act(get_session(), play, _counter_action(path), None, device_id(), strict=True))
     context = _tracker_context(play, errors={path: error} if error else {})
-    context.update(tapped={"scope": "options", "field": path, "error": error}, notice="")
+    context.update(tapped={"scope": "table", "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
 
 
-def _try(save: Callable[[], object]) -> str | None:
-    """Run a save; the messages of the InputErrors it raised, or None when it was saved."""
+@bp.post(f"/<{ID_IN_URL}:play_id>/actions")
+def game_action(play_id: int) -> Response:
+    """Save one of the game's own actions (next turn, a token handed over...); its message lands in its own slot."""
+    play = _load_play(play_id)
+    if (finished := _refuse_if_finished(play)) is not None:
+        return finished
+    seat = None
+    if request.form.get("seat"):
+        seat = records.seat_index(play, parse_int(request.form.get("seat"), "seat"))
+        if seat is None:
+            abort(404, description="That player is not in this play.")
+    raw = {key: value for key, value in request.form.items() if key not in ("csrf_token", "seat")}
+    said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
+    context = _tracker_context(play, tapped={"scope": None, "field": None, "error": error}, notice=said)
+    fragments = ("_partials/action_said.html",)
+    if error:
+        return page_or_fragments("tracker.html", fragments, status=422, **context)
+    return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
+
+
+def _try(save: Callable[[], Applied | None]) -> tuple[str, str | None]:
+    """Run an action: (what it said, None) when saved, ('', the messages) when the rules or bounds refused it."""
     try:
-        save()
+        applied = save()
     except InputErrors as errors:
-        return " ".join(dict.fromkeys(e.message for e in errors.errors))
-    return None
+        return "", " ".join(dict.fromkeys(e.message for e in errors.errors))
+    return " ".join(applied.said) if applied else "", None
 
 
 def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Response:
@@ -253,23 +288,15 @@ def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Respo
 
 @bp.post(f"/<{ID_IN_URL}:play_id>/undo")
 def undo(play_id: int) -> Response:
-    """Take back the newest tap; answer with the whole tracker body, since any seat may change."""
+    """Take back the newest action whole; answer with every live value, since any seat may change."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     undone = records.undo_last(get_session(), play, device_id())
-    notice = f"Took back: {_change_text(play, undone)}." if undone else "Nothing left to take back."
+    notice = f"Took back: {records.action_text(play, undone)}." if undone else "Nothing left to take back."
     return after_change(
         url_for("plays.show_play", play_id=play.id), ("_partials/live.html",), **_tracker_context(play, notice=notice)
     )
-
-
-def _change_text(play: Play, change: Any) -> str:
-    """A tap said for the table: "Ann, towers red 3 → 2"."""
-    seat = seat_by_id(play, change.seat_id) if change.seat_id is not None else None
-    who = seat.name if seat else "table"
-    what = change.field.removeprefix("options.").replace(".", " ").replace("_", " ")
-    return f"{who}, {what} {change.new} → {change.old}"
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
@@ -281,16 +308,54 @@ def live(play_id: int) -> Response:
     return page_or_fragments("tracker.html", ("_partials/live.html",), **_tracker_context(play))
 
 
+def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:
+    """The counts typed on the finish form ('end-<seat id>-<field>'), and a message per box that isn't a number."""
+    counts: list[tuple[int, dict[str, int]]] = []
+    errors: dict[str, str] = {}
+    for index, seat in enumerate(play.seats):
+        values = {}
+        for field in records.game_of(play).live.end_fields:
+            name = f"end-{seat.id}-{field}"
+            if name not in request.form:
+                continue
+            try:
+                values[field] = parse_int(request.form.get(name), name)
+            except InputErrors as bad:
+                errors[name] = bad.errors[0].message
+        counts.append((index, values))
+    return counts, errors
+
+
 @bp.post(f"/<{ID_IN_URL}:play_id>/finish")
 def finish(play_id: int) -> Response:
-    """Score the play by the official rules, store the result and show it."""
+    """Save the counts entered at the end, score the play by the official rules, store the result and show it."""
     play = _load_play(play_id)
-    try:
-        records.finish_play(get_session(), play)
-    except InputErrors:
-        # The scoreboard already says what can't be scored; the play stays open to be corrected.
-        return page_or_fragments("tracker.html", ("_partials/live.html",), status=422, **_tracker_context(play))
+    if play.status == FINISHED:
+        return client_redirect(url_for("plays.show_play", play_id=play.id))
+    counts, end_errors = _end_counts(play)
+    if not end_errors:
+        try:
+            records.finish_play(get_session(), play, counts, device_id())
+        except InputErrors as refused:
+            end_errors = _finish_messages(play, refused)
+    if end_errors:
+        context = _tracker_context(play, end_errors=end_errors, end_values=request.form)
+        fragments = ("_partials/finish_form.html", "_partials/live.html")
+        return page_or_fragments("tracker.html", fragments, status=422, **context)
     return client_redirect(url_for("plays.show_play", play_id=play.id))
+
+
+def _finish_messages(play: Play, refused: InputErrors) -> dict[str, str]:
+    """Finish refusals beside the finish form's boxes ('players[1].vp_cards' -> 'end-<seat id>-vp_cards')."""
+    messages: dict[str, str] = {}
+    end_fields = records.game_of(play).live.end_fields
+    for error in refused.errors:
+        index, _, field = error.field.removeprefix("players[").partition("].")
+        if field in end_fields and index.isdigit() and int(index) < len(play.seats):
+            messages.setdefault(f"end-{play.seats[int(index)].id}-{field}", error.message)
+        else:
+            messages.setdefault("", error.message)
+    return messages
 
 
 @bp.post(f"/<{ID_IN_URL}:play_id>/abandon")
@@ -328,6 +393,3 @@ def score_sheet(play_id: int) -> Response:
     return response
 
 
-def seat_by_id(play: Play, seat_id: int) -> Seat | None:
-    """The seat of this play with this id."""
-    return next((s for s in play.seats if s.id == seat_id), None)

@@ -1,6 +1,7 @@
-"""Reading and writing plays: create, tap a counter, undo, finish, and the stored result.
+"""Reading and writing plays: create, apply a game action, undo, finish, and the stored result.
 
-Views call these; each function that writes commits one transaction, the Change row with the state it changes.
+Views and the API call these; each function that writes commits one transaction: the play's new live state with
+its Change row. A play's live state is each seat's `state` plus the table's, kept in `play.extra["table"]`.
 """
 
 from __future__ import annotations
@@ -8,16 +9,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from pydantic import ValidationError
 from sqlalchemy import func, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from .games import get_game
-from .games.base import FieldError, Game, InputErrors, Result, read_path, set_counter
+from .games import live
+from .games.base import FieldError, Game, InputErrors, Result, validation_errors, with_value
+from .games.live import Action, Applied, Context, State
 from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, utcnow
 
 T = TypeVar("T")
@@ -27,23 +30,12 @@ T = TypeVar("T")
 TAP_ATTEMPTS = 10
 TAP_BACKOFF_SECONDS = 0.004
 
+# The key of play.extra that holds the table's live state (whose turn it is, a discard pile, ...).
+TABLE = "table"
 
-@dataclass(frozen=True)
-class Tap:
-    """One tap on a counter: step it by `delta`, or set it to `value`."""
 
-    path: str
-    delta: int | None = None
-    value: Any = None
-
-    def new_value(self, state: dict[str, Any]) -> Any:
-        """The counter's value after this tap, worked out from the state as it is now."""
-        if self.delta is None:
-            return self.value
-        current = read_path(state, self.path)
-        if isinstance(current, bool) or not isinstance(current, int):
-            raise InputErrors([FieldError(self.path, "There is no such counter.")])
-        return current + self.delta
+class NotInProgress(InputErrors):
+    """An action on a play that is finished or put aside (the API answers 409)."""
 
 
 def game_of(play: Play) -> Game:
@@ -91,6 +83,9 @@ def create_play(
     )
     if played_at is not None:
         play.played_at = played_at
+    start = game.live.start(len(players), options) if finished is None and game.live is not None else None
+    if start is not None:
+        play.extra = {TABLE: start["table"]}
     session.add(play)
     session.flush()
     for position, model in enumerate(players):
@@ -101,7 +96,7 @@ def create_play(
             name=model.name,
             position=position,
             colour=colours[position] if position < len(colours) else "",
-            state=model.model_dump(mode="json", exclude={"name"}),
+            state=start["seats"][position] if start is not None else model.model_dump(mode="json", exclude={"name"}),
         )
         session.add(seat)
     session.flush()
@@ -117,104 +112,165 @@ def get_play(session: Session, play_id: int) -> Play | None:
     return session.get(Play, play_id)
 
 
-def validate_play(play: Play, states: dict[int, dict[str, Any]] | None = None, options: Any = None) -> tuple:
-    """Validate every seat and the options through the game: (players, options) or InputErrors."""
+def live_context(play: Play) -> Context:
+    """The players' names and the validated options of a tracked play (InputErrors if the options no longer hold)."""
     game = game_of(play)
-    states = states or {}
-    raw_players = [{"name": seat.name, **states.get(seat.id, seat.state)} for seat in play.seats]
-    return game.validate(raw_players, play.options if options is None else options)
+    try:
+        options = game.options_model.model_validate(play.options)
+    except ValidationError as exc:
+        raise InputErrors(validation_errors(exc, "options")) from None
+    return Context(tuple(seat.name for seat in play.seats), options, game.live)
+
+
+def live_state(play: Play, ctx: Context) -> State:
+    """The play's live state: the table's and every seat's, in turn order."""
+    table = play.extra[TABLE] if TABLE in play.extra else ctx.live.start_table(ctx.options)
+    return {"table": table, "seats": [seat.state for seat in play.seats]}
+
+
+def standing(play: Play) -> live.Standing:
+    """The live state scored as it stands now (InputErrors while it can't be scored)."""
+    ctx = live_context(play)
+    return live.standing(game_of(play), live_state(play, ctx), ctx)
 
 
 def live_result(play: Play) -> Result:
     """The score as it stands now, from the tracked state."""
-    players, options = validate_play(play)
-    return game_of(play).score(players, options)
+    return standing(play).result
 
 
-def _local_errors(errors: InputErrors, prefix: str) -> InputErrors:
-    """Keep the errors under `prefix` (e.g. 'players[1].'), with the prefix taken off."""
-    local = [FieldError(e.field.removeprefix(prefix), e.message) for e in errors.errors if e.field.startswith(prefix)]
-    return InputErrors(local or errors.errors)
+def seat_index(play: Play, seat_id: int) -> int | None:
+    """The turn-order position of the seat with this id in this play, or None."""
+    return next((i for i, seat in enumerate(play.seats) if seat.id == seat_id), None)
 
 
-def tap_seat(session: Session, play: Play, seat: Seat, tap: Tap, device: str) -> None:
-    """Apply one tap to a seat's counter, with its Change, in one transaction."""
-    _in_play_transaction(session, play, lambda: _stage_tap(session, play, seat, tap, device))
+def seat_named(play: Play, name: Any) -> int:
+    """The turn-order position of the player with this name (as played, case-insensitive), or InputErrors."""
+    if isinstance(name, str):
+        for index, seat in enumerate(play.seats):
+            if seat.name.casefold() == name.strip().casefold():
+                return index
+    names = ", ".join(seat.name for seat in play.seats)
+    raise InputErrors([FieldError("player", f"No player {name!r} in this play; the players are {names}.")])
 
 
-def tap_option(session: Session, play: Play, tap: Tap, device: str) -> None:
-    """Apply one tap to a play-wide counter (e.g. the solo discard pile), with its Change, in one transaction."""
-    _in_play_transaction(session, play, lambda: _stage_tap(session, play, None, tap, device))
+def act(session: Session, play: Play, raw: dict[str, Any], seat: int | None, device: str, *, strict: bool) -> Applied | None:
+    """Apply one game action (raw name and parameters) for a seat or the table, with its Change, in one transaction.
+
+    None when the action changed nothing (the same number typed again): that is no step for undo.
+    """
+
+    def stage() -> Applied | None:
+        """Parse and apply the action to the state as read in this attempt, and stage what it changed."""
+        _refuse_unless_in_progress(play)
+        ctx = live_context(play)
+        action = live.parse_action(game_of(play), raw, seat, strict=strict)
+        return _stage_action(session, play, ctx, action, device)
+
+    return _in_play_transaction(session, play, stage)
+
+
+def _refuse_unless_in_progress(play: Play) -> None:
+    """Another device finished the play, or put it aside, while this action was on its way."""
+    if play.status != IN_PROGRESS:
+        raise NotInProgress([FieldError("", "This play is no longer in progress.")])
+
+
+def _stage_action(session: Session, play: Play, ctx: Context, action: Action, device: str) -> Applied | None:
+    """Apply the action through the game and stage the new state and its Change (not yet committed)."""
+    game = game_of(play)
+    before = live_state(play, ctx)
+    applied = live.apply(game, before, action, ctx)
+    parts = live.changed_parts(before, applied.state)
+    if not parts:
+        return None
+    _store_state(play, applied.state, parts)
+    change = Change(
+        play_id=play.id,
+        seat_id=play.seats[action.seat].id if action.seat is not None else None,
+        field=action.name,
+        old=parts,
+        new={"action": action.to_dict(ctx), "text": live.describe(game, action, ctx), "said": list(applied.said)},
+        device=device,
+    )
+    session.add(change)
+    return applied
+
+
+def _store_state(play: Play, state: State, parts: dict[str, Any]) -> None:
+    """Write the parts of the live state that changed: the table onto the play, each changed seat's state."""
+    if "table" in parts:
+        play.extra = {**play.extra, TABLE: state["table"]}
+    for index in parts.get("seats", {}):
+        play.seats[int(index)].state = state["seats"][int(index)]
 
 
 def undo_last(session: Session, play: Play, device: str) -> Change | None:
-    """Put back the value the newest tap replaced; returns that tap, or None when nothing is left."""
+    """Take back the newest action whole, with all it caused; returns its Change, or None when nothing is left."""
 
     def stage() -> Change | None:
-        """Stage the undo of the newest tap as read in this attempt."""
+        """Stage the undo of the newest action as read in this attempt."""
+        _refuse_unless_in_progress(play)
         change = last_change(session, play)
         if change is None:
             return None
-        seat = next((s for s in play.seats if s.id == change.seat_id), None)
-        path = change.field if seat is not None else change.field.removeprefix("options.")
-        undo = _stage_tap(session, play, seat, Tap(path, value=change.old), device)
-        # Both stay out of the next undo, which then goes one tap further back.
+        ctx = live_context(play)
+        state = live_state(play, ctx)
+        restored = live.restore(state, _parts_before(play, change, state))
+        parts = live.changed_parts(state, restored)
+        _store_state(play, restored, parts)
+        # Both stay out of the next undo, which then goes one action further back.
         change.undone = True
-        if undo is not None:
-            undo.undone = True
         session.add(change)
+        undo = Change(
+            play_id=play.id,
+            field="undo",
+            old=parts,
+            new={"action": {"action": "undo", "change": change.id}, "text": f"undo: {action_text(play, change)}",
+                 "said": []},
+            device=device,
+            undone=True,
+        )
+        session.add(undo)
         return change
 
     return _in_play_transaction(session, play, stage)
 
 
+def _parts_before(play: Play, change: Change, state: State) -> dict[str, Any]:
+    """What the action of a Change replaced; a tap saved before actions existed holds one counter's old value."""
+    if is_action(change):
+        return change.old
+    index = seat_index(play, change.seat_id) if change.seat_id is not None else None
+    if index is None:
+        return {"table": with_value(state["table"], change.field.removeprefix("options."), change.old)}
+    return {"seats": {str(index): with_value(state["seats"][index], change.field, change.old)}}
+
+
+def is_action(change: Change) -> bool:
+    """True for a Change written by a game action (not a tap saved before actions existed)."""
+    return isinstance(change.new, dict) and "action" in change.new
+
+
+def action_text(play: Play, change: Change) -> str:
+    """A Change said for the table: "Ann, VP tokens +2 (Ann is first to level 3: +1 VP token)"."""
+    if is_action(change):
+        said = " ".join(change.new.get("said") or [])
+        return change.new["text"] + (f" ({said.rstrip('.')})" if said else "")
+    index = seat_index(play, change.seat_id) if change.seat_id is not None else None
+    who = play.seats[index].name if index is not None else "table"
+    what = change.field.removeprefix("options.").replace(".", " ").replace("_", " ")
+    return f"{who}, {what} {change.new} → {change.old}"
+
+
 def last_change(session: Session, play: Play) -> Change | None:
-    """The newest tap of a play that has not been undone."""
+    """The newest action of a play that has not been undone."""
     query = (
         select(Change)
         .where(Change.play_id == play.id, col(Change.undone).is_(False))
         .order_by(col(Change.id).desc())
     )
     return session.exec(query).first()
-
-
-def _stage_tap(session: Session, play: Play, seat: Seat | None, tap: Tap, device: str) -> Change | None:
-    """Validate a tap against the whole play and stage the new state and its Change (not yet committed).
-
-    A tap that changes nothing (the same number typed again) stages nothing, so it is no step for undo.
-    """
-    if play.status != IN_PROGRESS:
-        # Another device finished the play, or put it aside, while this tap was on its way.
-        raise InputErrors([FieldError(tap.path, "This play is no longer in progress.")])
-    game = game_of(play)
-    if seat is not None:
-        state, model, fixed, prefix = seat.state, game.player_model, {"name": seat.name}, f"players[{seat.position}]."
-        field = tap.path
-    else:
-        state, model, fixed, prefix = play.options, game.options_model, {}, "options."
-        field = f"options.{tap.path}"
-    old_value = read_path(state, tap.path)
-    value = tap.new_value(state)
-    new_state = set_counter(model, state, tap.path, value, **fixed)
-    if value == old_value:
-        return None
-    try:
-        if seat is not None:
-            validate_play(play, {seat.id: new_state})
-        else:
-            validate_play(play, options=new_state)
-    except InputErrors as errors:
-        raise _local_errors(errors, prefix) from None
-    if seat is not None:
-        seat.state = new_state
-        session.add(seat)
-    else:
-        play.options = new_state
-    change = Change(
-        play_id=play.id, seat_id=seat.id if seat else None, field=field, old=old_value, new=value, device=device
-    )
-    session.add(change)
-    return change
 
 
 def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | None]) -> T | None:
@@ -249,16 +305,30 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     raise InputErrors([FieldError("", "Another device keeps changing this play. Try again.")])
 
 
-def finish_play(session: Session, play: Play) -> Result | None:
-    """Score the tracked state with the official rules and store the result; InputErrors if it can't.
+def finish_play(
+    session: Session, play: Play, counts: Sequence[tuple[int, dict[str, int]]] = (), device: str = ""
+) -> Result | None:
+    """Set the counts entered at the end (seat, {field: value}), score by the official rules and store the result.
 
-    Under the play's version, like a tap: a tap that lands meanwhile makes the scoring run again on fresh state.
+    Under the play's version, like an action: one that lands meanwhile makes the scoring run again on fresh state.
+    InputErrors (fields 'players[i].<field>') when a count or the whole play can't be scored; nothing is saved then.
     """
 
     def stage() -> Result | None:
-        """Score and store, unless another device finished the play (or put it aside) first."""
+        """Apply the end counts and score, unless another device finished the play (or put it aside) first."""
         if play.status != IN_PROGRESS:
             return None
+        ctx = live_context(play)
+        errors: list[FieldError] = []
+        for seat, values in counts:
+            for field, value in values.items():
+                action = Action("set", seat, live.SetParams(field=field, value=value))
+                try:
+                    _stage_action(session, play, ctx, action, device)
+                except InputErrors as refused:
+                    errors += [FieldError(f"players[{seat}].{field}", e.message) for e in refused.errors]
+        if errors:
+            raise InputErrors(errors)
         result = live_result(play)
         _store_result(play, result)
         session.add(play)
@@ -274,7 +344,9 @@ def _store_result(play: Play, result: Result) -> None:
         seat.rank = scored.rank
         seat.breakdown = [dict(line.__dict__) for line in scored.lines]
     per_player = {key for p in result.players for key in p.extra}
-    play.extra = {**result.extra, "players": [p.extra for p in result.players]} if per_player else dict(result.extra)
+    extra = {**result.extra, "players": [p.extra for p in result.players]} if per_player else dict(result.extra)
+    # The table's state stays beside the result: the API shows a finished play's table as it ended.
+    play.extra = {**extra, TABLE: play.extra[TABLE]} if TABLE in play.extra else extra
     play.tiebreak = result.tiebreak
     play.status = FINISHED
     play.finished_at = play.finished_at or utcnow()
@@ -282,7 +354,7 @@ def _store_result(play: Play, result: Result) -> None:
 
 def stored_result(play: Play) -> dict[str, Any]:
     """A finished play's result in the JSON API's shape, read back from the seats."""
-    extra = dict(play.extra)
+    extra = {key: value for key, value in play.extra.items() if key != TABLE}
     per_player = extra.pop("players", [{} for _ in play.seats])
     players = [
         {

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+
+if TYPE_CHECKING:
+    from .live import Live
 
 NAME_MAX = 40
 
@@ -283,14 +286,17 @@ class Game:
     score: Callable[[Sequence[Any], Any], Result]
     colours: tuple[str, ...] = ()
     blurb: str = ""
-    has_tracker: bool = False
     player_count: Callable[[int, Any], str | None] | None = None
     check: Callable[[Sequence[Any], Any], list[FieldError]] | None = None
     setup: Callable[[int, Any], list[str]] | None = None
-    tracker_notes: Callable[[Sequence[Any], Any, Result], list[Note]] | None = None
     reference_notes: Callable[[Any], list[str]] | None = None
-    flagged: Callable[[Any], set[str]] | None = None
-    table_counters: Callable[[Any], tuple[str, ...]] | None = None
+    # Live play at the table (games/live.py); None for a game that only has the end-game calculator.
+    live: Live | None = None
+
+    @property
+    def has_tracker(self) -> bool:
+        """True when the game can be tracked while it is played."""
+        return self.live is not None
 
     def player_count_error(self, count: int, options: Any) -> str | None:
         """Why this many players can't play with these options, or None."""
@@ -340,6 +346,18 @@ class Game:
         models, opts = self.validate(players, options)
         return self.score(models, opts)
 
+    def colour_errors(self, colours: Sequence[str]) -> list[FieldError]:
+        """Messages for colours (one per player, '' for none) that are not the game's or are taken by an earlier one."""
+        errors = []
+        taken: set[str] = set()
+        for index, colour in enumerate(colours):
+            if colour and colour not in self.colours:
+                known = ", ".join(self.colours) or "none"
+                errors.append(FieldError(f"players[{index}].colour", f"Pick one of the game's colours: {known}."))
+            elif colour and colour in taken:
+                errors.append(FieldError(f"players[{index}].colour", f"{colour.capitalize()} is taken by an earlier player."))
+            taken.add(colour)
+        return errors
 
 
 def read_path(state: dict[str, Any], path: str) -> Any:

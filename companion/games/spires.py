@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pydantic import Field
 
 from .base import FieldError, Game, Line, Note, PlayerInput, Result, Schema, TieBreak, join_names, plural, rank_scores
+from .live import Context, Live, Standing, State, counter_actions
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3
@@ -226,8 +227,9 @@ def setup(count: int, options: SpiresOptions) -> list[str]:
     ]
 
 
-def tracker_notes(players: Sequence[SpiresPlayer], options: SpiresOptions, result: Result) -> list[Note]:
+def tracker_notes(standing: Standing) -> list[Note]:
     """Who leads each symbol now, and which towers have grown to 4 cards."""
+    players, options, result = standing.players, standing.options, standing.result
     notes = []
     for symbol in SYMBOLS:
         holders = [p for p in result.players if p.points(symbol) > 0]
@@ -248,14 +250,39 @@ def tracker_notes(players: Sequence[SpiresPlayer], options: SpiresOptions, resul
     return notes
 
 
-def flagged(player: SpiresPlayer) -> set[str]:
+def flagged(standing: Standing, seat: int) -> set[str]:
     """The towers the tracker marks: 4 cards or more, where every card scores -1."""
-    return {f"towers.{suit}" for suit, n in player.towers.model_dump().items() if n > SHORT_TOWER_MAX}
+    towers = standing.players[seat].towers.model_dump()
+    return {f"towers.{suit}" for suit, n in towers.items() if n > SHORT_TOWER_MAX}
 
 
-def table_counters(options: SpiresOptions) -> tuple[str, ...]:
-    """The play-wide counters the tracker shows: the discard pile's symbols, in solo."""
-    return tuple(f"discard.{symbol}" for symbol in SYMBOLS) if options.solo else ()
+def start_table(options: SpiresOptions) -> dict:
+    """In solo, the discard pile's symbols (as given when the play started); nothing otherwise."""
+    return {"discard": options.discard.model_dump()} if options.solo else {}
+
+
+def to_input(state: State, ctx: Context) -> tuple[list[dict], dict]:
+    """Each seat's counts, and the options with the discard pile as counted at the table."""
+    players = [{"name": name, **seat} for name, seat in zip(ctx.names, state["seats"], strict=True)]
+    options = ctx.options.model_dump(mode="json")
+    if options["solo"] and "discard" in state["table"]:
+        options["discard"] = state["table"]["discard"]
+    return players, options
+
+
+SEAT_COUNTERS = (*(f"towers.{suit}" for suit in SUITS), *SYMBOLS, "scroll_vp")
+
+LIVE = Live(
+    start_table=start_table,
+    start_seat=lambda options: SpiresPlayer(name="-").model_dump(mode="json", exclude={"name"}),
+    actions=counter_actions(),
+    seat_counters=lambda options: SEAT_COUNTERS,
+    table_counters=lambda options: tuple(f"discard.{symbol}" for symbol in SYMBOLS) if options.solo else (),
+    to_input=to_input,
+    notes=tracker_notes,
+    flagged=flagged,
+    labels={"scroll_vp": "scroll VP", **{f"discard.{symbol}": f"discard pile {symbol}" for symbol in SYMBOLS}},
+)
 
 
 GAME = Game(
@@ -270,11 +297,8 @@ GAME = Game(
     score=score,
     colours=("blue", "red", "green", "yellow"),
     blurb="Trick-taking set collection: build towers of 1-3 cards, win symbol majorities.",
-    has_tracker=True,
     player_count=player_count,
     check=check,
     setup=setup,
-    tracker_notes=tracker_notes,
-    flagged=flagged,
-    table_counters=table_counters,
+    live=LIVE,
 )

@@ -14,7 +14,9 @@ from pydantic import Field, field_validator
 from .base import (
     FieldError,
     Game,
+    InputErrors,
     Line,
+    Note,
     PlayerInput,
     Result,
     Schema,
@@ -24,6 +26,7 @@ from .base import (
     plural,
     rank_scores,
 )
+from .live import Action, ActionSpec, Applied, Context, End, Live, Params, Standing, State, counter_actions
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -39,8 +42,8 @@ END_VP_TOKENS = 25
 
 CIVILIZATION_CARDS = 48
 STARTERS_PER_PLAYER = 5
-# The box holds 40 wooden VP acorns (rules notes), so no player can hold more tokens than that.
-VP_TOKENS_MAX = 40
+# VP tokens count VP: the box's 40 acorns are no limit on anyone's VP (rules notes); above 150 is a typo.
+VP_TOKENS_MAX = 150
 # A player's cards are at most every Civilization card plus their own 5 starters: starters are discarded,
 # never put in a trade row, so no opponent can recruit them.
 PLAYER_CARDS_MAX = CIVILIZATION_CARDS + STARTERS_PER_PLAYER
@@ -218,6 +221,280 @@ def setup(count: int, options: SpqfOptions) -> list[str]:
     ]
 
 
+# Live play at the table: whose turn it is, the first player to each level, and the end of the game.
+
+# The new-play form puts the first player first in turn order.
+FIRST_SEAT = 0
+LEVEL_FIELD = "civ_level"
+TOKENS_FIELD = "vp_tokens"
+SEAT_COUNTERS = ("vp_tokens", "civ_level", "monument_modifiers", "vp_cards")
+
+
+def start_table(options: SpqfOptions) -> dict[str, Any]:
+    """Turn 1 (the first player's), no level taken yet, the Civilization deck not yet empty, the end not begun."""
+    return {"turn": 1, "first": {}, "last_card": False, "end_round": None}
+
+
+def active_seat(table: dict[str, Any], count: int) -> int:
+    """The seat whose turn it is: turns go round the table from the first player."""
+    return (FIRST_SEAT + table["turn"] - 1) % count
+
+
+def round_number(table: dict[str, Any], count: int) -> int:
+    """The round the current turn belongs to, from 1."""
+    return (table["turn"] - 1) // count + 1
+
+
+def turn_order_from(active: int, count: int) -> list[int]:
+    """Every seat in turn order beginning with the active player: how ties between expanding players break."""
+    return [(active + step) % count for step in range(count)]
+
+
+def turns_left(active: int, first: int, count: int) -> list[int]:
+    """The seats still to play after the active player's turn, to finish the round that ends before `first`."""
+    return [(active + step) % count for step in range(1, (first - active - 1) % count + 1)]
+
+
+def end_reasons(state: State, ctx: Context) -> list[str]:
+    """'At least 1 of 3 occurs': 25+ VP tokens, the fifth level, or the last Civilization card in the trade row."""
+    reasons = []
+    for name, seat in zip(ctx.names, state["seats"], strict=True):
+        if seat[TOKENS_FIELD] >= END_VP_TOKENS:
+            reasons.append(f"{name} has {seat[TOKENS_FIELD]} VP tokens ({END_VP_TOKENS} or more)")
+        if seat[LEVEL_FIELD] >= LEVEL_MAX:
+            reasons.append(f"{name} reached Civilization Level {LEVEL_MAX}")
+    if state["table"]["last_card"]:
+        reasons.append("the last Civilization card is in the central trade row")
+    return reasons
+
+
+def countdown(state: State, ctx: Context) -> str:
+    """'Finish the round: after Ann's turn, Bob and Cy still play.'"""
+    count = len(ctx.names)
+    active = active_seat(state["table"], count)
+    left = turns_left(active, FIRST_SEAT, count)
+    if not left:
+        return f"{ctx.names[active]}'s turn is the last one: then enter the Monuments and finish."
+    verb = "plays" if len(left) == 1 else "play"
+    return f"Finish the round: after {ctx.names[active]}'s turn, {join_names([ctx.names[s] for s in left])} still {verb}."
+
+
+def _track_end(state: State, ctx: Context, said: list[str]) -> State:
+    """Mark the round in which the end began (or unmark it when a correction undoes the trigger) and say so."""
+    table = state["table"]
+    reasons = end_reasons(state, ctx)
+    if reasons and table["end_round"] is None:
+        table["end_round"] = round_number(table, len(ctx.names))
+        said.append(f"The end of the game begins: {join_names(reasons)}. {countdown(state, ctx)}")
+    elif not reasons and table["end_round"] is not None:
+        table["end_round"] = None
+        said.append("The end of the game is no longer triggered.")
+    return state
+
+
+def _give_token(state: State, level: int, seat: int, turn: int) -> int | None:
+    """Hand the level's first-player token to a seat: +1 VP token to it, −1 to the seat that held it (returned)."""
+    first = state["table"]["first"]
+    holder = first.get(str(level), {}).get("seat")
+    if holder is not None:
+        state["seats"][holder][TOKENS_FIELD] = max(0, state["seats"][holder][TOKENS_FIELD] - 1)
+    state["seats"][seat][TOKENS_FIELD] += 1
+    first[str(level)] = {"seat": seat, "turn": turn}
+    return holder
+
+
+def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list[str]) -> None:
+    """'The first player who earns each Civilization Level earns 1VP. If multiple players are expanding, break ties
+    in turn order beginning with the active player.' Within one turn the token goes to whoever comes first."""
+    table = state["table"]
+    count = len(ctx.names)
+    name = ctx.names[seat]
+    taken = table["first"].get(str(level))
+    if taken is None:
+        _give_token(state, level, seat, table["turn"])
+        said.append(f"{name} is first to level {level}: +1 VP token.")
+        return
+    holder = taken["seat"]
+    order = turn_order_from(active_seat(table, count), count)
+    if taken["turn"] == table["turn"] and order.index(seat) < order.index(holder):
+        _give_token(state, level, seat, table["turn"])
+        active = ctx.names[order[0]]
+        said.append(
+            f"{name} and {ctx.names[holder]} both reached level {level} this turn; in turn order from the active "
+            f"player ({active}) {name} comes first: the level {level} token moves to {name} (+1 VP token), "
+            f"{ctx.names[holder]} gives it back (−1 VP token)."
+        )
+    else:
+        said.append(f"{name} reaches level {level}; {ctx.names[holder]} was first to it.")
+
+
+def _level_down(state: State, seat: int, old: int, new: int, ctx: Context, said: list[str]) -> None:
+    """A correction downwards: allowed, said, and a first-to-level token for a level no longer held goes back."""
+    name = ctx.names[seat]
+    said.append(f"{name}'s Civilization Level corrected from {old} down to {new}.")
+    first = state["table"]["first"]
+    for level in range(new + 1, old + 1):
+        if first.get(str(level), {}).get("seat") == seat:
+            del first[str(level)]
+            state["seats"][seat][TOKENS_FIELD] = max(0, state["seats"][seat][TOKENS_FIELD] - 1)
+            said.append(
+                f"The level {level} token goes back (−1 VP token): nobody holds it now; if someone else reached "
+                "it first, hand it to them."
+            )
+
+
+def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
+    """The rules a counter tap triggers: levels one at a time, first-to-level tokens, the end of the game."""
+    said: list[str] = []
+    if action.seat is not None and action.params.field == LEVEL_FIELD and new != old:
+        name = ctx.names[action.seat]
+        if new > LEVEL_MAX:
+            raise InputErrors([FieldError(LEVEL_FIELD, f"There are {LEVEL_MAX} Civilization Levels: "
+                                                       f"{name} can't go past level {LEVEL_MAX}.")])
+        if new > old + 1:
+            raise InputErrors([FieldError(LEVEL_FIELD, f"Levels are earned one at a time, in ascending order: "
+                                                       f"{name} is on level {old}, so the next is level {old + 1}.")])
+        if new == old + 1:
+            _reached_level(state, action.seat, new, ctx, said)
+        elif new >= 0:
+            _level_down(state, action.seat, old, new, ctx, said)
+    return Applied(_track_end(state, ctx, said), tuple(said))
+
+
+class LastCardParams(Params):
+    """Whether the last Civilization card has been placed in the central trade row."""
+
+    placed: bool = True
+
+
+class TokenParams(Params):
+    """The level whose first-player token is handed to the action's player."""
+
+    level: int
+
+
+def next_turn(state: State, action: Action, ctx: Context) -> Applied:
+    """The next player clockwise takes their turn; refused once the round that ends the game is over."""
+    table = state["table"]
+    count = len(ctx.names)
+    active = active_seat(table, count)
+    if table["end_round"] is not None and not turns_left(active, FIRST_SEAT, count):
+        raise InputErrors([FieldError("action", "The round is finished and the end of the game has begun: "
+                                                "enter the Monuments and finish.")])
+    table["turn"] += 1
+    nxt = active_seat(table, count)
+    said = [f"Round {round_number(table, count)}: {ctx.names[nxt]}'s turn."]
+    return Applied(_track_end(state, ctx, said), tuple(said))
+
+
+def last_card(state: State, action: Action, ctx: Context) -> Applied:
+    """Mark (or unmark, as a correction) the last Civilization card placed in the central trade row."""
+    state["table"]["last_card"] = action.params.placed
+    said = ["The last Civilization card is in the central trade row." if action.params.placed
+            else "The last-card mark is taken off: the Civilization deck is not empty."]
+    return Applied(_track_end(state, ctx, said), tuple(said))
+
+
+def first_token(state: State, action: Action, ctx: Context) -> Applied:
+    """Hand a level's first-player token to the right player when the taps came in another order."""
+    level = action.params.level
+    seat = action.seat
+    name = ctx.names[seat]
+    if not 1 <= level <= LEVEL_MAX:
+        raise InputErrors([FieldError("level", f"The levels are 1 to {LEVEL_MAX}.")])
+    if state["seats"][seat][LEVEL_FIELD] < level:
+        raise InputErrors([FieldError("level", f"{name} has not reached level {level}: only a player who has "
+                                               "earned a level can be first to it.")])
+    taken = state["table"]["first"].get(str(level))
+    if taken is not None and taken["seat"] == seat:
+        return Applied(state)
+    holder = _give_token(state, level, seat, taken["turn"] if taken else state["table"]["turn"])
+    given_back = f", {ctx.names[holder]} gives it back (−1 VP token)" if holder is not None else ""
+    said = [f"The level {level} token goes to {name} (+1 VP token){given_back}."]
+    return Applied(_track_end(state, ctx, said), tuple(said))
+
+
+def end(standing: Standing) -> End:
+    """Whether one of the three end conditions holds now, and which."""
+    reasons = end_reasons(standing.state, standing.ctx)
+    return End(bool(reasons), (join_names(reasons).capitalize() + ".") if reasons else None)
+
+
+def live_notes(standing: Standing) -> list[Note]:
+    """Whose turn, who leads (with the tie-break as it stands), who was first to each level, and the end."""
+    state, ctx, result = standing.state, standing.ctx, standing.result
+    table = state["table"]
+    count = len(ctx.names)
+    notes = [Note(f"Round {round_number(table, count)}: {ctx.names[active_seat(table, count)]}'s turn.")]
+    leaders = [p for p in result.players if p.rank == 1]
+    if len(leaders) == 1:
+        notes.append(Note(f"{leaders[0].name} leads with {plural(leaders[0].total, 'VP', 'VP')}."))
+    if result.tiebreak:
+        notes.append(Note(f"As it stands: {result.tiebreak}"))
+    taken = [
+        f"level {level} {ctx.names[table['first'][str(level)]['seat']]}"
+        for level in range(1, LEVEL_MAX + 1)
+        if str(level) in table["first"]
+    ]
+    notes.append(Note("First to each level: " + (", ".join(taken) if taken else "nobody has expanded yet") + "."))
+    reasons = end_reasons(state, ctx)
+    if reasons:
+        notes.append(Note(f"The end of the game has begun: {join_names(reasons)}. {countdown(state, ctx)}",
+                          warning=True))
+    return notes
+
+
+def view(standing: Standing) -> dict[str, Any]:
+    """What the SPQF tracker draws: the turn, each seat's level VP, the first to each level and who could take it."""
+    state, ctx, options = standing.state, standing.ctx, standing.options
+    table = state["table"]
+    count = len(ctx.names)
+    reasons = end_reasons(state, ctx)
+    return {
+        "round": round_number(table, count),
+        "active": active_seat(table, count),
+        "level_vp": [options.level_vp[seat[LEVEL_FIELD]] for seat in state["seats"]],
+        "levels": [
+            {
+                "level": level,
+                "holder": table["first"].get(str(level), {}).get("seat"),
+                "reached": [i for i, seat in enumerate(state["seats"]) if seat[LEVEL_FIELD] >= level],
+            }
+            for level in range(1, LEVEL_MAX + 1)
+        ],
+        "last_card": table["last_card"],
+        "end": join_names(reasons) if reasons else None,
+        "countdown": countdown(state, ctx) if reasons else None,
+        "can_next": table["end_round"] is None or bool(turns_left(active_seat(table, count), FIRST_SEAT, count)),
+    }
+
+
+def _token_text(action: Action, ctx: Context) -> str:
+    """'Level 3 token to Bob'."""
+    return f"level {action.params.level} token to {ctx.who(action.seat)}"
+
+
+LIVE = Live(
+    start_table=start_table,
+    start_seat=lambda options: SpqfPlayer(name="-").model_dump(mode="json", exclude={"name"}),
+    actions={
+        **counter_actions(_after_counter),
+        "next_turn": ActionSpec(next_turn, describe=lambda action, ctx: "next turn"),
+        "last_card": ActionSpec(last_card, LastCardParams,
+                                describe=lambda action, ctx: "last Civilization card "
+                                + ("placed" if action.params.placed else "mark taken off")),
+        "first_token": ActionSpec(first_token, TokenParams, "required", _token_text),
+    },
+    seat_counters=lambda options: SEAT_COUNTERS,
+    notes=live_notes,
+    end=end,
+    view=view,
+    end_fields=("monument_modifiers", "vp_cards"),
+    labels={"vp_tokens": "VP tokens", "civ_level": "Civilization Level", "monument_modifiers": "Monument modifiers",
+            "vp_cards": "1 VP cards"},
+)
+
+
 GAME = Game(
     id="spqf",
     name="SPQF",
@@ -233,4 +510,5 @@ GAME = Game(
     check=check,
     setup=setup,
     reference_notes=reference_notes,
+    live=LIVE,
 )

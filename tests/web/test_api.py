@@ -278,7 +278,7 @@ def test_bad_input_is_422_with_the_field(client, game, body, field, words) -> No
 
 
 def test_every_mistake_is_reported_at_once(client) -> None:
-    players = [{"name": "Ann", "vp_tokens": 99, "civ_level": 9}, {"name": "Bob", "bogus": 1}]
+    players = [{"name": "Ann", "vp_tokens": 151, "civ_level": 9}, {"name": "Bob", "bogus": 1}]
     errors = post_json(client, "/api/v1/score/spqf", {"players": players}).get_json()["errors"]
     assert {e["field"] for e in errors} == {"players[0].vp_tokens", "players[0].civ_level", "players[1].bogus"}
 

@@ -158,7 +158,10 @@ def test_tap_fragment_returns_value_message_and_oob_scoreboard(client, app, play
     assert 'id="undo"' in html and 'hx-swap-oob="true"' in html
     assert saved_state(app, ann)["towers"]["red"] == 1
     change = changes(app)[-1]
-    assert (change.field, change.old, change.new, change.seat_id) == ("towers.red", 0, 1, ann)
+    assert (change.field, change.new["action"], change.seat_id) == (
+        "add", {"action": "add", "player": "Ann", "field": "towers.red", "delta": 1}, ann
+    )
+    assert change.old["seats"]["0"]["towers"]["red"] == 0
     assert change.device
 
 
@@ -234,14 +237,14 @@ def test_symbols_between_players_stay_within_the_deck(client, play_id: int) -> N
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_solo_discard_pile_taps(client, htmx: bool) -> None:
     play = start_play(client, ["Ann"], solo=True)
-    url = f"/plays/{play}/options"
+    url = f"/plays/{play}/table"
     data = {"field": "discard.crowns", "delta": "1"}
     response = client.htmx("POST", url, data=data) if htmx else client.post(url, data=data)
     if htmx:
         html = response.get_data(as_text=True)
         assert response.status_code == 200
-        assert html.lstrip().startswith('<p id="c-options-discard-crowns-error" class="error" role="alert"></p>')
-        assert re.search(r'<output id="c-options-discard-crowns-value"[^>]*>1</output>', html)
+        assert html.lstrip().startswith('<p id="c-table-discard-crowns-error" class="error" role="alert"></p>')
+        assert re.search(r'<output id="c-table-discard-crowns-value"[^>]*>1</output>', html)
         assert "Crowns: you 0, discard pile 1: does not score 15." in html
     else:
         assert response.status_code == 303
@@ -259,7 +262,7 @@ def test_undo_puts_back_the_last_tap(client, app, play_id: int, htmx: bool) -> N
     response = client.htmx("POST", url) if htmx else client.post(url)
     assert response.status_code == (200 if htmx else 303)
     if htmx:
-        assert "Took back: Bob, quills 1 → 0." in response.get_data(as_text=True)
+        assert "Took back: Bob, quills +1." in response.get_data(as_text=True)
     assert saved_state(app, bob)["quills"] == 0
     assert saved_state(app, ann)["towers"]["red"] == 1
     client.post(url)
@@ -350,7 +353,9 @@ def test_typing_the_same_number_again_is_no_undo_step(client, app, play_id: int)
     ann, _bob = seat_ids(client, play_id)
     client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": "6"})
     client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "scroll_vp", "value": "6"})
-    assert [(c.field, c.old, c.new) for c in changes(app)] == [("scroll_vp", 0, 6)]
+    assert [(c.field, c.new["action"]) for c in changes(app)] == [
+        ("set", {"action": "set", "player": "Ann", "field": "scroll_vp", "value": 6})
+    ]
     client.post(f"/plays/{play_id}/undo")
     assert saved_state(app, ann)["scroll_vp"] == 0
 

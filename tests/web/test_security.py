@@ -12,7 +12,7 @@ UNSAFE_ROUTES = [
     ("/plays", {"game": "spires", "name-0": "Ann", "name-1": "Bob"}),
     ("/plays/new/first-player", {"game": "spires", "name-0": "Ann"}),
     ("/plays/{play}/seats/{seat}", {"field": "crowns", "delta": "1"}),
-    ("/plays/{play}/options", {"field": "discard.crowns", "delta": "1"}),
+    ("/plays/{play}/table", {"field": "discard.crowns", "delta": "1"}),
     ("/plays/{play}/undo", {}),
     ("/plays/{play}/finish", {}),
     ("/plays/{play}/abandon", {}),

@@ -1,0 +1,293 @@
+"""Live play as game actions: a game's state at the table, the actions that change it, and what it scores now.
+
+Plain Python and pydantic, like the rest of games/: nothing here knows about Flask or the database. A game module
+declares a `Live`; the records path loads the state, calls `apply()` and stores what it answers, whoever asked
+(the tracker page or the JSON API).
+
+The state is plain JSON: {"table": {...}, "seats": [{...}, ...]}, seats in turn order. Each seat's state holds at
+least the game's scoring input (without the name); the table holds what belongs to nobody (whose turn it is, a
+discard pile). An action is pure: state + action -> Applied(new state, what it said), or InputErrors.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .base import FieldError, InputErrors, Note, Result, plural, read_path, validation_errors, with_value
+
+if TYPE_CHECKING:
+    from .base import Game
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an action knows besides the state: the players' names in turn order and the play's options."""
+
+    names: tuple[str, ...]
+    options: Any
+    live: Live
+
+    def who(self, seat: int | None) -> str:
+        """A seat's name, or 'table' for a table-wide action."""
+        return self.names[seat] if seat is not None else "table"
+
+
+class Params(BaseModel):
+    """Base of an action's parameters: unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NoParams(Params):
+    """An action that takes nothing but its name (and maybe a player)."""
+
+
+class AddParams(Params):
+    """Step a counter: `field` is a path such as 'towers.red'."""
+
+    field: str
+    delta: int
+
+
+class SetParams(Params):
+    """Set a counter to a value."""
+
+    field: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action as the game sees it: its name, the seat it is for (None: the table) and its parameters."""
+
+    name: str
+    seat: int | None
+    params: Any
+
+    def to_dict(self, ctx: Context) -> dict[str, Any]:
+        """The action as the API takes it: {"action", "player", ...parameters}."""
+        return {"action": self.name, "player": ctx.names[self.seat] if self.seat is not None else None,
+                **self.params.model_dump(mode="json")}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An action's outcome: the new state and the sentences the table should hear."""
+
+    state: State
+    said: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class End:
+    """Whether the game's end has been triggered, and why."""
+
+    triggered: bool = False
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A state scored as it stands: the validated input, the result, and the state and context it came from."""
+
+    state: State
+    ctx: Context
+    players: list[Any]
+    options: Any
+    result: Result
+
+
+Run = Callable[[State, Action, Context], Applied]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One named action: what runs it, its parameters, whether it needs a player, and how undo names it."""
+
+    run: Run
+    params: type[Params] = NoParams
+    seat: Literal["required", "optional", "none"] = "none"
+    describe: Callable[[Action, Context], str] | None = None
+
+    def text(self, action: Action, ctx: Context) -> str:
+        """The action said for the table: "Ann, VP tokens +2"."""
+        if self.describe is not None:
+            return self.describe(action, ctx)
+        return f"{ctx.who(action.seat)}, {action.name.replace('_', ' ')}" if action.seat is not None else (
+            action.name.replace("_", " ").capitalize()
+        )
+
+
+@dataclass(frozen=True)
+class Live:
+    """What a game declares for live play; see the module docstring."""
+
+    start_table: Callable[[Any], dict[str, Any]]
+    start_seat: Callable[[Any], dict[str, Any]]
+    actions: Mapping[str, ActionSpec]
+    seat_counters: Callable[[Any], tuple[str, ...]]
+    table_counters: Callable[[Any], tuple[str, ...]] = lambda options: ()
+    to_input: Callable[[State, Context], tuple[list[dict[str, Any]], dict[str, Any]]] | None = None
+    notes: Callable[[Standing], list[Note]] = lambda standing: []
+    end: Callable[[Standing], End] = lambda standing: End()
+    flagged: Callable[[Standing, int], set[str]] = lambda standing, seat: set()
+    # What the game's own templates draw beyond counters (whose turn it is, who took which token), worked out here.
+    view: Callable[[Standing], dict[str, Any]] = lambda standing: {}
+    # Fields the group enters on the finish form (e.g. SPQF's Monument counts), per seat.
+    end_fields: tuple[str, ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def start(self, seats: int, options: Any) -> State:
+        """The state a play starts from."""
+        return {"table": self.start_table(options), "seats": [self.start_seat(options) for _ in range(seats)]}
+
+    def label(self, path: str) -> str:
+        """A counter's name for people: 'VP tokens', 'towers red'."""
+        return self.labels.get(path) or path.replace(".", " ").replace("_", " ")
+
+    def scoring_input(self, state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The raw players and options that the game's score() takes, from the live state."""
+        if self.to_input is not None:
+            return self.to_input(state, ctx)
+        options = ctx.options.model_dump(mode="json") if isinstance(ctx.options, BaseModel) else dict(ctx.options)
+        return [{"name": name, **seat} for name, seat in zip(ctx.names, state["seats"], strict=True)], options
+
+
+def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict: bool) -> Action:
+    """An action from its raw name and parameters (JSON strict, form text lax), or InputErrors."""
+    live = _live(game)
+    name = raw.get("action")
+    spec = live.actions.get(name) if isinstance(name, str) else None
+    if spec is None:
+        known = ", ".join(sorted(live.actions))
+        raise InputErrors([FieldError("action", f"Unknown action {name!r}; {game.name} knows {known}.")])
+    if spec.seat == "required" and seat is None:
+        raise InputErrors([FieldError("player", "Say which player this is for.")])
+    if spec.seat == "none" and seat is not None:
+        raise InputErrors([FieldError("player", f"{name.replace('_', ' ').capitalize()} is for the whole table: "
+                                                "give no player.")])
+    params = {key: value for key, value in raw.items() if key not in ("action", "player")}
+    try:
+        return Action(name, seat, spec.params.model_validate(params, strict=strict))
+    except ValidationError as exc:
+        raise InputErrors(validation_errors(exc)) from None
+
+
+def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
+    """Run an action and check that the whole play still holds by the rules and bounds; InputErrors if not."""
+    live = _live(game)
+    applied = live.actions[action.name].run(copy.deepcopy(state), action, ctx)
+    game.validate(*live.scoring_input(applied.state, ctx))
+    return applied
+
+
+def standing(game: Game, state: State, ctx: Context) -> Standing:
+    """The state scored as it stands now (InputErrors while it can't be scored)."""
+    players, options = game.validate(*_live(game).scoring_input(state, ctx))
+    return Standing(state, ctx, players, options, game.score(players, options))
+
+
+def describe(game: Game, action: Action, ctx: Context) -> str:
+    """An action said for the table, e.g. for undo."""
+    return _live(game).actions[action.name].text(action, ctx)
+
+
+def _live(game: Game) -> Live:
+    """The game's Live, or InputErrors when it has no tracker."""
+    if game.live is None:
+        raise InputErrors([FieldError("game", f"{game.name} has no tracker.")])
+    return game.live
+
+
+# The generic counter actions every tracker has: add to a counter, or set it.
+
+
+def read_counter(state: State, seat: int | None, path: str) -> Any:
+    """A counter's value in a seat's state or the table's."""
+    scope = state["seats"][seat] if seat is not None else state["table"]
+    return read_path(scope, path)
+
+
+def write_counter(state: State, seat: int | None, path: str, value: Any) -> State:
+    """The state with a counter of a seat or the table replaced (the state given is not changed)."""
+    new = dict(state)
+    if seat is None:
+        new["table"] = with_value(state["table"], path, value)
+    else:
+        seats = list(state["seats"])
+        seats[seat] = with_value(seats[seat], path, value)
+        new["seats"] = seats
+    return new
+
+
+def step_counter(state: State, action: Action, ctx: Context) -> tuple[State, int, int]:
+    """The state with the action's counter added to or set; also the old and new value. InputErrors if no such."""
+    live = ctx.live
+    path = action.params.field
+    allowed = live.seat_counters(ctx.options) if action.seat is not None else live.table_counters(ctx.options)
+    old = read_counter(state, action.seat, path)
+    if path not in allowed or isinstance(old, bool) or not isinstance(old, int):
+        raise InputErrors([FieldError("field", "There is no such counter.")])
+    new = old + action.params.delta if isinstance(action.params, AddParams) else action.params.value
+    return write_counter(state, action.seat, path, new), old, new
+
+
+def counter_actions(after: Callable[..., Applied] | None = None) -> dict[str, ActionSpec]:
+    """The generic 'add' and 'set' actions, for a seat or (without a player) the table.
+
+    `after(old_state, new_state, action, ctx, old, new)` lets a game apply the rules a counter triggers.
+    """
+
+    def run(state: State, action: Action, ctx: Context) -> Applied:
+        """Step or set the counter, then let the game react."""
+        new_state, old, new = step_counter(state, action, ctx)
+        if after is not None:
+            return after(state, new_state, action, ctx, old, new)
+        return Applied(new_state)
+
+    def text(action: Action, ctx: Context) -> str:
+        """'Ann, VP tokens +2' or 'Ann, Civilization Level set to 3'."""
+        label = ctx.live.label(action.params.field)
+        if isinstance(action.params, AddParams):
+            delta = action.params.delta
+            change = f"+{delta}" if delta >= 0 else f"−{-delta}"
+            return f"{ctx.who(action.seat)}, {label} {change}"
+        return f"{ctx.who(action.seat)}, {label} set to {action.params.value}"
+
+    return {
+        "add": ActionSpec(run, AddParams, "optional", text),
+        "set": ActionSpec(run, SetParams, "optional", text),
+    }
+
+
+def said_tokens(count: int, what: str = "VP token") -> str:
+    """'+1 VP token', '−2 VP tokens'."""
+    sign = "+" if count >= 0 else "−"
+    return f"{sign}{plural(abs(count), what)}"
+
+
+def changed_parts(before: State, after: State) -> dict[str, Any]:
+    """The parts of `before` that `after` changed: {"table": ...} and/or {"seats": {index: ...}}; what undo restores."""
+    parts: dict[str, Any] = {}
+    if before["table"] != after["table"]:
+        parts["table"] = before["table"]
+    seats = {str(i): old for i, (old, new) in enumerate(zip(before["seats"], after["seats"], strict=True)) if old != new}
+    if seats:
+        parts["seats"] = seats
+    return parts
+
+
+def restore(state: State, parts: Mapping[str, Any]) -> State:
+    """The state with the parts an action changed put back as they were."""
+    new = {"table": parts.get("table", state["table"]), "seats": list(state["seats"])}
+    for index, seat_state in parts.get("seats", {}).items():
+        new["seats"][int(index)] = seat_state
+    return new
+
