@@ -1,6 +1,6 @@
-"""Blueprint for the JSON API under /api/v1: score a finished game, save it as a play, read a play back.
+"""Blueprint for the JSON API under /api/v1: score a finished game, save it, or track it live, action by action.
 
-The contract (stable: other tools and our own tests depend on it):
+The contract (stable: other tools and our own tests depend on it; it only ever grows):
 
 - POST /api/v1/score/<game> with {"players": [...], "options": {...}} (players in turn order, first player
   first; options optional) answers 200 with Result.to_dict(): {"game", "players": [{"name", "total", "rank",
@@ -11,12 +11,37 @@ The contract (stable: other tools and our own tests depend on it):
   site-relative ("/plays/7"), so they stay right behind any proxy or LAN address; join them to the address you
   called. played_at is ISO-8601 (a date, or a date and time); it is stored in UTC, and a time without an
   offset is taken as UTC.
-- GET /api/v1/plays/<id> answers {"id", "url", "game", "status", "source", "rules_version", "played_at" (ISO,
-  UTC), "notes", "players" (each player's name and input as validated, defaults filled in), "options",
-  "result" (the score answer, null while the play is still being tracked)}.
+- POST /api/v1/plays with "track": true starts a play to track live instead (games with a tracker: spires, spqf):
+  players are [{"name", "colour"?}] in turn order, first player first (colour one of the game's, distinct, or
+  left out); "options" as for the game; "played_at" and "notes" as above. Answers 201 with the play view (below)
+  and a Location header.
+- GET /api/v1/plays/<id> answers the play view: {"id", "url", "game", "status" ("in_progress", "finished" or
+  "abandoned": put aside, resumable on the page), "source", "rules_version", "played_at" (ISO, UTC), "notes"
+  (the play's own notes, text), "players" (each {"name", "colour" (when the player has one), ...state}: the player's input as validated,
+  defaults filled in, or for a tracked play their live state, which holds at least the game's scoring input
+  under the same names), "options", "table" (the table-wide live state, e.g. SPQF's {"turn", "first",
+  "last_card", "end_round"}; {} when there is none), "live" (the score answer as the game stands now, null once
+  finished or while it can't be scored), "tracker_notes" ([{"text", "warning"}]: what the tracker says beside
+  the live score), "end" ({"triggered": bool, "why": text or null}: whether the game's end has begun), "result"
+  (the score answer, null until finished)}.
+- POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game
+  action to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one
+  undo step). Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player",
+  "field", "value"} ("player": null or left out for table-wide counters such as Spires' solo "discard.crowns").
+  SPQF adds {"action": "next_turn"}, {"action": "last_card", "placed": bool} and {"action": "first_token",
+  "player", "level"} (hand a level's first-player token to the player who really was first). Answers 200 with
+  the play view plus "said" (what the action caused, sentences for the table), 422 with nothing changed when
+  the rules or bounds refuse it, 409 when the play is finished or put aside.
+- POST /api/v1/plays/<id>/undo takes back the newest action whole, with everything it caused: 200 with the play
+  view plus "undone" ({"action", "text", "said"} of the action taken back), 409 when nothing is left to undo or
+  the play is not in progress.
+- POST /api/v1/plays/<id>/finish (no body, or {}) scores the play as it stands by the official rules and keeps
+  the result: 200 with the play view, "result" filled in; 422 when the state can't be scored; 409 when the play
+  is already finished or put aside.
 - Errors answer {"errors": [{"field": "players[1].towers.red", "message": "..."}]}: 422 for bad input (field ""
-  for the body as a whole, e.g. malformed JSON), 404 for an unknown game or play, 415 unless the body is sent
-  as application/json. The API is exempt from CSRF (security.py) because of that last rule.
+  for the body as a whole, e.g. malformed JSON), 404 for an unknown game or play, 409 for an action on a play
+  that is not in progress, 415 unless the body is sent as application/json. The API is exempt from CSRF
+  (security.py) because of that last rule.
 """
 
 from __future__ import annotations
@@ -30,8 +55,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from . import records
 from .db import get_session
 from .games import GAMES, get_game
-from .games.base import FieldError, Game, InputErrors, Result, nul_errors, validation_errors
-from .models import FINISHED, ID_IN_URL, NOTES_MAX, Play
+from .games.base import FieldError, Game, InputErrors, PlayerName, Result, nul_errors, validation_errors
+from .models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
+
+# The device a Change names when the API made it.
+API_DEVICE = "api"
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -59,9 +87,10 @@ class ScoreRequest(BaseModel):
 
 
 class PlayRequest(ScoreRequest):
-    """The body of POST /plays: a game's raw input plus the play's date and notes."""
+    """The body of POST /plays: a game's raw input plus the play's date and notes; or players to track live."""
 
     game: str
+    track: bool = False
     played_at: datetime | None = None
     notes: str | None = Field(None, max_length=NOTES_MAX)
 
@@ -78,6 +107,36 @@ class PlayRequest(ScoreRequest):
             except (ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
                 pass
         raise ValueError("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00.")
+
+
+class TrackedPlayer(BaseModel):
+    """A player of a play to track: a name and, if the group uses them, a colour."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: PlayerName
+    colour: str = ""
+
+
+class ActionRequest(BaseModel):
+    """The body of POST /plays/<id>/actions: an action's name, its player, and its own parameters."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    action: str
+    player: str | None = None
+
+
+class FinishRequest(BaseModel):
+    """The body of POST /plays/<id>/finish: nothing (the counts are set by actions before)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+@bp.errorhandler(records.NotInProgress)
+def _not_in_progress(error: records.NotInProgress) -> Response:
+    """An action on a play that is finished or put aside: 409."""
+    return make_response(jsonify(error.to_dict()), 409)
 
 
 @bp.errorhandler(Refused)
@@ -143,6 +202,8 @@ def create_play() -> Response:
     """Score a finished game and save it to the history as a finished play."""
     body = _body(PlayRequest)
     game = _game(body.game)
+    if body.track:
+        return _start_tracked_play(game, body)
     players, options, result = _score(game, body)
     play = records.create_play(
         get_session(),
@@ -161,20 +222,132 @@ def create_play() -> Response:
 
 @bp.get(f"/plays/<{ID_IN_URL}:play_id>")
 def show_play(play_id: int) -> Response:
-    """A saved play: its inputs, its result, when it was played and its notes."""
+    """A saved play: its inputs or live state, its live score or result, when it was played and its notes."""
+    return jsonify(_play_view(_load_play(play_id)))
+
+
+def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
+    """Start a play to track live: names, colours and options checked as the new-play form checks them."""
+    if not game.has_tracker:
+        tracked = ", ".join(sorted(g.id for g in GAMES.values() if g.has_tracker))
+        raise Refused(422, [FieldError("track", f"{game.name} has no tracker yet (games with one: {tracked}); "
+                                                "score it once finished instead.")])
+    seats, errors = [], []
+    for index, raw in enumerate(body.players):
+        try:
+            seats.append(TrackedPlayer.model_validate(raw))
+        except ValidationError as exc:
+            errors += validation_errors(exc, f"players[{index}]")
+    if errors:
+        raise InputErrors(errors)
+    colour_errors = game.colour_errors([seat.colour for seat in seats])
+    try:
+        players, options = game.validate([{"name": seat.name} for seat in seats], body.options)
+    except InputErrors as refused:
+        raise InputErrors(refused.errors + colour_errors) from None
+    if colour_errors:
+        raise InputErrors(colour_errors)
+    play = records.create_play(
+        get_session(),
+        game,
+        players,
+        options,
+        [seat.colour for seat in seats],
+        source="api",
+        played_at=body.played_at,
+        notes=body.notes or "",
+    )
+    response = make_response(jsonify(_play_view(play)), 201)
+    response.headers["Location"] = _play_url(play)
+    return response
+
+
+def _play_view(play: Play, **more: Any) -> dict[str, Any]:
+    """A play as the API shows it: its inputs or live state, the live score, notes and end, and the result."""
+    live_answer, tracker_notes, end = None, [], {"triggered": False, "why": None}
+    game = records.game_of(play)
+    if play.status != FINISHED and game.live is not None:
+        try:
+            standing = records.standing(play)
+        except InputErrors:
+            standing = None
+        if standing is not None:
+            live_answer = standing.result.to_dict()
+            tracker_notes = [{"text": note.text, "warning": note.warning} for note in game.live.notes(standing)]
+            ended = game.live.end(standing)
+            end = {"triggered": ended.triggered, "why": ended.why}
+    return {
+        "id": play.id,
+        "url": _play_url(play),
+        "game": play.game,
+        "status": play.status,
+        "source": play.source,
+        "rules_version": play.rules_version,
+        "played_at": _iso(play.played_at),
+        "notes": play.notes,
+        "players": [
+            {"name": seat.name, **({"colour": seat.colour} if seat.colour else {}), **seat.state} for seat in play.seats
+        ],
+        "options": play.options,
+        "table": play.extra.get(records.TABLE, {}),
+        "live": live_answer,
+        "tracker_notes": tracker_notes,
+        "end": end,
+        "result": records.stored_result(play) if play.status == FINISHED else None,
+        **more,
+    }
+
+
+def _load_play(play_id: int) -> Play:
+    """The play, or Refused 404."""
     play = records.get_play(get_session(), play_id)
     if play is None:
         raise Refused(404, [FieldError("id", f"There is no play {play_id}.")])
-    return jsonify(
-        id=play.id,
-        url=_play_url(play),
-        game=play.game,
-        status=play.status,
-        source=play.source,
-        rules_version=play.rules_version,
-        played_at=_iso(play.played_at),
-        notes=play.notes,
-        players=[{"name": seat.name, **seat.state} for seat in play.seats],
-        options=play.options,
-        result=records.stored_result(play) if play.status == FINISHED else None,
-    )
+    return play
+
+
+def _refuse_unless_in_progress(play: Play) -> None:
+    """409 for a play that is finished or put aside."""
+    if play.status != IN_PROGRESS:
+        state = "finished" if play.status == FINISHED else "put aside (resume it on its page first)"
+        raise Refused(409, [FieldError("", f"This play is {state}.")])
+
+
+@bp.post(f"/plays/<{ID_IN_URL}:play_id>/actions")
+def play_action(play_id: int) -> Response:
+    """Apply one game action to a play in progress, as a tap on the tracker does."""
+    play = _load_play(play_id)
+    body = _body(ActionRequest)
+    _refuse_unless_in_progress(play)
+    seat = records.seat_named(play, body.player) if body.player is not None else None
+    raw = {key: value for key, value in body.model_dump().items() if key != "player"}
+    applied = records.act(get_session(), play, raw, seat, API_DEVICE, strict=True)
+    return jsonify(_play_view(play, said=list(applied.said) if applied else []))
+
+
+@bp.post(f"/plays/<{ID_IN_URL}:play_id>/undo")
+def play_undo(play_id: int) -> Response:
+    """Take back the newest action of a play in progress, with everything it caused."""
+    play = _load_play(play_id)
+    _refuse_unless_in_progress(play)
+    change = records.undo_last(get_session(), play, API_DEVICE)
+    if change is None:
+        raise Refused(409, [FieldError("", "Nothing is left to undo.")])
+    undone = {
+        "action": change.new.get("action") if records.is_action(change) else {"field": change.field},
+        "text": records.action_text(play, change),
+        "said": change.new.get("said", []) if records.is_action(change) else [],
+    }
+    return jsonify(_play_view(play, undone=undone))
+
+
+@bp.post(f"/plays/<{ID_IN_URL}:play_id>/finish")
+def play_finish(play_id: int) -> Response:
+    """Score a play in progress by the official rules and keep the result."""
+    play = _load_play(play_id)
+    if request.get_data():
+        _body(FinishRequest)
+    _refuse_unless_in_progress(play)
+    if records.finish_play(get_session(), play, device=API_DEVICE) is None:
+        _refuse_unless_in_progress(play)
+    return jsonify(_play_view(play))

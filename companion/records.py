@@ -6,15 +6,12 @@ its Change row. A play's live state is each seat's `state` plus the table's, kep
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 from sqlalchemy import func, update
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from .games import get_game
@@ -24,11 +21,6 @@ from .games.live import Action, Applied, Context, State
 from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, utcnow
 
 T = TypeVar("T")
-
-# A tap lost to another device's simultaneous tap is tried again this many times, after a short random pause
-# (growing with each attempt) so that two devices that collided once don't collide again in lockstep.
-TAP_ATTEMPTS = 10
-TAP_BACKOFF_SECONDS = 0.004
 
 # The key of play.extra that holds the table's live state (whose turn it is, a discard pile, ...).
 TABLE = "table"
@@ -274,35 +266,32 @@ def last_change(session: Session, play: Play) -> Change | None:
 
 
 def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | None]) -> T | None:
-    """Stage a write and commit it only if no other device wrote to this play since it was read; else redo it.
+    """Stage a write while holding the play, and commit it: writes to one play from any device or app server
+    take turns, each on the state the one before it left, so none is lost and none is refused for being busy.
 
-    Checks such as "the deck has only 8 crowns" span every seat, so the whole play is the unit of concurrency:
-    its version moves on with every write, on one app server or several sharing a database. The play's row is
-    the first one each write locks, so two writes never hold rows the other waits for (no deadlock).
+    Checks such as "the deck has only 8 crowns" span every seat, so the whole play is the unit: its row is claimed
+    first (a row lock on PostgreSQL; SQLite's write lock, taken by the first statement of the transaction) and
+    its version moves on. Everything is read again under that claim. The play's row is the first one each write
+    locks, so two writes never hold rows the other waits for (no deadlock).
     """
-    for attempt in range(TAP_ATTEMPTS):
-        claimed = session.exec(
-            update(Play)
-            .where(col(Play.id) == play.id, col(Play.version) == play.version)
-            .values(version=play.version + 1)
-            .execution_options(synchronize_session=False)
-        )
-        if claimed.rowcount == 1:
-            try:
-                staged = stage()
-            except Exception:
-                session.rollback()
-                raise
-            if staged is None:
-                session.rollback()
-                return None
-            set_committed_value(play, "version", play.version + 1)
-            session.commit()
-            return staged
+    session.rollback()
+    session.exec(
+        update(Play)
+        .where(col(Play.id) == play.id)
+        .values(version=col(Play.version) + 1)
+        .execution_options(synchronize_session=False)
+    )
+    session.expire_all()
+    try:
+        staged = stage()
+    except Exception:
         session.rollback()
-        time.sleep(random.uniform(0, TAP_BACKOFF_SECONDS * (attempt + 1)))
-        session.refresh(play)
-    raise InputErrors([FieldError("", "Another device keeps changing this play. Try again.")])
+        raise
+    if staged is None:
+        session.rollback()
+        return None
+    session.commit()
+    return staged
 
 
 def finish_play(

@@ -417,7 +417,8 @@ def first_token(state: State, action: Action, ctx: Context) -> Applied:
 def end(standing: Standing) -> End:
     """Whether one of the three end conditions holds now, and which."""
     reasons = end_reasons(standing.state, standing.ctx)
-    return End(bool(reasons), (join_names(reasons).capitalize() + ".") if reasons else None)
+    text = join_names(reasons)
+    return End(bool(reasons), f"{text[:1].upper()}{text[1:]}." if reasons else None)
 
 
 def live_notes(standing: Standing) -> list[Note]:

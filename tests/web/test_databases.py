@@ -151,3 +151,35 @@ def test_finish_and_taps_at_once_keep_the_result_as_scored(db_client) -> None:
     ann_input = result["players"][0]["scroll_vp"]
     ann_scored = next(line for line in result["result"]["players"][0]["breakdown"] if line["key"] == "scrolls")
     assert ann_scored["points"] == ann_input
+
+
+def test_several_api_clients_acting_on_one_spqf_play_lose_no_action(db_client) -> None:
+    """Four programs send actions to one SPQF play at once: every one is applied and logged, none is lost."""
+    client, app = db_client
+    players = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
+    started = client.post("/api/v1/plays", json={"game": "spqf", "track": True, "players": players}, csrf=False)
+    play = started.get_json()["id"]
+    clients, each = 4, 12
+    statuses: list[int] = []
+
+    def program(number: int) -> None:
+        other = app.test_client()
+        for step in range(each):
+            body = {"action": "add", "player": players[(number + step) % 3]["name"], "field": "vp_tokens", "delta": 1}
+            statuses.append(other.post(f"/api/v1/plays/{play}/actions", json=body).status_code)
+
+    threads = [threading.Thread(target=program, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * (clients * each)
+    view = client.get(f"/api/v1/plays/{play}").get_json()
+    assert sum(p["vp_tokens"] for p in view["players"]) == clients * each
+    from sqlmodel import Session, select
+
+    from companion.models import Change
+
+    with Session(app.extensions["db_engine"]) as session:
+        logged = session.exec(select(Change).where(Change.play_id == play)).all()
+    assert len(logged) == clients * each
