@@ -422,11 +422,10 @@ def end(standing: Standing) -> End:
 
 
 def live_notes(standing: Standing) -> list[Note]:
-    """Whose turn, who leads (with the tie-break as it stands), who was first to each level, and the end."""
+    """Who leads (with the tie-break as it stands), who was first to each level, and the end with its countdown."""
     state, ctx, result = standing.state, standing.ctx, standing.result
     table = state["table"]
-    count = len(ctx.names)
-    notes = [Note(f"Round {round_number(table, count)}: {ctx.names[active_seat(table, count)]}'s turn.")]
+    notes = []
     leaders = [p for p in result.players if p.rank == 1]
     if len(leaders) == 1:
         notes.append(Note(f"{leaders[0].name} leads with {plural(leaders[0].total, 'VP', 'VP')}."))
@@ -450,7 +449,6 @@ def view(standing: Standing) -> dict[str, Any]:
     state, ctx, options = standing.state, standing.ctx, standing.options
     table = state["table"]
     count = len(ctx.names)
-    reasons = end_reasons(state, ctx)
     return {
         "round": round_number(table, count),
         "active": active_seat(table, count),
@@ -464,9 +462,6 @@ def view(standing: Standing) -> dict[str, Any]:
             for level in range(1, LEVEL_MAX + 1)
         ],
         "last_card": table["last_card"],
-        "end": join_names(reasons) if reasons else None,
-        "countdown": countdown(state, ctx) if reasons else None,
-        "can_next": table["end_round"] is None or bool(turns_left(active_seat(table, count), FIRST_SEAT, count)),
     }
 
 

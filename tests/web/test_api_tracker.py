@@ -43,7 +43,7 @@ def test_start_a_tracked_play_answers_the_play_view(client) -> None:
     assert "colour" not in player(view, "Cy")
     assert view["table"] == {"turn": 1, "first": {}, "last_card": False, "end_round": None}
     assert [p["total"] for p in view["live"]["players"]] == [0, 0, 0]
-    assert {"text": "Round 1: Ann's turn.", "warning": False} in view["tracker_notes"]
+    assert {"text": "First to each level: nobody has expanded yet.", "warning": False} in view["tracker_notes"]
     assert view["end"] == {"triggered": False, "why": None}
     assert view["result"] is None
     assert view["notes"] == ""
