@@ -1,8 +1,9 @@
 """How long a tracker tap takes, against a static file served by the same app in the same run.
 
-Run: python3 bench/taps.py [taps]. Prints the median time of a Spires tap (htmx fragment: validate, version-checked
-write, Change row, re-render seat + scoreboard + undo) and its ratio to the baseline GET of a static file,
-on SQLite in a temporary folder. Ratios, not seconds, are what to compare between machines.
+Run: python3 bench/taps.py [taps]. Prints the median time of a Spires tap and of SPQF actions (htmx fragment:
+the game action, the write under the play's claim, its Change row, every live value, the scoreboard and undo
+re-rendered) and their ratio to the baseline GET of a static file, on SQLite in a temporary folder. Ratios, not
+seconds, are what to compare between machines.
 """
 
 from __future__ import annotations
@@ -54,8 +55,29 @@ def main(taps: int = 300) -> None:
             )
             full = timed(lambda: client.get(location).close(), max(taps // 5, 20))
             print(
-                f"{players} players: tap {tap * 1e3:.2f} ms ({tap / baseline:.1f}x baseline), "
+                f"Spires, {players} players: tap {tap * 1e3:.2f} ms ({tap / baseline:.1f}x baseline), "
                 f"full tracker page {full * 1e3:.2f} ms ({full / baseline:.1f}x baseline)"
+            )
+        for players in (2, 4):
+            form = {"game": "spqf", **{f"name-{i}": f"Q{players}{i}" for i in range(players)}}
+            location = client.post("/plays", data=form, headers={"X-CSRF-Token": TOKEN}).headers["Location"]
+            page = client.get(location).get_data(as_text=True)
+            seat = re.findall(r'id="seat-(\d+)"', page)[0]
+            url = f"{location}/seats/{seat}"
+            deltas = iter([1, -1] * taps)
+            tokens = timed(
+                lambda: client.post(url, data={"field": "vp_tokens", "delta": str(next(deltas))}, headers=headers),
+                taps,
+            )
+            # A level up and back down: the first-to-level token given and taken back each time.
+            levels = iter([1, -1] * taps)
+            level = timed(
+                lambda: client.post(url, data={"field": "civ_level", "delta": str(next(levels))}, headers=headers),
+                taps,
+            )
+            print(
+                f"SPQF, {players} players: VP tokens tap {tokens * 1e3:.2f} ms ({tokens / baseline:.1f}x baseline), "
+                f"level tap with its token {level * 1e3:.2f} ms ({level / baseline:.1f}x baseline)"
             )
         app.extensions["db_engine"].dispose()
 

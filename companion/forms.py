@@ -52,13 +52,13 @@ def option_fields(game: Game, options: dict[str, Any]) -> list[OptionField]:
 
 
 def options_from_form(game: Game, form: MultiDict[str, str]) -> dict[str, Any]:
-    """Raw options from the form fields option_fields() drew."""
+    """Raw options from the form fields option_fields() drew; a table sent with none of its fields keeps its default."""
     options: dict[str, Any] = {}
     errors = []
     for field in option_fields(game, {}):
         if field.kind == "checkbox":
             options[field.name] = field.name in form
-        else:
+        elif any(f"{field.name}-{i}" in form for i in range(len(field.value))):
             numbers = []
             for i in range(len(field.value)):
                 try:

@@ -180,8 +180,8 @@ def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any
 def _live_values(
     play: Play, state: dict[str, Any], live: Live, options: Any, flagged: dict[int, set[str]]
 ) -> list[dict[str, Any]]:
-    """Every counter the tracker shows with its saved value: each seat's and the table's."""
-    seat_paths = live.seat_counters(options) if options is not None else ()
+    """Every counter the tracker shows with its saved value: each seat's and the table's (the finish form's own)."""
+    seat_paths = [p for p in live.seat_counters(options) if p not in live.end_fields] if options is not None else ()
     values = [
         {"scope": seat.id, "field": path, "value": read_path(seat_state, path), "flagged": path in flagged.get(seat.id, ())}
         for seat, seat_state in zip(play.seats, state["seats"], strict=True)

@@ -261,6 +261,7 @@ def last_change(session: Session, play: Play) -> Change | None:
         select(Change)
         .where(Change.play_id == play.id, col(Change.undone).is_(False))
         .order_by(col(Change.id).desc())
+        .limit(1)
     )
     return session.exec(query).first()
 

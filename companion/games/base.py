@@ -178,7 +178,8 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
     tb = tiebreaks[level]
     values = sorted({tb.key(p) for p in group}, reverse=True)
     if len(values) == 1:
-        return f"{tb.label.capitalize()} is equal too: {tb.show(group[0])}. " + _explain_tie(
+        # Only the first letter: str.capitalize() would lowercase the rule's own words ("Civilization Level").
+        return f"{tb.label[:1].upper()}{tb.label[1:]} is equal too: {tb.show(group[0])}. " + _explain_tie(
             group, tiebreaks, level + 1
         )
     ordered = sorted(group, key=lambda p: -tb.key(p))

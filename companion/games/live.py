@@ -233,7 +233,7 @@ def step_counter(state: State, action: Action, ctx: Context) -> tuple[State, int
     path = action.params.field
     allowed = live.seat_counters(ctx.options) if action.seat is not None else live.table_counters(ctx.options)
     if action.seat is None and path in live.seat_counters(ctx.options):
-        raise InputErrors([FieldError("player", f"Say whose {live.label(path)} this is.")])
+        raise InputErrors([FieldError("player", f"Say which player's {live.label(path)} to change.")])
     old = read_counter(state, action.seat, path)
     if path not in allowed or isinstance(old, bool) or not isinstance(old, int):
         raise InputErrors([FieldError("field", "There is no such counter.")])

@@ -485,7 +485,7 @@ LIVE = Live(
     notes=live_notes,
     end=end,
     view=view,
-    end_fields=("monument_modifiers", "vp_cards"),
+    end_fields=("monument_modifiers",),
     labels={"vp_tokens": "VP tokens", "civ_level": "Civilization Level", "monument_modifiers": "Monument modifiers",
             "vp_cards": "1 VP cards"},
 )

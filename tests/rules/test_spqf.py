@@ -354,7 +354,7 @@ BAD_INPUT = [
     pytest.param(
         [player("Ann", vp_tokens=VP_TOKENS_MAX + 1), player("Bob")], {}, "players[0].vp_tokens",
         f"Must be at most {VP_TOKENS_MAX}.",
-        id="notes: 40 VP acorns: more tokens than the box holds is refused",
+        id="notes: tokens are refused only above 150, as a typo guard (the 40 acorns are no limit)",
     ),
     pytest.param(
         [player("Ann", vp_cards=PLAYER_CARDS_MAX + 1), player("Bob")], {}, "players[0].vp_cards",
