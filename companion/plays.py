@@ -257,7 +257,10 @@ def game_action(play_id: int) -> Response:
         return finished
     seat = None
     if request.form.get("seat"):
-        seat = records.seat_index(play, parse_int(request.form.get("seat"), "seat"))
+        try:
+            seat = records.seat_index(play, parse_int(request.form.get("seat"), "seat"))
+        except InputErrors:
+            seat = None
         if seat is None:
             abort(404, description="That player is not in this play.")
     raw = {key: value for key, value in request.form.items() if key not in ("csrf_token", "seat")}
