@@ -442,3 +442,30 @@ def test_a_game_put_aside_leaves_home_and_can_be_resumed(client, app, play_id: i
     assert response.status_code == (204 if htmx else 303)
     assert "Finish and score" in client.get(f"/plays/{play_id}").get_data(as_text=True)
     assert f"/plays/{play_id}" in client.get("/").get_data(as_text=True)
+
+
+def test_taps_saved_before_actions_existed_still_undo(client, app) -> None:
+    """A play in progress across the upgrade: its old one-counter Change rows (and a solo discard pile kept in the
+    options) are still taken back one by one."""
+    from sqlmodel import Session
+
+    play = start_play(client, ["Ann"], solo=True)
+    with Session(app.extensions["db_engine"]) as session:
+        stored = session.get(Play, play)
+        seat = stored.seats[0]
+        seat.state = {**seat.state, "towers": {**seat.state["towers"], "red": 2}}
+        stored.options = {**stored.options, "discard": {"crowns": 3, "swords": 0, "quills": 0}}
+        stored.extra = {}
+        session.add(Change(play_id=play, seat_id=seat.id, field="towers.red", old=1, new=2))
+        session.add(Change(play_id=play, seat_id=None, field="options.discard.crowns", old=2, new=3))
+        session.add_all([seat, stored])
+        session.commit()
+        seat_id = seat.id
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert re.search(r'id="c-table-discard-crowns-value"[^>]*>3<', html)
+    first = client.htmx("POST", f"/plays/{play}/undo").get_data(as_text=True)
+    assert "Took back: table, discard crowns 3 → 2." in first
+    assert re.search(r'id="c-table-discard-crowns-value"[^>]*>2<', first)
+    second = client.htmx("POST", f"/plays/{play}/undo").get_data(as_text=True)
+    assert "Took back: Ann, towers red 2 → 1." in second
+    assert saved_state(app, seat_id)["towers"]["red"] == 1
