@@ -32,6 +32,14 @@ def timed(call, repeat: int) -> float:
     return statistics.median(samples)
 
 
+def start_play(client, game: str, players: int) -> tuple[str, str]:
+    """Start a play of the game through the new-play form: its page and the first seat's tap URL."""
+    form = {"game": game, **{f"name-{i}": f"{game}{players}{i}" for i in range(players)}}
+    location = client.post("/plays", data=form, headers={"X-CSRF-Token": TOKEN}).headers["Location"]
+    seat = re.findall(r'id="seat-(\d+)"', client.get(location).get_data(as_text=True))[0]
+    return location, f"{location}/seats/{seat}"
+
+
 def main(taps: int = 300) -> None:
     """Measure the baseline and the taps for 2 and 4 players and print the ratios."""
     with tempfile.TemporaryDirectory() as folder:
@@ -40,41 +48,28 @@ def main(taps: int = 300) -> None:
         with client.session_transaction() as session:
             session["csrf_token"] = TOKEN
         headers = {"X-CSRF-Token": TOKEN, "HX-Request": "true"}
+        steps: dict[str, int] = {}
+
+        def tap_back_and_forth(url: str, field: str) -> None:
+            """One tap on a counter of the first seat: +1, then -1 the next time, so it never runs out of room."""
+            delta = steps[url + field] = -steps.get(url + field, -1)
+            client.post(url, data={"field": field, "delta": str(delta)}, headers=headers).close()
+
         baseline = timed(lambda: client.get("/static/css/app.css").close(), taps)
         print(f"baseline GET static/css/app.css: {baseline * 1e3:.2f} ms")
         for players in (2, 4):
-            form = {"game": "spires", **{f"name-{i}": f"P{players}{i}" for i in range(players)}}
-            location = client.post("/plays", data=form, headers={"X-CSRF-Token": TOKEN}).headers["Location"]
-            page = client.get(location).get_data(as_text=True)
-            seat = re.findall(r'id="seat-(\d+)"', page)[0]
-            url = f"{location}/seats/{seat}"
-            deltas = iter([1, -1] * taps)
-            tap = timed(
-                lambda: client.post(url, data={"field": "scroll_vp", "delta": str(next(deltas))}, headers=headers),
-                taps,
-            )
+            location, url = start_play(client, "spires", players)
+            tap = timed(lambda: tap_back_and_forth(url, "scroll_vp"), taps)
             full = timed(lambda: client.get(location).close(), max(taps // 5, 20))
             print(
                 f"Spires, {players} players: tap {tap * 1e3:.2f} ms ({tap / baseline:.1f}x baseline), "
                 f"full tracker page {full * 1e3:.2f} ms ({full / baseline:.1f}x baseline)"
             )
         for players in (2, 4):
-            form = {"game": "spqf", **{f"name-{i}": f"Q{players}{i}" for i in range(players)}}
-            location = client.post("/plays", data=form, headers={"X-CSRF-Token": TOKEN}).headers["Location"]
-            page = client.get(location).get_data(as_text=True)
-            seat = re.findall(r'id="seat-(\d+)"', page)[0]
-            url = f"{location}/seats/{seat}"
-            deltas = iter([1, -1] * taps)
-            tokens = timed(
-                lambda: client.post(url, data={"field": "vp_tokens", "delta": str(next(deltas))}, headers=headers),
-                taps,
-            )
+            _location, url = start_play(client, "spqf", players)
+            tokens = timed(lambda: tap_back_and_forth(url, "vp_tokens"), taps)
             # A level up and back down: the first-to-level token given and taken back each time.
-            levels = iter([1, -1] * taps)
-            level = timed(
-                lambda: client.post(url, data={"field": "civ_level", "delta": str(next(levels))}, headers=headers),
-                taps,
-            )
+            level = timed(lambda: tap_back_and_forth(url, "civ_level"), taps)
             print(
                 f"SPQF, {players} players: VP tokens tap {tokens * 1e3:.2f} ms ({tokens / baseline:.1f}x baseline), "
                 f"level tap with its token {level * 1e3:.2f} ms ({level / baseline:.1f}x baseline)"

@@ -275,14 +275,17 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     its version moves on. Everything is read again under that claim. The play's row is the first one each write
     locks, so two writes never hold rows the other waits for (no deadlock).
     """
+    play_id = play.id
+    # Ends the request's reads so far: the claim below starts the write transaction (SQLite takes its lock there).
     session.rollback()
     session.exec(
         update(Play)
-        .where(col(Play.id) == play.id)
+        .where(col(Play.id) == play_id)
         .values(version=col(Play.version) + 1)
         .execution_options(synchronize_session=False)
     )
-    session.expire_all()
+    # One query reads the play and its seats again as they are under the claim (over any copy loaded earlier).
+    session.exec(select(Play).where(col(Play.id) == play_id).execution_options(populate_existing=True)).one()
     try:
         staged = stage()
     except Exception:
