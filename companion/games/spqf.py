@@ -429,7 +429,8 @@ def live_notes(standing: Standing) -> list[Note]:
     leaders = [p for p in result.players if p.rank == 1]
     if len(leaders) == 1:
         notes.append(Note(f"{leaders[0].name} leads with {plural(leaders[0].total, 'VP', 'VP')}."))
-    if result.tiebreak:
+    # Before anyone scores, everyone is tied on 0: saying so is noise.
+    if result.tiebreak and any(p.total for p in result.players):
         notes.append(Note(f"As it stands: {result.tiebreak}"))
     taken = [
         f"level {level} {ctx.names[table['first'][str(level)]['seat']]}"

@@ -1,0 +1,327 @@
+"""SPQF in a real browser: a short three-player game through the UI to the score sheet, axe-core on the tracker and
+the result, the tracker's tap targets at phone and tablet widths, and screenshots for a look by eye.
+
+Uses the live_server, browser and page fixtures of tests/browser/conftest.py.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from tests.browser.axe import axe_violations, describe
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+
+NAMES = ("Ann", "Bob", "Cy")
+# A phone, a tablet held upright, the same tablet on its side.
+VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
+MIN_TARGET = 44
+
+
+def value_of(page, seat: str, field: str):
+    """The locator of a counter's shown value."""
+    return page.locator(f"#c-{seat.removeprefix('#seat-')}-{field}-value")
+
+
+def error_of(page, seat: str, field: str):
+    """The locator of a counter's own message slot."""
+    return page.locator(f"#c-{seat.removeprefix('#seat-')}-{field}-error")
+
+
+def button(page, seat: str, name: str):
+    """A seat's counter button by its accessible name ('VP tokens plus 5'), the seat's name in front."""
+    who = page.locator(f"{seat} h2").first.inner_text().split()[0]
+    return page.locator(seat).get_by_role("button", name=f"{who}: {name}", exact=True)
+
+
+def start_spqf(page, live_server: str, names=NAMES) -> list[str]:
+    """Start an SPQF play through the new-play form; the seats' selectors in turn order."""
+    page.goto(live_server + "/plays/new?game=spqf")
+    for i, name in enumerate(names):
+        page.locator(f"input[name=name-{i}]").fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/plays/\d+$"))
+    seats = page.locator("section.seat")
+    expect(seats).to_have_count(len(names))
+    return ["#" + seats.nth(i).get_attribute("id") for i in range(len(names))]
+
+
+def finish(page) -> None:
+    """Finish and score, accepting the confirm dialog; wait for the result page."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish and score").click()
+    page.locator("#result").wait_for()
+
+
+def test_three_player_spqf_to_score_sheet(page, live_server: str) -> None:
+    pypdf = pytest.importorskip("pypdf")
+    ann, bob, cy = start_spqf(page, live_server)
+    notice = page.locator("#notice")
+    expect(page.locator("#turn-title")).to_have_text("Round 1: Ann's turn")
+
+    # Bob expands: first to level 1, and the token comes with it.
+    button(page, bob, "Civilization Level plus one").click()
+    expect(notice).to_have_text("Bob is first to level 1: +1 VP token.")
+    expect(value_of(page, bob, "civ_level")).to_have_text("1")
+    expect(value_of(page, bob, "vp_tokens")).to_have_text("1")
+
+    # Ann takes 5 VP tokens twice.
+    for _ in range(2):
+        button(page, ann, "VP tokens plus 5").click()
+    expect(value_of(page, ann, "vp_tokens")).to_have_text("10")
+
+    page.get_by_role("button", name="Next turn").click()
+    expect(page.locator("#turn-title")).to_have_text("Round 1: Bob's turn")
+    expect(page.locator(f"{bob} .badge.active")).to_have_text("their turn")
+
+    # A refused tap: Cy has no VP token to take back. The message shows in that counter's own slot, nowhere else.
+    button(page, cy, "VP tokens minus one").click()
+    expect(error_of(page, cy, "vp_tokens")).to_have_text("Must be at least 0.")
+    expect(value_of(page, cy, "vp_tokens")).to_have_text("0")
+    assert error_of(page, cy, "civ_level").inner_text() == ""
+    assert error_of(page, ann, "vp_tokens").inner_text() == ""
+
+    # Two quick taps on Cy's level: one level each, 1 then 2 (level 1 is Bob's, level 2 is Cy's).
+    plus_level = button(page, cy, "Civilization Level plus one")
+    plus_level.click()
+    plus_level.click()
+    expect(value_of(page, cy, "civ_level")).to_have_text("2")
+    expect(notice).to_have_text("Cy is first to level 2: +1 VP token.")
+    expect(value_of(page, cy, "vp_tokens")).to_have_text("1")
+    expect(error_of(page, cy, "vp_tokens")).to_have_text("")  # the next tap cleared the refusal
+    page.locator("#table-state details.levels summary").click()
+    expect(page.locator("#levels")).to_contain_text("Level 1: Bob")
+    expect(page.locator("#levels")).to_contain_text("Level 2: Cy")
+    # Cy reached level 1 too, after Bob: the token can be handed to Cy if the taps came in the wrong order.
+    expect(page.locator("#levels").get_by_role("button", name="Give to Cy")).to_be_visible()
+
+    # Undo takes back Cy's level 2 whole, token included.
+    page.get_by_role("button", name="Undo last tap").click()
+    expect(notice).to_have_text("Took back: Cy, Civilization Level +1 (Cy is first to level 2: +1 VP token).")
+    expect(value_of(page, cy, "civ_level")).to_have_text("1")
+    expect(value_of(page, cy, "vp_tokens")).to_have_text("0")
+    expect(page.locator("#levels")).to_contain_text("Level 2: nobody yet")
+
+    page.get_by_role("button", name="Last Civilization card placed").click()
+    scoreboard = page.locator("#scoreboard")
+    expect(scoreboard).to_contain_text("The end of the game has begun")
+    expect(scoreboard.locator(".warn")).to_contain_text("the last Civilization card is in the central trade row")
+    expect(page.get_by_role("button", name="Deck not empty after all")).to_be_visible()
+
+    # 1 VP cards are counted as they come (Ann 1, Cy 3); Monument modifiers at the end (Ann 4, Bob 2, Cy 1).
+    button(page, ann, "1 VP cards plus one").click()
+    for _ in range(3):
+        button(page, cy, "1 VP cards plus one").click()
+    expect(value_of(page, ann, "vp_cards")).to_have_text("1")
+    expect(value_of(page, cy, "vp_cards")).to_have_text("3")
+    seat_id = {name: seat.removeprefix("#seat-") for name, seat in zip(NAMES, (ann, bob, cy), strict=True)}
+    for name, modifiers in (("Ann", 4), ("Bob", 2), ("Cy", 1)):
+        page.locator(f"#end-{seat_id[name]}-monument_modifiers").fill(str(modifiers))
+    finish(page)
+    assert re.search(r"/plays/\d+$", page.url)
+
+    result = page.locator("#result")
+    text = result.inner_text()
+    # Ann: 10 tokens + 0 (level 0) + 4 Monument + 3 bonus + 1 card = 18; Bob: 1 + 3 + 2 + 0 + 0 = 6;
+    # Cy: 0 + 3 + 1 + 0 + 3 = 7.
+    assert "Ann wins" in text
+    assert "with 18 points" in text
+    for name in NAMES:
+        expect(result.locator("tbody th", has_text=name)).to_have_count(1)
+    assert "Monument bonus" in text
+    assert "The most Monument VP (4, next best 2): +3 VP." in text
+
+    link = page.get_by_role("link", name="Score sheet (PDF)")
+    href = link.get_attribute("href")
+    assert re.fullmatch(r"/plays/\d+/sheet\.pdf", href)
+    response = page.request.get(live_server + href)
+    assert response.ok
+    assert response.headers["content-type"] == "application/pdf"
+    pdf_text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.body())).pages)
+    for name in NAMES:
+        assert name in pdf_text
+    assert "Monument" in pdf_text
+
+    # The refused tap is a 422 the browser logs as a failed resource; nothing else may go wrong.
+    assert [e for e in page.console_errors if "status of 422" not in e] == [], "\n".join(page.console_errors)
+
+
+def _axe_clean(page) -> None:
+    violations = axe_violations(page)
+    assert violations == [], "axe-core found serious or critical violations:\n" + describe(violations)
+
+
+def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server: str) -> None:
+    # bypass_csp lets add_script_tag put axe in; the app has no inline script or style, so the page is the same.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        ann, bob, _cy = start_spqf(page, live_server)
+        # Something on every part of the tracker: a level token, a refused tap's message, the end warning.
+        button(page, bob, "Civilization Level plus one").click()
+        expect(value_of(page, bob, "civ_level")).to_have_text("1")
+        button(page, ann, "Civilization Level plus one").click()
+        expect(value_of(page, ann, "civ_level")).to_have_text("1")
+        button(page, ann, "1 VP cards minus one").click()
+        expect(error_of(page, ann, "vp_cards")).to_have_text("Must be at least 0.")
+        page.get_by_role("button", name="Last Civilization card placed").click()
+        expect(page.locator("#scoreboard")).to_contain_text("The end of the game has begun")
+        for details in page.locator(".tracker details").all():
+            details.locator("summary").click()
+        _axe_clean(page)
+
+        finish(page)
+        _axe_clean(page)
+    finally:
+        context.close()
+
+
+def test_axe_runs_under_the_apps_csp(page, live_server: str) -> None:
+    """Without bypass_csp the CSP refuses the script tag; the helper still gets axe in and runs it."""
+    start_spqf(page, live_server)
+    _axe_clean(page)
+    # The one console error is the browser refusing the helper's inline script tag, as the CSP should.
+    assert page.console_errors, "the CSP let an inline script tag run"
+    assert all("Executing inline script violates" in e for e in page.console_errors), page.console_errors
+
+
+CONTROLS_JS = """() => {
+  const controls = [...document.querySelectorAll(
+    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')];
+  return controls.filter(el => el.getClientRects().length > 0).length;
+}"""
+
+# For the control number i: scrolled into view, its box, and what a finger at its centre and at 4 points 3 px
+# inside its corners would hit.
+CHECK_JS = """(i) => {
+  const controls = [...document.querySelectorAll(
+    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')]
+    .filter(el => el.getClientRects().length > 0);
+  const el = controls[i];
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const name = el.getAttribute('aria-label') || el.id || el.name || el.textContent.trim() || el.outerHTML.slice(0, 80);
+  const describe = n => n ? n.tagName.toLowerCase() + (n.id ? '#' + n.id : '') +
+    (n.className && typeof n.className === 'string' ? '.' + n.className.trim().split(/\\s+/).join('.') : '') : 'nothing';
+  // Whole pixels, rounded towards the centre: a 10 px corner radius leaves a point 3 px in on both axes only
+  // 0.1 px inside the rounded corner, so a box on a fractional pixel would otherwise miss by rounding.
+  const left = Math.ceil(r.left + 3), top = Math.ceil(r.top + 3);
+  const right = Math.floor(r.right - 3), bottom = Math.floor(r.bottom - 3);
+  const points = {centre: [r.left + r.width / 2, r.top + r.height / 2], 'top left': [left, top],
+    'top right': [right, top], 'bottom left': [left, bottom], 'bottom right': [right, bottom]};
+  const covered = [];
+  for (const [where, [x, y]] of Object.entries(points)) {
+    const hit = document.elementFromPoint(x, y);
+    if (!(hit && (hit === el || el.contains(hit)))) covered.push(where + ' by ' + describe(hit));
+  }
+  return {name, left: r.left, right: r.right, width: r.width, height: r.height,
+          viewport: document.documentElement.clientWidth, covered};
+}"""
+
+
+def _open_everything(page) -> None:
+    """Open the setup card and the first-to-level list, so that the controls inside them are measured too."""
+    page.evaluate("() => document.querySelectorAll('.tracker details').forEach(d => { d.open = true; })")
+
+
+def _tracker_with_a_bit_of_everything(page, live_server: str) -> list[str]:
+    """Three players; Ann then Bob reach level 1, so the level list has a 'Give to Bob' button; Ann's VP tokens
+    refused a tap, so its message floats over the top of the counters under it; both details are open."""
+    seats = start_spqf(page, live_server)
+    ann, bob, _cy = seats
+    button(page, ann, "Civilization Level plus one").click()
+    expect(value_of(page, ann, "civ_level")).to_have_text("1")
+    button(page, bob, "Civilization Level plus one").click()
+    expect(page.locator("#notice")).to_have_text("Bob reaches level 1; Ann was first to it.")
+    button(page, ann, "VP tokens minus one").click()
+    button(page, ann, "VP tokens minus one").click()
+    expect(error_of(page, ann, "vp_tokens")).to_have_text("Must be at least 0.")
+    _open_everything(page)
+    expect(page.locator("#levels").get_by_role("button", name="Give to Bob")).to_be_visible()
+    return seats
+
+
+@pytest.mark.parametrize("width", sorted(VIEWPORTS))
+def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_server: str, width: int) -> None:
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        _tracker_with_a_bit_of_everything(page, live_server)
+        count = page.evaluate(CONTROLS_JS)
+        assert count > 20, f"only {count} controls found in .tracker"
+        problems = []
+        for i in range(count):
+            box = page.evaluate(CHECK_JS, i)
+            name = box["name"]
+            if box["left"] < 0 or box["right"] > box["viewport"]:
+                problems.append(f"{name}: sticks out of the {box['viewport']} px viewport "
+                                f"({box['left']:.0f} to {box['right']:.0f} px)")
+            if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
+                problems.append(f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN_TARGET}x{MIN_TARGET}")
+            if box["covered"]:
+                problems.append(f"{name}: covered at {'; '.join(box['covered'])}")
+        assert problems == [], f"{len(problems)} problems at {w}x{h}:\n" + "\n".join(problems)
+    finally:
+        context.close()
+
+
+HIDDEN_JS = """(message) => {
+  // The labels, names and facts that a refused tap's floating message is drawn over.
+  const m = document.querySelector(message).getBoundingClientRect();
+  const own = document.querySelector(message).closest('.counter');
+  const hidden = [];
+  for (const el of document.querySelectorAll('.tracker .counter .label, .tracker .seat h2, .tracker .seat-facts')) {
+    if (own.contains(el) || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    const overlap = Math.min(r.right, m.right) - Math.max(r.left, m.left) > 1 &&
+                    Math.min(r.bottom, m.bottom) - Math.max(r.top, m.top) > 1;
+    if (overlap) hidden.push((el.closest('.seat').querySelector('h2').textContent.trim().split(/\\s/)[0]) + ': ' +
+                             el.textContent.trim().slice(0, 40));
+  }
+  return hidden;
+}"""
+
+
+@pytest.mark.parametrize("field, taps", [("vp_tokens", 1), ("civ_level", 6)])
+def test_a_refused_taps_message_hides_no_other_label(page, live_server: str, field: str, taps: int) -> None:
+    ann, _bob, _cy = start_spqf(page, live_server)
+    label = {"vp_tokens": "VP tokens minus one", "civ_level": "Civilization Level plus one"}[field]
+    for _ in range(taps):
+        button(page, ann, label).click()
+    expect(error_of(page, ann, field)).not_to_be_empty()
+    message = f"#c-{ann.removeprefix('#seat-')}-{field}-error"
+    assert page.evaluate(HIDDEN_JS, message) == []
+
+
+def _shots_folder(tmp_path: Path) -> Path:
+    """COMPANION_SHOTS when set (the screenshots are kept there to be looked at), else the test's tmp_path."""
+    folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", sorted(VIEWPORTS))
+def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: int, scheme: str) -> None:
+    """Full-page screenshots of a tracker in play, for a look by eye; they never fail the test."""
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        _tracker_with_a_bit_of_everything(page, live_server)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        target = _shots_folder(tmp_path) / f"spqf-tracker-{width}-{scheme}.png"
+        try:
+            page.screenshot(path=str(target), full_page=True)
+        except Exception as failed:  # a screenshot is for the eye only
+            warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
+    finally:
+        context.close()
