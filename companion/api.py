@@ -17,10 +17,11 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   and a Location header.
 - GET /api/v1/plays/<id> answers the play view: {"id", "url", "game", "status" ("in_progress", "finished" or
   "abandoned": put aside, resumable on the page), "source", "rules_version", "played_at" (ISO, UTC), "notes"
-  (the play's own notes, text), "players" (each {"name", "colour" (when the player has one), ...state}: the player's input as validated,
-  defaults filled in, or for a tracked play their live state, which holds at least the game's scoring input
-  under the same names), "options", "table" (the table-wide live state, e.g. SPQF's {"turn", "first",
-  "last_card", "end_round"}; {} when there is none), "live" (the score answer as the game stands now, null once
+  (the play's own notes, text), "players" (each {"name", "colour" (when the player has one), ...state}: the
+  player's input as validated, defaults filled in, or for a tracked play their live state, which holds at least
+  the game's scoring input under the same names), "options", "table" (the table-wide live state, e.g. SPQF's
+  {"turn", "first", "last_card", "end_round"}: the active player is players[(turn - 1) % count]; {} when there
+  is none), "live" (the score answer as the game stands now, null once
   finished or while it can't be scored), "tracker_notes" ([{"text", "warning"}]: what the tracker says beside
   the live score), "end" ({"triggered": bool, "why": text or null}: whether the game's end has begun), "result"
   (the score answer, null until finished)}.

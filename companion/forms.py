@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,18 +78,10 @@ def seat_rows(form: MultiDict[str, str], count: int) -> list[SeatRow]:
     ]
 
 
-def colour_errors(colours: Sequence[str], rows: list[SeatRow], row_of_player: list[int]) -> dict[str, str]:
-    """Messages beside each filled row's colour that is not the game's or is taken by an earlier row (none is fine)."""
-    messages: dict[str, str] = {}
-    taken: set[str] = set()
-    for row in row_of_player:
-        colour = rows[row].colour
-        if colour and colour not in colours:
-            messages[f"colour-{row}"] = "Pick one of the game's colours."
-        elif colour and colour in taken:
-            messages[f"colour-{row}"] = f"{colour.capitalize()} is taken by an earlier player."
-        taken.add(colour)
-    return messages
+def colour_errors(game: Game, rows: list[SeatRow], row_of_player: list[int]) -> dict[str, str]:
+    """The game's colour messages for the filled rows, beside each row's colour field ('colour-<row>')."""
+    errors = game.colour_errors([rows[row].colour for row in row_of_player])
+    return {f"colour-{row_of_player[int(e.field.split('[')[1].split(']')[0])]}": e.message for e in errors}
 
 
 def players_from_rows(rows: list[SeatRow]) -> tuple[list[dict[str, Any]], list[int]]:

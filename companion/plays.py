@@ -94,7 +94,7 @@ def create_play() -> Response:
     game = _tracked_game(request.form.get("game"))
     rows = seat_rows(request.form, game.max_players)
     raw_players, row_of_player = players_from_rows(rows)
-    messages = colour_errors(game.colours, rows, row_of_player)
+    messages = colour_errors(game, rows, row_of_player)
     try:
         players, options = game.validate(raw_players, options_from_form(game, request.form))
     except InputErrors as errors:
@@ -183,7 +183,12 @@ def _live_values(
     """Every counter the tracker shows with its saved value: each seat's and the table's (the finish form's own)."""
     seat_paths = [p for p in live.seat_counters(options) if p not in live.end_fields] if options is not None else ()
     values = [
-        {"scope": seat.id, "field": path, "value": read_path(seat_state, path), "flagged": path in flagged.get(seat.id, ())}
+        {
+            "scope": seat.id,
+            "field": path,
+            "value": read_path(seat_state, path),
+            "flagged": path in flagged.get(seat.id, ()),
+        }
         for seat, seat_state in zip(play.seats, state["seats"], strict=True)
         for path in seat_paths
     ]

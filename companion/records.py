@@ -14,8 +14,7 @@ from pydantic import ValidationError
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
-from .games import get_game
-from .games import live
+from .games import get_game, live
 from .games.base import FieldError, Game, InputErrors, Result, validation_errors, with_value
 from .games.live import Action, Applied, Context, State
 from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, utcnow
@@ -146,7 +145,9 @@ def seat_named(play: Play, name: Any) -> int:
     raise InputErrors([FieldError("player", f"No player {name!r} in this play; the players are {names}.")])
 
 
-def act(session: Session, play: Play, raw: dict[str, Any], seat: int | None, device: str, *, strict: bool) -> Applied | None:
+def act(
+    session: Session, play: Play, raw: dict[str, Any], seat: int | None, device: str, *, strict: bool
+) -> Applied | None:
     """Apply one game action (raw name and parameters) for a seat or the table, with its Change, in one transaction.
 
     None when the action changed nothing (the same number typed again): that is no step for undo.

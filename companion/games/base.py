@@ -352,11 +352,12 @@ class Game:
         errors = []
         taken: set[str] = set()
         for index, colour in enumerate(colours):
+            field = f"players[{index}].colour"
             if colour and colour not in self.colours:
                 known = ", ".join(self.colours) or "none"
-                errors.append(FieldError(f"players[{index}].colour", f"Pick one of the game's colours: {known}."))
+                errors.append(FieldError(field, f"Pick one of the game's colours. They are {known}."))
             elif colour and colour in taken:
-                errors.append(FieldError(f"players[{index}].colour", f"{colour.capitalize()} is taken by an earlier player."))
+                errors.append(FieldError(field, f"{colour.capitalize()} is taken by an earlier player."))
             taken.add(colour)
         return errors
 

@@ -12,13 +12,13 @@ discard pile). An action is pure: state + action -> Applied(new state, what it s
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .base import FieldError, InputErrors, Note, Result, plural, read_path, validation_errors, with_value
+from .base import FieldError, InputErrors, Note, Result, read_path, validation_errors, with_value
 
 if TYPE_CHECKING:
     from .base import Game
@@ -269,18 +269,13 @@ def counter_actions(after: Callable[..., Applied] | None = None) -> dict[str, Ac
     }
 
 
-def said_tokens(count: int, what: str = "VP token") -> str:
-    """'+1 VP token', '−2 VP tokens'."""
-    sign = "+" if count >= 0 else "−"
-    return f"{sign}{plural(abs(count), what)}"
-
-
 def changed_parts(before: State, after: State) -> dict[str, Any]:
     """The parts of `before` that `after` changed: {"table": ...} and/or {"seats": {index: ...}}; what undo restores."""
     parts: dict[str, Any] = {}
     if before["table"] != after["table"]:
         parts["table"] = before["table"]
-    seats = {str(i): old for i, (old, new) in enumerate(zip(before["seats"], after["seats"], strict=True)) if old != new}
+    pairs = enumerate(zip(before["seats"], after["seats"], strict=True))
+    seats = {str(i): old for i, (old, new) in pairs if old != new}
     if seats:
         parts["seats"] = seats
     return parts

@@ -237,7 +237,8 @@ def tracker_notes(standing: Standing) -> list[Note]:
             mine = getattr(players[0], symbol) if players else 0
             pile = getattr(options.discard, symbol)
             state = "scores" if holders else "does not score"
-            notes.append(Note(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: {state} {SYMBOL_BONUS[symbol]}."))
+            bonus = SYMBOL_BONUS[symbol]
+            notes.append(Note(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: {state} {bonus}."))
         elif holders:
             most = max(getattr(p, symbol) for p in players)
             notes.append(Note(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} lead with {most}."))

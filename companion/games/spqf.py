@@ -276,7 +276,8 @@ def countdown(state: State, ctx: Context) -> str:
     if not left:
         return f"{ctx.names[active]}'s turn is the last one: then enter the Monuments and finish."
     verb = "plays" if len(left) == 1 else "play"
-    return f"Finish the round: after {ctx.names[active]}'s turn, {join_names([ctx.names[s] for s in left])} still {verb}."
+    still = join_names([ctx.names[seat] for seat in left])
+    return f"Finish the round: after {ctx.names[active]}'s turn, {still} still {verb}."
 
 
 def _track_end(state: State, ctx: Context, said: list[str]) -> State:
