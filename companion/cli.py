@@ -1,10 +1,12 @@
-"""The `companion` command: serve the app with waitress."""
+"""The `companion` command: serve the app with waitress, upgrade the database's schema, back the data up."""
 
 from __future__ import annotations
 
 import argparse
 import socket
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def lan_address() -> str | None:
@@ -18,15 +20,64 @@ def lan_address() -> str | None:
 
 
 def serve(host: str, port: int, threads: int) -> None:
-    """Serve the app with waitress and say where to open it."""
+    """Upgrade the database if it is older than the app, then serve the app with waitress and say where to open it."""
     from waitress import serve as waitress_serve
 
-    from . import create_app
-
-    app = create_app()
+    app = _upgraded_app()
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     print(f"Companion is running: open http://{shown or host}:{port}/ (Ctrl+C stops it)", flush=True)
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
+    # Waitress refuses a larger body before reading it; Flask's MAX_CONTENT_LENGTH says why (413) below that.
+    waitress_serve(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="companion",
+        max_request_body_size=app.config["MAX_CONTENT_LENGTH"] * 2,
+    )
+
+
+def _upgraded_app():  # noqa: ANN202  (a Flask app; imported late so that `companion --help` stays quick)
+    """The app, its database first brought to the newest schema (saying so when anything was done)."""
+    from . import create_app, migrate
+
+    app = create_app()
+    if app.extensions["db_outdated"]:
+        print(migrate.upgrade(app.extensions["db_engine"]), flush=True)
+        app.extensions["db_outdated"] = None
+    return app
+
+
+def db_upgrade() -> int:
+    """Bring the database to the newest schema (a SQLite file is copied aside first)."""
+    from . import create_app, migrate
+
+    app = create_app()
+    print(migrate.upgrade(app.extensions["db_engine"]))
+    return 0
+
+
+def backup(target: str) -> int:
+    """Copy the SQLite database to a file while the app may run; on PostgreSQL, say how to back it up."""
+    from . import create_app, migrate
+
+    app = create_app()
+    engine = app.extensions["db_engine"]
+    if engine.dialect.name != "sqlite":
+        print(
+            "The data is in PostgreSQL: back it up with pg_dump, e.g.\n"
+            f"  pg_dump --format=custom --file={target} '{engine.url.render_as_string(hide_password=True)}'\n"
+            "and restore it with pg_restore --clean --dbname=... FILE.",
+            file=sys.stderr,
+        )
+        return 2
+    destination = Path(target)
+    if destination.exists():
+        print(f"{destination} exists already: give a new file name.", file=sys.stderr)
+        return 2
+    migrate.backup_sqlite(Path(engine.url.database), destination)
+    print(f"Backed up {engine.url.database} to {destination}.")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,7 +88,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve_parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole Wi-Fi)")
     serve_parser.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
     serve_parser.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    db_parser = commands.add_parser("db", help="the database's schema")
+    db_commands = db_parser.add_subparsers(dest="db_command", required=True)
+    db_commands.add_parser("upgrade", help="bring the database to the newest schema (SQLite is copied aside first)")
+    backup_parser = commands.add_parser("backup", help="copy the SQLite database to FILE while the app runs")
+    backup_parser.add_argument("file", help="the new file to write the copy to")
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args.host, args.port, args.threads)
+    elif args.command == "db":
+        return db_upgrade()
+    elif args.command == "backup":
+        return backup(args.file)
     return 0

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, abort, current_app, g, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 
-from . import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from . import migrate
 
 
 def normalise_url(url: str) -> str:
@@ -39,11 +39,23 @@ def make_engine(url: str) -> Engine:
 
 
 def init_app(app: Flask) -> None:
-    """Create the engine and the tables, and close each request's session at teardown."""
+    """Create the engine (and the tables of a new database), and close each request's session at teardown.
+
+    A database at an older schema is not touched here: every request answers 503 saying to upgrade it
+    (`companion db upgrade`; `companion serve` upgrades before it serves).
+    """
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["db_engine"] = engine
-    SQLModel.metadata.create_all(engine)
+    app.extensions["db_outdated"] = migrate.prepare(engine)
+    app.before_request(refuse_while_outdated)
     app.teardown_appcontext(close_session)
+
+
+def refuse_while_outdated() -> None:
+    """Answer 503 with what to do while the database's schema is older than the app's."""
+    outdated = current_app.extensions.get("db_outdated")
+    if outdated and not (request.endpoint or "").endswith("static"):
+        abort(503, description=outdated)
 
 
 def get_session() -> Session:

@@ -24,10 +24,12 @@ def utcnow() -> datetime:
 
 
 class Player(SQLModel, table=True):
-    """A member of the group's roster."""
+    """A member of the group's roster: the name as first typed, and the key that makes two spellings one player."""
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(max_length=40, unique=True, index=True)
+    name: str = Field(max_length=40, index=True)
+    # games.base.name_key(name): worked out in Python, never by the database's lower(), which folds differently.
+    key: str = Field(unique=True, index=True)
     created_at: datetime = Field(default_factory=utcnow)
 
 

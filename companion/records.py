@@ -11,11 +11,13 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import func, update
+from sqlalchemy import update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
 from .games import get_game, live
-from .games.base import FieldError, Game, InputErrors, Result, validation_errors, with_value
+from .games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from .games.live import Action, Applied, Context, State
 from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, utcnow
 
@@ -38,18 +40,23 @@ def game_of(play: Play) -> Game:
 
 
 def find_or_add_player(session: Session, name: str) -> Player:
-    """The roster entry with this name (case-insensitive), added when new."""
-    player = session.exec(select(Player).where(func.lower(Player.name) == name.lower())).first()
+    """The roster entry for this name (the same player however it is spelled: name_key), added when new.
+
+    Insert-or-select: when another request adds the same new player at the same moment, this one finds theirs.
+    """
+    key = name_key(name)
+    player = session.exec(select(Player).where(Player.key == key)).first()
     if player is None:
-        player = Player(name=name)
-        session.add(player)
-        session.flush()
+        dialect = session.get_bind().dialect.name
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        session.exec(insert(Player).values(name=name, key=key, created_at=utcnow()).on_conflict_do_nothing())
+        player = session.exec(select(Player).where(Player.key == key)).one()
     return player
 
 
 def roster(session: Session) -> list[Player]:
     """Every player of the group, by name."""
-    return list(session.exec(select(Player).order_by(func.lower(Player.name))))
+    return list(session.exec(select(Player).order_by(col(Player.key))))
 
 
 def create_play(
@@ -139,7 +146,7 @@ def seat_named(play: Play, name: Any) -> int:
     """The turn-order position of the player with this name (as played, case-insensitive), or InputErrors."""
     if isinstance(name, str):
         for index, seat in enumerate(play.seats):
-            if seat.name.casefold() == name.strip().casefold():
+            if name_key(seat.name) == name_key(name):
                 return index
     names = ", ".join(seat.name for seat in play.seats)
     raise InputErrors([FieldError("player", f"No player {name!r} in this play; the players are {names}.")])

@@ -5,6 +5,7 @@ Plain Python and pydantic only: nothing here knows about Flask or the database.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,6 +16,16 @@ if TYPE_CHECKING:
     from .live import Live
 
 NAME_MAX = 40
+
+# Characters that print as nothing: "Ann" typed with one of them is still Ann.
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def name_key(name: str) -> str:
+    """What makes two typed names the same player: Unicode NFKC and case folded, invisible characters removed,
+    trimmed and inner spaces collapsed ("  ÓSCAR " and "óscar" are one player; so are "İpek" and "i̇pek")."""
+    text = unicodedata.normalize("NFKC", name).translate(INVISIBLE)
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
 
@@ -328,7 +339,7 @@ class Game:
                 errors += validation_errors(exc, f"players[{i}]")
                 continue
             models.append(model)
-            folded = model.name.casefold()
+            folded = name_key(model.name)
             if folded in seen:
                 errors.append(FieldError(f"players[{i}].name", f"{model.name} is already playing."))
             seen.add(folded)

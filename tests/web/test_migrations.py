@@ -1,0 +1,206 @@
+"""Migrations: a database made by the oldest schema, filled, upgraded (SQLite and PostgreSQL), every play found."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlmodel import SQLModel
+
+from companion import cli, create_app, migrate
+from companion.db import make_engine
+from tests.conftest import TOKEN, Client
+from tests.web.test_databases import postgres_url
+
+# The tables as the first version of the app made them (before seat.name, with seat.version): frozen here.
+OLDEST = sa.MetaData()
+sa.Table(
+    "player", OLDEST,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False, unique=True, index=True),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+)
+sa.Table(
+    "play", OLDEST,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(20), nullable=False, index=True),
+    sa.Column("status", sa.String(20), nullable=False, index=True),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("rules_version", sa.String(60), nullable=False),
+    sa.Column("source", sa.String(20), nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("played_at", sa.DateTime, nullable=False, index=True),
+    sa.Column("finished_at", sa.DateTime),
+    sa.Column("notes", sa.String(2000), nullable=False),
+    sa.Column("tiebreak", sa.String(2000)),
+    sa.Column("extra", sa.JSON, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+sa.Table(
+    "seat", OLDEST,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("play_id", sa.Integer, sa.ForeignKey("play.id"), nullable=False, index=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("player.id"), nullable=False, index=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("colour", sa.String(20), nullable=False),
+    sa.Column("state", sa.JSON, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer),
+    sa.Column("rank", sa.Integer),
+    sa.Column("breakdown", sa.JSON),
+)
+sa.Table(
+    "change", OLDEST,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("play_id", sa.Integer, sa.ForeignKey("play.id"), nullable=False, index=True),
+    sa.Column("seat_id", sa.Integer, sa.ForeignKey("seat.id")),
+    sa.Column("field", sa.String(60), nullable=False),
+    sa.Column("old", sa.JSON),
+    sa.Column("new", sa.JSON),
+    sa.Column("at", sa.DateTime, nullable=False),
+    sa.Column("device", sa.String(64), nullable=False),
+    sa.Column("undone", sa.Boolean, nullable=False),
+)
+
+SPIRES_SEAT = {"towers": {"purple": 0, "red": 2, "yellow": 0, "blue": 0, "green": 0, "black": 0},
+               "crowns": 1, "swords": 0, "quills": 0, "scroll_vp": 4}
+# Two spellings the old roster kept apart (SQLite's lower() folds ASCII only), and names from other alphabets.
+NAMES = ["Óscar", "óscar", "Иван", "Σοφία", "Łukasz"]
+
+
+def fill_oldest(url: str) -> None:
+    """Make the oldest schema and put players, a finished play, a play in progress and a tap in it."""
+    engine = make_engine(url)
+    OLDEST.create_all(engine)
+    now = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
+    t = OLDEST.tables
+    with engine.begin() as db:
+        for i, name in enumerate(NAMES, start=1):
+            db.execute(t["player"].insert().values(id=i, name=name, created_at=now))
+        for play_id, status in ((1, "finished"), (2, "in_progress")):
+            db.execute(t["play"].insert().values(
+                id=play_id, game="spires", status=status, options={"solo": False, "discard": {}},
+                rules_version="spires-rulebook/rules-notes-1", source="tracker", created_at=now, played_at=now,
+                finished_at=now if status == "finished" else None, notes="", tiebreak=None, extra={}, version=3,
+            ))
+        seats = [(1, 1, 1, 0), (2, 1, 3, 1), (3, 2, 2, 0), (4, 2, 4, 1), (5, 2, 5, 2)]
+        for seat_id, play_id, player_id, position in seats:
+            db.execute(t["seat"].insert().values(
+                id=seat_id, play_id=play_id, player_id=player_id, position=position, colour="", state=SPIRES_SEAT,
+                version=1, total=19 if play_id == 1 else None, rank=1 if play_id == 1 else None,
+                breakdown=[{"key": "towers", "label": "Towers", "points": 10, "why": "red 2"}] if play_id == 1 else None,
+            ))
+        db.execute(t["change"].insert().values(
+            play_id=2, seat_id=3, field="towers.red", old=1, new=2, at=now, device="tablet", undone=False
+        ))
+        if engine.dialect.name == "postgresql":
+            # Rows given their ids: move each table's id sequence past them, as the old app's inserts would have.
+            for table in ("player", "play", "seat", "change"):
+                db.execute(sa.text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"))
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def old_database(request, tmp_path, monkeypatch):
+    """The URL of a database in the oldest schema, filled; the environment points `companion` at it."""
+    if request.param == "sqlite":
+        urls = iter([f"sqlite:///{tmp_path / 'companion.sqlite'}"])
+    else:
+        urls = postgres_url()
+    url = next(urls)
+    fill_oldest(url)
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    yield url
+    next(urls, None)
+
+
+def client_for(url: str) -> tuple[Client, object]:
+    """A test client on an app over that database."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "m", "DATABASE_URL": url})
+    app.test_client_class = Client
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+    return client, app
+
+
+def test_an_outdated_database_is_refused_with_what_to_do(old_database) -> None:
+    client, app = client_for(old_database)
+    response = client.get("/")
+    assert response.status_code == 503
+    assert "companion db upgrade" in response.get_data(as_text=True)
+    api = client.get("/api/v1/plays/1")
+    assert api.status_code == 503 and "companion db upgrade" in api.get_json()["errors"][0]["message"]
+    assert client.get("/static/css/app.css").status_code == 200
+    app.extensions["db_engine"].dispose()
+
+
+def test_upgrade_from_the_oldest_schema_finds_every_play(old_database, tmp_path, capsys) -> None:
+    assert cli.main(["db", "upgrade"]) == 0
+    said = capsys.readouterr().out
+    assert f"Upgraded the database from schema from before migrations to {migrate.head()}." in said
+    if old_database.startswith("sqlite"):
+        assert "kept in" in said
+        copies = list(tmp_path.glob("companion.sqlite.before-migrations-*"))
+        assert len(copies) == 1 and copies[0].stat().st_size > 0
+    client, app = client_for(old_database)
+    finished = client.get("/api/v1/plays/1").get_json()
+    assert finished["status"] == "finished"
+    assert [p["name"] for p in finished["players"]] == ["Óscar", "Иван"]
+    assert finished["result"]["players"][0]["total"] == 19
+    assert "Óscar" in client.get("/plays/1").get_data(as_text=True)
+    in_progress = client.get("/api/v1/plays/2").get_json()
+    # The seats keep the name each play was played under, though the roster merged the two spellings of Óscar.
+    assert [p["name"] for p in in_progress["players"]] == ["óscar", "Σοφία", "Łukasz"]
+    # Red 2 × 5, scroll 4, and crowns tied at 1: every tied player gets the full 15.
+    assert in_progress["live"]["players"][0]["total"] == 2 * 5 + 4 + 15
+    undone = client.post("/api/v1/plays/2/undo", csrf=False)
+    assert undone.status_code == 200
+    assert undone.get_json()["players"][0]["towers"]["red"] == 1
+    tapped = client.post("/api/v1/plays/2/actions", json={"action": "add", "player": "Σοφία", "field": "crowns",
+                                                          "delta": 1}, csrf=False)
+    assert tapped.status_code == 200
+    history = client.get("/history").get_data(as_text=True)
+    assert "/plays/1" in history
+    roster = client.get("/plays/new?game=spires").get_data(as_text=True)
+    assert roster.count('<option value="Óscar">') == 1 and '<option value="óscar">' not in roster
+    # Óscar plays again, typed in lower case: the same roster entry, no 500.
+    again = client.post("/plays", data={"game": "spires", "name-0": "ÓSCAR", "name-1": "Иван"})
+    assert again.status_code == 303
+    engine = app.extensions["db_engine"]
+    with engine.connect() as db:
+        assert db.execute(sa.text("SELECT count(*) FROM player")).scalar() == len(NAMES) - 1
+        assert migrate.current(db) == migrate.head()
+        # The upgraded schema is the one a new database gets: the models, nothing more or less.
+        assert compare_metadata(MigrationContext.configure(db), SQLModel.metadata) == []
+    app.extensions["db_engine"].dispose()
+    assert cli.main(["db", "upgrade"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+def test_a_new_database_is_made_at_the_newest_schema(tmp_path) -> None:
+    client, app = client_for(f"sqlite:///{tmp_path / 'new.sqlite'}")
+    assert client.get("/").status_code == 200
+    with app.extensions["db_engine"].connect() as db:
+        assert migrate.current(db) == migrate.head()
+    app.extensions["db_engine"].dispose()
+
+
+def test_backup_copies_the_sqlite_database(tmp_path, monkeypatch, capsys) -> None:
+    url = f"sqlite:///{tmp_path / 'companion.sqlite'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    client, app = client_for(url)
+    assert client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob"}).status_code == 303
+    target = tmp_path / "copy.sqlite"
+    assert cli.main(["backup", str(target)]) == 0
+    assert "Backed up" in capsys.readouterr().out
+    assert cli.main(["backup", str(target)]) == 2
+    copy, _ = client_for(f"sqlite:///{target}")
+    assert json.loads(copy.get("/api/v1/plays/1").get_data())["players"][0]["name"] == "Ann"
+    app.extensions["db_engine"].dispose()
