@@ -19,12 +19,14 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "abandoned": put aside, resumable on the page), "source", "rules_version", "played_at" (ISO, UTC), "notes"
   (the play's own notes, text), "players" (each {"name", "colour" (when the player has one), ...state}: the
   player's input as validated, defaults filled in, or for a tracked play their live state, which holds at least
-  the game's scoring input under the same names), "options", "table" (the table-wide live state, e.g. SPQF's
-  {"turn", "first", "last_card", "end_round"}: the active player is players[(turn - 1) % count]; {} when there
-  is none), "live" (the score answer as the game stands now, null once
-  finished or while it can't be scored), "tracker_notes" ([{"text", "warning"}]: what the tracker says beside
-  the live score), "end" ({"triggered": bool, "why": text or null}: whether the game's end has begun), "result"
-  (the score answer, null until finished)}.
+  the game's scoring input under the same names), "options" (as chosen at the start; once a tracked play is
+  finished, as scored: a Spires solo discard pile as counted at the table), "table" (the table-wide live state,
+  e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "last_card", "end_round"}, where a "seat" is a
+  player's index in "players" and the active player is players[(turn - 1) % count]; {} when there is none),
+  "live" (the score answer as the game stands now, null once finished or while it can't be scored),
+  "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
+  bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
+  finished)}.
 - POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game
   action to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one
   undo step). Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player",
@@ -32,13 +34,18 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   SPQF adds {"action": "next_turn"}, {"action": "last_card", "placed": bool} and {"action": "first_token",
   "player", "level"} (hand a level's first-player token to the player who really was first). Answers 200 with
   the play view plus "said" (what the action caused, sentences for the table), 422 with nothing changed when
-  the rules or bounds refuse it, 409 when the play is finished or put aside.
+  the rules or bounds refuse it, 409 when the play is finished or put aside. An action that changes nothing (the
+  same value set again) answers 200 with "said": [] and is no step for undo.
 - POST /api/v1/plays/<id>/undo takes back the newest action whole, with everything it caused: 200 with the play
   view plus "undone" ({"action", "text", "said"} of the action taken back), 409 when nothing is left to undo or
   the play is not in progress.
 - POST /api/v1/plays/<id>/finish (no body, or {}) scores the play as it stands by the official rules and keeps
   the result: 200 with the play view, "result" filled in; 422 when the state can't be scored; 409 when the play
   is already finished or put aside.
+- Access: when the server sets COMPANION_ACCESS_CODE, send it on every request as `Authorization: Bearer <code>`;
+  without it or wrong: 401 {"errors": [{"field": "", "message"}]} with a WWW-Authenticate: Bearer header. After
+  5 wrong codes in a minute from one address, 429 with Retry-After (even for the right code) until the minute is
+  over. A body over 512 KiB answers 413, a Host outside TRUSTED_HOSTS 400, both in the errors shape.
 - Errors answer {"errors": [{"field": "players[1].towers.red", "message": "..."}]}: 422 for bad input (field ""
   for the body as a whole, e.g. malformed JSON), 404 for an unknown game or play, 409 for an action on a play
   that is not in progress, 415 unless the body is sent as application/json. The API is exempt from CSRF
@@ -267,16 +274,17 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
     """A play as the API shows it: its inputs or live state, the live score, notes and end, and the result."""
     live_answer, tracker_notes, end = None, [], {"triggered": False, "why": None}
     game = records.game_of(play)
-    if play.status != FINISHED and game.live is not None:
+    if game.live is not None:
         try:
             standing = records.standing(play)
         except InputErrors:
             standing = None
         if standing is not None:
-            live_answer = standing.result.to_dict()
-            tracker_notes = [{"text": note.text, "warning": note.warning} for note in game.live.notes(standing)]
             ended = game.live.end(standing)
             end = {"triggered": ended.triggered, "why": ended.why}
+            if play.status != FINISHED:
+                live_answer = standing.result.to_dict()
+                tracker_notes = [{"text": note.text, "warning": note.warning} for note in game.live.notes(standing)]
     return {
         "id": play.id,
         "url": _play_url(play),
