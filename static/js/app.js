@@ -17,7 +17,8 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     const flash = document.getElementById("flash");
-    if (flash && flash.dataset.offline && event.detail.successful) {
+    // A lost connection or a database fault ("Not saved: the disk is full.") is over once a request gets through.
+    if (flash && (flash.dataset.offline || flash.querySelector("[data-fault]")) && event.detail.successful) {
       flash.replaceChildren();
       delete flash.dataset.offline;
     }
