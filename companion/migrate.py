@@ -60,15 +60,23 @@ def _stamp(connection: Connection, revision: str) -> None:
     MigrationContext.configure(connection).stamp(_scripts(), revision)
 
 
+def _hold_and_create_if_empty(connection: Connection) -> bool:
+    """Hold the schema for this transaction (PostgreSQL: one app server at a time); make an empty database whole at
+    the newest schema and say True, or say False for one that has tables."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK})
+    if _app_tables(connection):
+        return False
+    SQLModel.metadata.create_all(connection)
+    _stamp(connection, head())
+    return True
+
+
 def prepare(engine: Engine) -> str | None:
     """Make an empty database whole at the newest schema; for one that needs an upgrade, say so (else None)."""
     with engine.connect() as connection:
         with connection.begin():
-            if connection.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK})
-            if not _app_tables(connection):
-                SQLModel.metadata.create_all(connection)
-                _stamp(connection, head())
+            if _hold_and_create_if_empty(connection):
                 return None
             revision = current(connection)
     if revision == head():
@@ -88,11 +96,7 @@ def upgrade(engine: Engine, *, copy_aside: bool = True) -> str:
             connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
             connection.commit()
         with connection.begin():
-            if connection.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK})
-            if not _app_tables(connection):
-                SQLModel.metadata.create_all(connection)
-                _stamp(connection, head())
+            if _hold_and_create_if_empty(connection):
                 return f"Created a new database at schema {head()}."
             before = current(connection)
             if before == head():
