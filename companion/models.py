@@ -3,7 +3,7 @@
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Column, Index
 from sqlmodel import Field, Relationship, SQLModel
 
 # Ids in URLs are at most PostgreSQL's integer: a longer number is a 404, not an overflow in the database driver.
@@ -35,6 +35,9 @@ class Player(SQLModel, table=True):
 
 class Play(SQLModel, table=True):
     """One game played (or being played) at the table."""
+
+    # The lists of open plays read a page by status, newest first.
+    __table_args__ = (Index("ix_play_status_created_at", "status", "created_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(max_length=20, index=True)

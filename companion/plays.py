@@ -260,27 +260,40 @@ def game_action(play_id: int) -> Response:
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
+    raw = {key: value for key, value in request.form.items() if key != "csrf_token"}
     seat = None
-    if request.form.get("seat"):
+    if raw.get("seat") not in (None, ""):
         try:
-            seat = records.seat_index(play, parse_int(request.form.get("seat"), "seat"))
+            seat = records.seat_index(play, parse_int(str(raw["seat"]), "seat"))
         except InputErrors:
             seat = None
         if seat is None:
             abort(404, description="That player is not in this play.")
-    raw = {key: value for key, value in request.form.items() if key not in ("csrf_token", "seat")}
+    raw.pop("seat", None)
     said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
-    context = _tracker_context(play, tapped={"scope": None, "field": None, "error": error}, notice=said)
+    tapped = {"scope": None, "field": None, "action": raw.get("action"), "error": error}
+    context = _tracker_context(play, tapped=tapped, notice=said)
     fragments = ("_partials/action_said.html",)
     if error:
         return page_or_fragments("tracker.html", fragments, status=422, **context)
     return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
 
 
+@bp.errorhandler(records.NotInProgress)
+def _gone_while_on_its_way(_error: records.NotInProgress) -> Response:
+    """Another device finished the play (or put it aside) while this tap was on its way: show the play as it is."""
+    return client_redirect(url_for("plays.show_play", play_id=request.view_args["play_id"]))
+
+
 def _try(save: Callable[[], Applied | None]) -> tuple[str, str | None]:
-    """Run an action: (what it said, None) when saved, ('', the messages) when the rules or bounds refused it."""
+    """Run an action: (what it said, None) when saved, ('', the messages) when the rules or bounds refused it.
+
+    An action on a play another device finished meanwhile is not answered here: see _gone_while_on_its_way.
+    """
     try:
         applied = save()
+    except records.NotInProgress:
+        raise
     except InputErrors as errors:
         return "", " ".join(dict.fromkeys(e.message for e in errors.errors))
     return " ".join(applied.said) if applied else "", None
@@ -300,8 +313,14 @@ def undo(play_id: int) -> Response:
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    undone = records.undo_last(get_session(), play, device_id())
-    notice = f"Took back: {records.action_text(play, undone)}." if undone else "Nothing left to take back."
+    try:
+        undone = records.undo_last(get_session(), play, device_id())
+    except records.NotInProgress:
+        raise
+    except InputErrors as refused:
+        notice = " ".join(e.message for e in refused.errors)
+    else:
+        notice = f"Took back: {records.action_text(play, undone)}." if undone else "Nothing left to take back."
     return after_change(
         url_for("plays.show_play", play_id=play.id), ("_partials/live.html",), **_tracker_context(play, notice=notice)
     )
@@ -390,14 +409,20 @@ def _result_context(play: Play) -> dict[str, Any]:
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/sheet.pdf")
 def score_sheet(play_id: int) -> Response:
-    """The finished play as a printable A4 score sheet."""
+    """The finished play as a printable A4 score sheet.
+
+    A finished play's sheet never changes: rendered once, it comes from the app's PDF cache (keyed by its HTML,
+    so a sheet that does change is rendered again), and a device that has it gets 304 for its ETag. The database
+    connection goes back to the pool before WeasyPrint works (render_pdf closes the session).
+    """
     play = _load_play(play_id)
     if play.status != FINISHED:
         abort(404, description="The score sheet exists once the play is finished.")
-    pdf = render_pdf("print/sheet.html", **_result_context(play))
-    response = make_response(pdf)
+    filename = f"{play.game}-{play.id}.pdf"
+    response = make_response(render_pdf("print/sheet.html", cache=True, **_result_context(play)))
     response.headers["Content-Type"] = "application/pdf"
-    response.headers["Content-Disposition"] = f'inline; filename="{play.game}-{play.id}.pdf"'
-    return response
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    response.add_etag()
+    return response.make_conditional(request)
 
 

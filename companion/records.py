@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
@@ -121,9 +121,13 @@ def live_context(play: Play) -> Context:
 
 
 def live_state(play: Play, ctx: Context) -> State:
-    """The play's live state: the table's and every seat's, in turn order."""
-    table = play.extra[TABLE] if TABLE in play.extra else ctx.live.start_table(ctx.options)
-    return {"table": table, "seats": [seat.state for seat in play.seats]}
+    """The play's live state: the table's and every seat's, in turn order.
+
+    What was saved lies over the start state, so a field a later version of a game adds has its start value in
+    plays begun before it (and a Spires solo play begun before tables existed finds its discard pile).
+    """
+    table = {**ctx.live.start_table(ctx.options), **play.extra.get(TABLE, {})}
+    return {"table": table, "seats": [{**ctx.live.start_seat(ctx.options), **seat.state} for seat in play.seats]}
 
 
 def standing(play: Play) -> live.Standing:
@@ -327,13 +331,19 @@ def finish_play(
                 try:
                     _stage_action(session, play, ctx, action, device)
                 except InputErrors as refused:
-                    errors += [FieldError(f"players[{seat}].{field}", e.message) for e in refused.errors]
+                    # A rule about another field or player stays theirs; the action's own fields become this box's.
+                    errors += [
+                        FieldError(e.field if e.field.startswith("players[") else f"players[{seat}].{field}", e.message)
+                        for e in refused.errors
+                    ]
         if errors:
             raise InputErrors(errors)
-        result = live_result(play)
-        _store_result(play, result)
+        scored = standing(play)
+        _store_result(play, scored.result)
+        # What was scored, e.g. a Spires solo discard pile as counted at the table, not as it was at the start.
+        play.options = scored.options.model_dump(mode="json")
         session.add(play)
-        return result
+        return scored.result
 
     return _in_play_transaction(session, play, stage)
 
@@ -389,20 +399,21 @@ def finished_plays(session: Session, limit: int = 50, offset: int = 0) -> list[P
     return list(session.exec(query))
 
 
-def plays_in_progress(session: Session) -> list[Play]:
-    """Plays still being tracked, newest first."""
-    return _plays_with_status(session, IN_PROGRESS)
-
-
-def abandoned_plays(session: Session) -> list[Play]:
-    """Plays put aside before their end, newest first."""
-    return _plays_with_status(session, ABANDONED)
-
-
-def _plays_with_status(session: Session, status: str) -> list[Play]:
-    """Plays with this status, newest first."""
-    query = select(Play).where(Play.status == status).order_by(col(Play.created_at).desc())
+def open_plays(session: Session, status: str, limit: int, offset: int = 0) -> list[Play]:
+    """A page of the plays with this status (in progress, or put aside), newest first."""
+    query = (
+        select(Play)
+        .where(Play.status == status)
+        .order_by(col(Play.created_at).desc(), col(Play.id).desc())
+        .offset(offset)
+        .limit(limit)
+    )
     return list(session.exec(query))
+
+
+def count_plays(session: Session, status: str) -> int:
+    """How many plays have this status: one COUNT in the database, no play loaded."""
+    return session.exec(select(func.count()).select_from(Play).where(Play.status == status)).one()
 
 
 def put_aside(session: Session, play: Play, aside: bool) -> None:

@@ -184,8 +184,24 @@ def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
     """Run an action and check that the whole play still holds by the rules and bounds; InputErrors if not."""
     live = _live(game)
     applied = live.actions[action.name].run(copy.deepcopy(state), action, ctx)
-    game.validate(*live.scoring_input(applied.state, ctx))
+    try:
+        game.validate(*live.scoring_input(applied.state, ctx))
+    except InputErrors as after:
+        # Counts a later rules version refuses can be corrected one at a time: allowed, unless it adds an error.
+        before = _errors(game, state, ctx)
+        found = {(e.field, e.message) for e in after.errors}
+        if not before or not found <= before:
+            raise
     return applied
+
+
+def _errors(game: Game, state: State, ctx: Context) -> set[tuple[str, str]]:
+    """What the game refuses in a state, as (field, message) pairs; empty when it holds."""
+    try:
+        game.validate(*_live(game).scoring_input(state, ctx))
+    except InputErrors as refused:
+        return {(e.field, e.message) for e in refused.errors}
+    return set()
 
 
 def standing(game: Game, state: State, ctx: Context) -> Standing:

@@ -447,22 +447,18 @@ def live_notes(standing: Standing) -> list[Note]:
 
 
 def view(standing: Standing) -> dict[str, Any]:
-    """What the SPQF tracker draws: the turn, each seat's level VP, the first to each level and who could take it."""
+    """What the SPQF tracker draws: the turn, each seat's level VP and the levels it was first to, each level's
+    holder."""
     state, ctx, options = standing.state, standing.ctx, standing.options
     table = state["table"]
     count = len(ctx.names)
+    holders = {level: table["first"].get(str(level), {}).get("seat") for level in range(1, LEVEL_MAX + 1)}
     return {
         "round": round_number(table, count),
         "active": active_seat(table, count),
         "level_vp": [options.level_vp[seat[LEVEL_FIELD]] for seat in state["seats"]],
-        "levels": [
-            {
-                "level": level,
-                "holder": table["first"].get(str(level), {}).get("seat"),
-                "reached": [i for i, seat in enumerate(state["seats"]) if seat[LEVEL_FIELD] >= level],
-            }
-            for level in range(1, LEVEL_MAX + 1)
-        ],
+        "held": [[level for level, holder in holders.items() if holder == seat] for seat in range(count)],
+        "levels": [{"level": level, "holder": holder} for level, holder in holders.items()],
         "last_card": table["last_card"],
     }
 

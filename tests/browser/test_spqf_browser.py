@@ -100,7 +100,7 @@ def test_three_player_spqf_to_score_sheet(page, live_server: str) -> None:
     expect(page.locator("#levels")).to_contain_text("Level 1: Bob")
     expect(page.locator("#levels")).to_contain_text("Level 2: Cy")
     # Cy reached level 1 too, after Bob: the token can be handed to Cy if the taps came in the wrong order.
-    expect(page.locator("#levels").get_by_role("button", name="Give to Cy")).to_be_visible()
+    expect(page.locator("#give-token").get_by_role("button", name="Give")).to_be_visible()
 
     # Undo takes back Cy's level 2 whole, token included.
     page.get_by_role("button", name="Undo last tap").click()
@@ -113,7 +113,7 @@ def test_three_player_spqf_to_score_sheet(page, live_server: str) -> None:
     scoreboard = page.locator("#scoreboard")
     expect(scoreboard).to_contain_text("The end of the game has begun")
     expect(scoreboard.locator(".warn")).to_contain_text("the last Civilization card is in the central trade row")
-    expect(page.get_by_role("button", name="Deck not empty after all")).to_be_visible()
+    expect(page.locator("#deck-state")).to_have_text("The last Civilization card is in the central trade row.")
 
     # 1 VP cards are counted as they come (Ann 1, Cy 3); Monument modifiers at the end (Ann 4, Bob 2, Cy 1).
     button(page, ann, "1 VP cards plus one").click()
@@ -232,8 +232,8 @@ def _open_everything(page) -> None:
 
 
 def _tracker_with_a_bit_of_everything(page, live_server: str) -> list[str]:
-    """Three players; Ann then Bob reach level 1, so the level list has a 'Give to Bob' button; Ann's VP tokens
-    refused a tap, so its message floats over the top of the counters under it; both details are open."""
+    """Three players; Ann then Bob reach level 1; Ann's VP tokens refused a tap, so its message stands in its counter;
+    both details are open, with the form that hands a level's token over."""
     seats = start_spqf(page, live_server)
     ann, bob, _cy = seats
     button(page, ann, "Civilization Level plus one").click()
@@ -244,7 +244,7 @@ def _tracker_with_a_bit_of_everything(page, live_server: str) -> list[str]:
     button(page, ann, "VP tokens minus one").click()
     expect(error_of(page, ann, "vp_tokens")).to_have_text("Must be at least 0.")
     _open_everything(page)
-    expect(page.locator("#levels").get_by_role("button", name="Give to Bob")).to_be_visible()
+    expect(page.locator("#give-token").get_by_role("button", name="Give")).to_be_visible()
     return seats
 
 
@@ -325,3 +325,51 @@ def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: i
             warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
     finally:
         context.close()
+
+
+def _play_view(page, live_server: str) -> dict:
+    """The play the page shows, read through the JSON API."""
+    play = re.search(r"/plays/(\d+)$", page.url).group(1)
+    return page.request.get(f"{live_server}/api/v1/plays/{play}").json()
+
+
+def _give(page, level: int, name: str) -> None:
+    """Hand a level's first-player token over with the form under 'First to each level'."""
+    form = page.locator("#give-token")
+    form.locator("select[name=level]").select_option(str(level))
+    form.locator("select[name=seat]").select_option(label=name)
+    form.get_by_role("button", name="Give").click()
+
+
+@pytest.mark.browser
+def test_a_token_handed_over_while_a_tap_is_on_its_way_is_not_dropped(page, live_server: str) -> None:
+    """Answers redraw the level list out of band; a hand-over queued behind a slow tap must still be sent."""
+    ann, bob, _cy = start_spqf(page, live_server)
+    button(page, ann, "Civilization Level plus one").click()
+    expect(page.locator("#levels")).to_contain_text("Level 1: Ann")
+    button(page, bob, "Civilization Level plus one").click()
+    expect(page.locator("#notice")).to_have_text("Bob reaches level 1; Ann was first to it.")
+    page.locator("details.levels summary").click()
+    # Hold the next tap's answer back so that the hand-over waits in the queue behind it.
+    page.route("**/seats/**", lambda route: (page.wait_for_timeout(800), route.continue_()))
+    button(page, ann, "VP tokens plus one").click()
+    _give(page, 1, "Bob")
+    expect(page.locator("#levels")).to_contain_text("Level 1: Bob", timeout=10_000)
+    view = _play_view(page, live_server)
+    assert view["table"]["first"]["1"]["seat"] == 1
+    assert [p["vp_tokens"] for p in view["players"]] == [1, 1, 0]
+
+
+@pytest.mark.browser
+def test_a_refused_token_hand_over_says_why(page, live_server: str) -> None:
+    ann, bob, _cy = start_spqf(page, live_server)
+    button(page, ann, "Civilization Level plus one").click()
+    expect(page.locator("#levels")).to_contain_text("Level 1: Ann")
+    page.locator("details.levels summary").click()
+    _give(page, 1, "Bob")
+    expect(page.locator("#a-first_token")).to_have_text(
+        "Bob has not reached level 1: only a player who has earned a level can be first to it."
+    )
+    # The next action clears the message.
+    button(page, bob, "Civilization Level plus one").click()
+    expect(page.locator("#a-first_token")).to_have_text("")

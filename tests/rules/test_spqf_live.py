@@ -854,7 +854,7 @@ def test_end_why_keeps_the_rule_words(seats: dict[str, dict[str, int]], last_car
 
 
 def test_view_as_it_stands() -> None:
-    """Round, active seat, each seat's level VP, each level's holder and who reached it, the end and turns left."""
+    """Round, active seat, each seat's level VP, each level's holder and who else reached it, the end and turns left."""
     state, ctx, _ = play(3, [("Bob", UP), ("Ann", UP), ("Cy", UP), ("Cy", UP), (None, NEXT), ("Cy", tokens(24))])
     view = spqf.view(live.standing(GAME, state, ctx))
     expected = {
@@ -862,11 +862,11 @@ def test_view_as_it_stands() -> None:
         "active": 1,
         "level_vp": [3, 3, 6],
         "levels": [
-            {"level": 1, "holder": 0, "reached": [0, 1, 2]},
-            {"level": 2, "holder": 2, "reached": [2]},
-            {"level": 3, "holder": None, "reached": []},
-            {"level": 4, "holder": None, "reached": []},
-            {"level": 5, "holder": None, "reached": []},
+            {"level": 1, "holder": 0},
+            {"level": 2, "holder": 2},
+            {"level": 3, "holder": None},
+            {"level": 4, "holder": None},
+            {"level": 5, "holder": None},
         ],
         "last_card": False,
     }
@@ -881,7 +881,7 @@ def test_view_follows_the_level_table() -> None:
     view = spqf.view(live.standing(GAME, state, ctx))
     assert view["level_vp"] == [1, 2]
     assert view["last_card"] is False
-    assert view["levels"][0] == {"level": 1, "holder": 1, "reached": [1]}
+    assert view["levels"][0] == {"level": 1, "holder": 1}
 
 
 # --- How actions are said for undo ------------------------------------------------------------------------------
