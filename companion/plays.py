@@ -260,7 +260,8 @@ def game_action(play_id: int) -> Response:
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    raw = {key: value for key, value in request.form.items() if key != "csrf_token"}
+    # An empty box is a parameter not given (its default), e.g. "replaces building no." left blank.
+    raw = {key: value for key, value in request.form.items() if key not in ("csrf_token", "slot") and value != ""}
     seat = None
     if raw.get("seat") not in (None, ""):
         try:
@@ -271,7 +272,8 @@ def game_action(play_id: int) -> Response:
             abort(404, description="That player is not in this play.")
     raw.pop("seat", None)
     said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
-    tapped = {"scope": None, "field": None, "action": raw.get("action"), "error": error}
+    slot = request.form.get("slot") or raw.get("action")
+    tapped = {"scope": None, "field": None, "action": raw.get("action"), "slot": slot, "error": error}
     context = _tracker_context(play, tapped=tapped, notice=said)
     fragments = ("_partials/action_said.html",)
     if error:

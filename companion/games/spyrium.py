@@ -6,12 +6,26 @@ Decisions: shared/rules-notes.md, "Spyrium".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from .base import Game, Line, PlayerInput, Result, Schema, number_table, plural, rank_scores
+from .base import (
+    FieldError,
+    Game,
+    InputErrors,
+    Line,
+    Note,
+    PlayerInput,
+    Result,
+    Schema,
+    join_names,
+    number_table,
+    plural,
+    rank_scores,
+)
+from .live import Action, ActionSpec, Applied, Context, End, Live, Params, Standing, State, counter_actions
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -152,6 +166,249 @@ def setup(count: int, options: SpyriumOptions) -> list[str]:
     ]
 
 
+# Live play at the table: six turns of income, money, workers, buildings and the 8 and 20 VP bonuses.
+
+RESIDENCE_START_SPACE = 1
+TECHNIQUE_PRICE = 6
+BONUS_MONEY = 5
+SEAT_COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
+SCORING_FIELDS = ("vp_track", "building_vp", "technique_vp", "money", "spyrium", "workers")
+BONUS_CHOICES = ("worker", "money")
+
+
+def period(turn: int) -> str:
+    """'Period A takes place across turns 1, 2, and 3, Period B across turns 4 and 5', C across turn 6."""
+    return "A" if turn <= 3 else "B" if turn <= 5 else "C"
+
+
+def start_seat(options: SpyriumOptions) -> dict[str, Any]:
+    """'Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token on the 2 space of the
+    Residence track' (the first space, worth the track's first value)."""
+    return {
+        "vp_track": 0, "building_vp": [], "technique_vp": [], "money": START_MONEY, "workers": START_WORKERS,
+        "spyrium": START_SPYRIUM, "residence": RESIDENCE_START_SPACE, "bonus_8": None, "bonus_20": False,
+    }
+
+
+def income(seat: dict[str, Any], options: SpyriumOptions) -> int:
+    """'each player earns income based on their token's position on the Residence track'."""
+    return options.residence_values[seat["residence"] - 1]
+
+
+def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The scoring input: each seat's track, buildings, techniques and the counts that score nothing."""
+    players = [
+        {"name": name, **{key: seat[key] for key in SCORING_FIELDS}}
+        for name, seat in zip(ctx.names, state["seats"], strict=True)
+    ]
+    return players, ctx.options.model_dump(mode="json")
+
+
+def _take(seat: dict[str, Any], choice: str, name: str) -> str:
+    """Give one bonus: +1 worker (lost at the 7-worker cap) or £5; say what happened."""
+    if choice == "money":
+        seat["money"] += BONUS_MONEY
+        return f"{name} takes £{BONUS_MONEY}."
+    if seat["workers"] >= WORKERS_MAX:
+        cap = f"maximum number of workers: {WORKERS_MAX}"
+        return f"{name} has {WORKERS_MAX} workers already ({cap}): the worker is lost."
+    seat["workers"] += 1
+    return f"{name} takes an extra worker ({seat['workers']})."
+
+
+def _other(choice: str) -> str:
+    """The bonus not picked at 8 VP."""
+    return "money" if choice == "worker" else "worker"
+
+
+def _bonuses(state: State, seat_index: int, ctx: Context, said: list[str]) -> None:
+    """'When you reach 8 VP, you can get either an extra worker or £5. When you reach 20 VP, you get the bonus you
+    didn't pick.' The 8 VP choice is asked (the bonus action); the 20 VP one follows by itself."""
+    seat, name = state["seats"][seat_index], ctx.names[seat_index]
+    if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
+        said.append(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.")
+        if seat["workers"] >= WORKERS_MAX:
+            said.append(f"{name} has {WORKERS_MAX} workers already: a worker chosen would be lost.")
+    elif seat["vp_track"] >= BONUS_STEPS[1] and seat["bonus_8"] is not None and not seat["bonus_20"]:
+        seat["bonus_20"] = True
+        taken = _take(seat, _other(seat["bonus_8"]), name)
+        said.append(f"{name} reached {BONUS_STEPS[1]} VP: the other bonus. {taken}")
+
+
+def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
+    """The rules a counter triggers: the worker cap, the Residence track's ends, the VP bonuses."""
+    said: list[str] = []
+    field = action.params.field
+    if action.seat is not None and new != old:
+        name = ctx.names[action.seat]
+        if field == "workers" and new > WORKERS_MAX:
+            raise InputErrors([FieldError("workers", f"Maximum number of workers: {WORKERS_MAX}. {name} has {old}.")])
+        if field == "residence" and not 1 <= new <= RESIDENCE_SPACES:
+            raise InputErrors([FieldError("residence", f"The Residence track has {RESIDENCE_SPACES} spaces: "
+                                                       f"1 (£{ctx.options.residence_values[0]}) to {RESIDENCE_SPACES} "
+                                                       f"(£{ctx.options.residence_values[-1]}).")])
+        if field == "vp_track":
+            _bonuses(state, action.seat, ctx, said)
+    return Applied(state, tuple(said))
+
+
+class BonusParams(Params):
+    """The bonus chosen on reaching 8 VP."""
+
+    choice: Literal["worker", "money"]
+
+
+class BuildParams(Params):
+    """A building bought: the VP printed on it, its printed cost paid (after any discount), and the building it
+    replaces (its number, from 1) or none for a new building space."""
+
+    vp: int = Field(ge=0, le=BUILDING_VP_MAX)
+    cost: int = Field(0, ge=0, le=MONEY_MAX)
+    replace: int | None = Field(None, ge=1)
+
+
+class TechniqueParams(Params):
+    """A technique patented (paying £6), or the end-game VP of one already held (its number, from 1)."""
+
+    vp: int = Field(0, ge=0, le=TECHNIQUE_VP_MAX)
+    number: int | None = Field(None, ge=1)
+
+
+def start_turn(state: State, action: Action, ctx: Context) -> Applied:
+    """'At the beginning of each turn, each player earns income based on their token's position on the Residence
+    track'; after turn 6 the game is over."""
+    table = state["table"]
+    if table["turn"] >= TURNS:
+        raise InputErrors([FieldError("action", f"Turn {TURNS} was the last one: finish and score.")])
+    table["turn"] += 1
+    paid = []
+    for name, seat in zip(ctx.names, state["seats"], strict=True):
+        seat["money"] += income(seat, ctx.options)
+        paid.append(f"{name} £{income(seat, ctx.options)}")
+    said = [f"Turn {table['turn']} (period {period(table['turn'])}): income paid: {', '.join(paid)}."]
+    return Applied(state, tuple(said))
+
+
+def bonus(state: State, action: Action, ctx: Context) -> Applied:
+    """The 8 VP choice, and at once the other bonus when the player is at 20 VP already (one jump past both)."""
+    seat, name = state["seats"][action.seat], ctx.names[action.seat]
+    if seat["vp_track"] < BONUS_STEPS[0]:
+        message = f"{name} has {seat['vp_track']} VP: the bonus comes at {BONUS_STEPS[0]}."
+        raise InputErrors([FieldError("choice", message)])
+    if seat["bonus_8"] is not None:
+        raise InputErrors([FieldError("choice", f"{name} chose the {BONUS_STEPS[0]} VP bonus already "
+                                                f"({seat['bonus_8']}).")])
+    seat["bonus_8"] = action.params.choice
+    said = [_take(seat, action.params.choice, name)]
+    _bonuses(state, action.seat, ctx, said)
+    return Applied(state, tuple(said))
+
+
+def build(state: State, action: Action, ctx: Context) -> Applied:
+    """'The cost to purchase a building space is equal to the number of buildings that the player has already
+    built. ... A player may, instead, discard an existing building ... without having to pay for the space.'"""
+    seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
+    built = len(seat["building_vp"])
+    if params.replace is not None and params.replace > built:
+        raise InputErrors([FieldError("replace", f"{name} has {plural(built, 'building')}: no building "
+                                                 f"{params.replace} to replace.")])
+    space = 0 if params.replace is not None else built
+    price = params.cost + space
+    if price > seat["money"]:
+        raise InputErrors([FieldError("cost", f"{name} has £{seat['money']}: this building costs £{params.cost} "
+                                              f"and its space £{space}.")])
+    seat["money"] -= price
+    if params.replace is not None:
+        seat["building_vp"][params.replace - 1] = params.vp
+        where = f"replaces building {params.replace} (no space to pay)"
+    else:
+        seat["building_vp"].append(params.vp)
+        where = "space free (the first)" if space == 0 else f"space £{space} ({plural(built, 'building')} built before)"
+    said = [f"{name} builds a {params.vp} VP building: card £{params.cost}, {where}; −£{price}."]
+    return Applied(state, tuple(said))
+
+
+def technique(state: State, action: Action, ctx: Context) -> Applied:
+    """'A technique ... Pay £6 to acquire the technique card ... bonus points (up to 7) at the end of the game.'"""
+    seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
+    if params.number is not None:
+        if params.number > len(seat["technique_vp"]):
+            raise InputErrors([FieldError("number", f"{name} has {plural(len(seat['technique_vp']), 'technique')}.")])
+        seat["technique_vp"][params.number - 1] = params.vp
+        return Applied(state, (f"{name}'s technique {params.number} scores {params.vp} VP at the end.",))
+    if seat["money"] < TECHNIQUE_PRICE:
+        raise InputErrors([FieldError("vp", f"{name} has £{seat['money']}: a technique costs £{TECHNIQUE_PRICE}.")])
+    seat["money"] -= TECHNIQUE_PRICE
+    seat["technique_vp"].append(params.vp)
+    return Applied(state, (f"{name} patents a technique (−£{TECHNIQUE_PRICE}), {params.vp} VP at the end.",))
+
+
+def live_notes(standing: Standing) -> list[Note]:
+    """The turn and its period, who leads, whose 8 VP choice is waiting, and the end after turn 6."""
+    state, ctx, result = standing.state, standing.ctx, standing.result
+    turn = state["table"]["turn"]
+    first = "Before turn 1: start it to pay the first income."
+    notes = [Note(f"Turn {turn} of {TURNS} (period {period(turn)}).") if turn else Note(first)]
+    leaders = [p for p in result.players if p.rank == 1]
+    if any(p.total for p in result.players):
+        notes.append(Note(f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} "
+                          f"with {leaders[0].total} VP."))
+    for name, seat in zip(ctx.names, state["seats"], strict=True):
+        if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
+            notes.append(Note(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.", warning=True))
+    if turn >= TURNS:
+        last = f"Turn {TURNS} is the last: when it is over, enter the techniques' VP and finish."
+        notes.append(Note(last, warning=True))
+    return notes
+
+
+def end(standing: Standing) -> End:
+    """The game ends after turn 6."""
+    turn = standing.state["table"]["turn"]
+    return End(turn >= TURNS, f"Turn {TURNS} is the last turn." if turn >= TURNS else None)
+
+
+def view(standing: Standing) -> dict[str, Any]:
+    """What the Spyrium tracker draws: the turn and period, each seat's income, next space price and pending choice."""
+    state, options = standing.state, standing.options
+    turn = state["table"]["turn"]
+    return {
+        "turn": turn,
+        "period": period(turn) if turn else None,
+        "last_turn": turn >= TURNS,
+        "income": [income(seat, options) for seat in state["seats"]],
+        "space_price": [len(seat["building_vp"]) for seat in state["seats"]],
+        "choosing": [seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None for seat in state["seats"]],
+    }
+
+
+def _seat_text(verb: str) -> Callable[[Action, Context], str]:
+    """'Ann, build 4 VP' and the like, for undo."""
+    return lambda action, ctx: f"{ctx.who(action.seat)}, {verb} " + ", ".join(
+        f"{k} {v}" for k, v in action.params.model_dump().items() if v is not None
+    )
+
+
+LIVE = Live(
+    start_table=lambda options: {"turn": 0},
+    start_seat=start_seat,
+    actions={
+        **counter_actions(_after_counter),
+        "start_turn": ActionSpec(start_turn, describe=lambda action, ctx: "start of a turn (income)"),
+        "bonus": ActionSpec(bonus, BonusParams, "required", _seat_text("8 VP bonus:")),
+        "build": ActionSpec(build, BuildParams, "required", _seat_text("building:")),
+        "technique": ActionSpec(technique, TechniqueParams, "required", _seat_text("technique:")),
+    },
+    seat_counters=lambda options: SEAT_COUNTERS,
+    to_input=to_input,
+    notes=live_notes,
+    end=end,
+    view=view,
+    labels={"vp_track": "score track VP", "money": "money (£)", "workers": "workers", "spyrium": "Spyrium",
+            "residence": "Residence space"},
+)
+
+
 GAME = Game(
     id="spyrium",
     name="Spyrium",
@@ -166,4 +423,5 @@ GAME = Game(
     blurb="Steampunk worker placement between market cards: build, patent and refine Spyrium in 6 turns.",
     setup=setup,
     reference_notes=reference_notes,
+    live=LIVE,
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import live, spqf, spyrium
+from companion.games import live, speros, spqf
 from companion.games.base import InputErrors
 from companion.games.spires import GAME, SpiresOptions
 
@@ -160,14 +160,14 @@ def test_action_to_dict() -> None:
 
 def test_a_game_without_a_tracker() -> None:
     """A game with only the end-game calculator has no live play: parsing, applying and standing all say so."""
-    assert spyrium.GAME.live is None
-    message = {"game": "Spyrium has no tracker."}
-    assert parse_errors(spyrium.GAME, {"action": "add"}, 0) == message
+    assert speros.GAME.live is None
+    message = {"game": "Conquest of Speros has no tracker."}
+    assert parse_errors(speros.GAME, {"action": "add"}, 0) == message
     state = {"table": {}, "seats": [{}, {}]}
     action = live.Action("add", 0, live.AddParams(field="vp", delta=1))
     ctx = context()
-    assert errors(lambda: live.apply(spyrium.GAME, state, action, ctx)) == message
-    assert errors(lambda: live.standing(spyrium.GAME, state, ctx)) == message
+    assert errors(lambda: live.apply(speros.GAME, state, action, ctx)) == message
+    assert errors(lambda: live.standing(speros.GAME, state, ctx)) == message
 
 
 # --- The generic counters -----------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def test_tracked_spires_play_starts_with_its_options(client) -> None:
 
 
 BAD_STARTS = [
-    ("a game without a tracker", {"game": "spyrium", "players": TRIO}, "track"),
+    ("a game without a tracker", {"game": "speros", "players": TRIO}, "track"),
     ("one player", {"game": "spqf", "players": [{"name": "Ann"}]}, "players"),
     ("a name twice", {"game": "spqf", "players": [{"name": "Ann"}, {"name": "ann"}]}, "players[1].name"),
     ("a colour not the game's", {"game": "spqf", "players": [{"name": "Ann", "colour": "pink"}, {"name": "Bob"}]},
