@@ -11,7 +11,8 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   site-relative ("/plays/7"), so they stay right behind any proxy or LAN address; join them to the address you
   called. played_at is ISO-8601 (a date, or a date and time); it is stored in UTC, and a time without an
   offset is taken as UTC.
-- POST /api/v1/plays with "track": true starts a play to track live instead (games with a tracker: spires, spqf):
+- POST /api/v1/plays with "track": true starts a play to track live instead (games with a tracker: spires, spqf,
+  spyrium):
   players are [{"name", "colour"?}] in turn order, first player first (colour one of the game's, distinct, or
   left out); "options" as for the game; "played_at" and "notes" as above. Answers 201 with the play view (below)
   and a Location header.
@@ -22,7 +23,8 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   the game's scoring input under the same names), "options" (as chosen at the start; once a tracked play is
   finished, as scored: a Spires solo discard pile as counted at the table), "table" (the table-wide live state,
   e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "last_card", "end_round"}, where a "seat" is a
-  player's index in "players" and the active player is players[(turn - 1) % count]; {} when there is none),
+  player's index in "players" and the active player is players[(turn - 1) % count]; Spyrium's {"turn"}, 0
+  before the first; {} when there is none),
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
@@ -32,7 +34,13 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   undo step). Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player",
   "field", "value"} ("player": null or left out for table-wide counters such as Spires' solo "discard.crowns").
   SPQF adds {"action": "next_turn"}, {"action": "last_card", "placed": bool} and {"action": "first_token",
-  "player", "level"} (hand a level's first-player token to the player who really was first). Answers 200 with
+  "player", "level"} (hand a level's first-player token to the player who really was first). Spyrium adds
+  {"action": "start_turn"} (every player's Residence income paid), {"action": "bonus", "player", "choice":
+  "worker" or "money"} (the 8 VP choice; at 20 VP the other bonus comes by itself), {"action": "build",
+  "player", "vp", "cost"?, "replace"?} (the printed VP and cost; the building space's price is worked out and
+  paid, none when it replaces building number "replace") and {"action": "technique", "player", "vp",
+  "number"?} (a new technique paying £6, or the end VP of technique "number"); its counters are "vp_track",
+  "money", "workers" (at most 7), "spyrium" and "residence" (space 1 to 6). Answers 200 with
   the play view plus "said" (what the action caused, sentences for the table), 422 with nothing changed when
   the rules or bounds refuse it, 409 when the play is finished or put aside. An action that changes nothing (the
   same value set again) answers 200 with "said": [] and is no step for undo.
