@@ -183,11 +183,17 @@ def period(turn: int) -> str:
 
 def start_seat(options: SpyriumOptions) -> dict[str, Any]:
     """'Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token on the 2 space of the
-    Residence track' (the first space, worth the track's first value)."""
+    Residence track': the space worth £2 on the track in use (the first space if no space is worth £2)."""
     return {
         "vp_track": 0, "building_vp": [], "technique_vp": [], "money": START_MONEY, "workers": START_WORKERS,
-        "spyrium": START_SPYRIUM, "residence": RESIDENCE_START_SPACE, "bonus_8": None, "bonus_20": False,
+        "spyrium": START_SPYRIUM, "residence": start_space(options), "bonus_8": None, "bonus_20": False,
     }
+
+
+def start_space(options: SpyriumOptions) -> int:
+    """The Residence space (from 1) worth £2 on the track in use, where every token starts."""
+    values = list(options.residence_values)
+    return values.index(START_RESIDENCE) + 1 if START_RESIDENCE in values else RESIDENCE_START_SPACE
 
 
 def income(seat: dict[str, Any], options: SpyriumOptions) -> int:

@@ -1,0 +1,835 @@
+"""Spyrium live play (spyrium.LIVE through games/live.py), each case tied to the rule sentence or rules-notes decision
+it checks.
+
+Rule text: shared/seeds/001_e6107a0cf4062ca0.txt (start, income, periods, "Activate a card", "Maximum number of
+workers", "Bonuses"). Decisions: shared/rules-notes.md, "Spyrium". Pure: no Flask, no database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games import live, spyrium
+from companion.games.base import InputErrors
+from companion.games.spyrium import GAME, SpyriumOptions
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
+CUSTOM = (1, 2, 4, 6, 8, 10)
+
+# Raw actions as the JSON API takes them.
+TURN = {"action": "start_turn"}
+WORKER = {"action": "bonus", "choice": "worker"}
+MONEY = {"action": "bonus", "choice": "money"}
+
+
+def add(field: str, delta: int) -> dict[str, Any]:
+    """Add to (or take from) a seat's counter."""
+    return {"action": "add", "field": field, "delta": delta}
+
+
+def put(field: str, value: int) -> dict[str, Any]:
+    """Set a seat's counter."""
+    return {"action": "set", "field": field, "value": value}
+
+
+def vp(delta: int) -> dict[str, Any]:
+    """Score-track VP gained (or taken back)."""
+    return add("vp_track", delta)
+
+
+def build(vp_printed: int, cost: int = 0, replace: int | None = None) -> dict[str, Any]:
+    """A building bought: printed VP, card cost, and the building it replaces (from 1) if any."""
+    raw: dict[str, Any] = {"action": "build", "vp": vp_printed, "cost": cost}
+    if replace is not None:
+        raw["replace"] = replace
+    return raw
+
+
+def technique(vp_end: int = 0, number: int | None = None) -> dict[str, Any]:
+    """A technique patented, or (with a number) the end-game VP of one already held."""
+    raw: dict[str, Any] = {"action": "technique", "vp": vp_end}
+    if number is not None:
+        raw["number"] = number
+    return raw
+
+
+Step = tuple[str | None, dict[str, Any]]
+
+
+def context(count: int = 2, values: tuple[int, ...] | None = None) -> live.Context:
+    """Ann, Bob, ... in turn order; the default Residence track unless values are given."""
+    return live.Context(NAMES[:count], options(values), GAME.live)
+
+
+def options(values: tuple[int, ...] | None = None) -> SpyriumOptions:
+    """Default options, or a custom Residence track."""
+    return SpyriumOptions() if values is None else SpyriumOptions(residence_values=values)
+
+
+def start(count: int = 2, values: tuple[int, ...] | None = None) -> live.State:
+    """The state a play of `count` players starts from."""
+    return GAME.live.start(count, options(values))
+
+
+def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
+    """Parse (strict, as JSON) and apply one action for a player by name, or for the table (None)."""
+    seat = ctx.names.index(who) if who is not None else None
+    return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
+
+
+def play(
+    steps: Sequence[Step], count: int = 2, values: tuple[int, ...] | None = None
+) -> tuple[live.State, live.Context, list[str]]:
+    """Run the steps from the start state; the final state, the context and everything said, in order."""
+    ctx = context(count, values)
+    state = start(count, values)
+    said: list[str] = []
+    for who, raw in steps:
+        applied = act(state, ctx, who, raw)
+        state = applied.state
+        said += applied.said
+    return state, ctx, said
+
+
+def refusal(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> dict[str, str]:
+    """The field errors an action is refused with, as {field: message}."""
+    with pytest.raises(InputErrors) as caught:
+        act(state, ctx, who, raw)
+    return {e.field: e.message for e in caught.value.errors}
+
+
+def parse_refusal(raw: dict[str, Any], seat: int | None, *, strict: bool = True) -> dict[str, str]:
+    """The field errors parsing refuses an action with."""
+    with pytest.raises(InputErrors) as caught:
+        live.parse_action(GAME, raw, seat, strict=strict)
+    return {e.field: e.message for e in caught.value.errors}
+
+
+def ann(state: live.State) -> dict[str, Any]:
+    """Ann's seat."""
+    return state["seats"][0]
+
+
+def bonus_state(seat: dict[str, Any]) -> tuple[int, int, int, str | None, bool]:
+    """(VP on the track, money, workers, the 8 VP choice, whether the 20 VP bonus was given)."""
+    return seat["vp_track"], seat["money"], seat["workers"], seat["bonus_8"], seat["bonus_20"]
+
+
+def turns(n: int) -> list[Step]:
+    """n turn starts."""
+    return [(None, TURN)] * n
+
+
+# --- Start: "Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token on the 2 space" ---
+
+START_SEAT = {
+    "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 8, "workers": 3, "spyrium": 2, "residence": 1,
+    "bonus_8": None, "bonus_20": False,
+}
+
+
+@pytest.mark.parametrize(
+    "count", [2, 3, 4, 5],
+    ids=lambda n: f"Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ({n}p)",
+)
+def test_start_state(count: int) -> None:
+    """3 workers, 2 Spyrium, £8, 0 VP, no building or technique, no bonus yet, Residence on its first (£2) space;
+    the table before turn 1 (turn 0)."""
+    state = start(count)
+    assert state["table"] == {"turn": 0}
+    assert state["seats"] == [START_SEAT] * count
+    # Each seat is its own dict and its own lists: a change to one never shows in another.
+    assert len({id(seat) for seat in state["seats"]}) == count
+    assert len({id(seat["building_vp"]) for seat in state["seats"]}) == count
+
+
+def test_start_token_on_the_2_space_of_the_residence_track() -> None:
+    """'Each player also begins with a token on the 2 space of the Residence track': on the default track
+    (2, 3, 4, 5, 6, 7, rules notes) that is the first space, worth £2."""
+    state, ctx = start(3), context(3)
+    assert [spyrium.income(seat, ctx.options) for seat in state["seats"]] == [2, 2, 2]
+    view = spyrium.view(live.standing(GAME, state, ctx))
+    assert view == {"turn": 0, "period": None, "last_turn": False, "income": [2, 2, 2], "space_price": [0, 0, 0],
+                    "choosing": [False, False, False]}
+
+
+def test_start_before_turn_one() -> None:
+    """Table turn 0: no income paid yet, the notes say to start turn 1; nothing scored, no leader; no end."""
+    state, ctx = start(2), context(2)
+    standing = live.standing(GAME, state, ctx)
+    assert [note.text for note in spyrium.live_notes(standing)] == ["Before turn 1: start it to pay the first income."]
+    assert spyrium.end(standing) == live.End(False, None)
+    assert [p.total for p in standing.result.players] == [0, 0]
+
+
+def test_start_on_the_2_space_of_a_custom_track() -> None:
+    """'a token on the 2 space of the Residence track ... so at the beginning of turn 1, each player will gain £2'
+    (rules notes: 'Residence at 2 (income £2 a turn = the Residence value)'): on a track read 1, 2, 4, 6, 8, 10
+    the token starts on the £2 space (the second) and turn 1 pays £2, not £1."""
+    state, _, said = play(turns(1), values=CUSTOM)
+    assert [seat["money"] for seat in state["seats"]] == [10, 10]
+    assert said == ["Turn 1 (period A): income paid: Ann £2, Bob £2."]
+
+
+# --- "At the beginning of each turn, each player earns income based on their token's position on the Residence track"
+
+INCOME = [
+    # (Residence track or None for the default, steps, money per seat, what the last turn start said)
+    pytest.param(None, turns(1), [10, 10], "Turn 1 (period A): income paid: Ann £2, Bob £2.",
+                 id="so at the beginning of turn 1, each player will gain £2"),
+    pytest.param(None, turns(2), [12, 12], "Turn 2 (period A): income paid: Ann £2, Bob £2.",
+                 id="At the beginning of EACH turn, each player earns income: turn 2 again"),
+    pytest.param(None, turns(6), [20, 20], "Turn 6 (period C): income paid: Ann £2, Bob £2.",
+                 id="At the beginning of each turn: six turns of £2"),
+    pytest.param(None, [("Ann", add("residence", 1)), (None, TURN)], [11, 10],
+                 "Turn 1 (period A): income paid: Ann £3, Bob £2.",
+                 id="income based on their token's position: Ann moved one space up (£3)"),
+    pytest.param(None, [("Bob", put("residence", 6)), (None, TURN)], [10, 15],
+                 "Turn 1 (period A): income paid: Ann £2, Bob £7.",
+                 id="income based on their token's position: Bob on the top space (£7)"),
+    pytest.param(None, [(None, TURN), ("Ann", add("residence", 1)), (None, TURN), ("Ann", add("residence", 1)),
+                        (None, TURN)],
+                 [8 + 2 + 3 + 4, 8 + 2 + 2 + 2], "Turn 3 (period A): income paid: Ann £4, Bob £2.",
+                 id="income based on their token's position: each turn pays the space the token is on then"),
+    pytest.param(None, [("Ann", put("residence", 4)), ("Ann", add("residence", -2)), (None, TURN)], [11, 10],
+                 "Turn 1 (period A): income paid: Ann £3, Bob £2.",
+                 id="income based on their token's position: a Residence correction down pays the lower space"),
+    pytest.param(CUSTOM, [("Ann", put("residence", 2)), ("Bob", put("residence", 1)), (None, TURN)], [10, 9],
+                 "Turn 1 (period A): income paid: Ann £2, Bob £1.",
+                 id="income based on their token's position: custom track 1,2,4,6,8,10, space 2 pays £2, space 1 £1"),
+    pytest.param(CUSTOM, [("Ann", put("residence", 3)), ("Bob", put("residence", 6)), (None, TURN)], [12, 18],
+                 "Turn 1 (period A): income paid: Ann £4, Bob £10.",
+                 id="income based on their token's position: custom track, spaces 3 (£4) and 6 (£10)"),
+    pytest.param(CUSTOM, [("Ann", put("residence", 5)), ("Bob", put("residence", 1)), (None, TURN),
+                          ("Ann", add("residence", 1)), (None, TURN)],
+                 [8 + 8 + 10, 8 + 1 + 1], "Turn 2 (period A): income paid: Ann £10, Bob £1.",
+                 id="income based on their token's position: custom track, after a move up between turns"),
+]
+
+
+@pytest.mark.parametrize(("values", "steps", "money", "said"), INCOME)
+def test_income(values: tuple[int, ...] | None, steps: list[Step], money: list[int], said: str) -> None:
+    """start_turn pays each seat the value of its Residence space, read off the track in the options."""
+    state, ctx, told = play(steps, values=values)
+    assert [seat["money"] for seat in state["seats"]] == money
+    assert told[-1] == said
+    view = spyrium.view(live.standing(GAME, state, ctx))
+    assert view["income"] == [spyrium.income(seat, ctx.options) for seat in state["seats"]]
+
+
+def test_income_changes_nothing_but_money_and_the_turn() -> None:
+    """Income is money only: VP, workers, Spyrium, buildings, techniques and the Residence token stay."""
+    before, ctx, _ = play([("Ann", put("residence", 3))])
+    after = act(before, ctx, None, TURN).state
+    assert after["table"] == {"turn": 1}
+    for old, new in zip(before["seats"], after["seats"], strict=True):
+        assert {k: v for k, v in new.items() if k != "money"} == {k: v for k, v in old.items() if k != "money"}
+
+
+RESIDENCE_REFUSED = [
+    # (Residence track, steps, action for Ann, the message)
+    pytest.param(None, [], add("residence", -1),
+                 "The Residence track has 6 spaces: 1 (£2) to 6 (£7).",
+                 id="Residence track: no space below the first (the 2 space)"),
+    pytest.param(None, [("Ann", put("residence", 6))], add("residence", 1),
+                 "The Residence track has 6 spaces: 1 (£2) to 6 (£7).",
+                 id="Residence track: no space above the top (£7)"),
+    pytest.param(None, [], put("residence", 0), "The Residence track has 6 spaces: 1 (£2) to 6 (£7).",
+                 id="Residence track: set to 0 refused"),
+    pytest.param(CUSTOM, [], put("residence", 7), "The Residence track has 6 spaces: 1 (£1) to 6 (£10).",
+                 id="Residence track: custom track, set to 7 refused, its own ends said"),
+]
+
+
+@pytest.mark.parametrize(("values", "steps", "raw", "message"), RESIDENCE_REFUSED)
+def test_residence_refused(values: tuple[int, ...] | None, steps: list[Step], raw: dict[str, Any], message: str) -> None:
+    """The token stays on the track's six spaces."""
+    state, ctx, _ = play(steps, values=values)
+    assert refusal(state, ctx, "Ann", raw) == {"residence": message}
+
+
+# --- "Period A takes place across turns 1, 2, and 3, Period B ... turns 4 and 5, and Period 6 ... turn 6" ---------
+
+PERIODS = [
+    pytest.param(1, "A", id="Period A takes place across turns 1, 2, and 3: turn 1"),
+    pytest.param(2, "A", id="Period A takes place across turns 1, 2, and 3: turn 2"),
+    pytest.param(3, "A", id="Period A takes place across turns 1, 2, and 3: turn 3"),
+    pytest.param(4, "B", id="Period B takes place across turns 4 and 5: turn 4"),
+    pytest.param(5, "B", id="Period B takes place across turns 4 and 5: turn 5"),
+    pytest.param(6, "C", id="Period 6 (C, rules notes) takes place across turn 6"),
+]
+
+
+@pytest.mark.parametrize(("turn", "letter"), PERIODS)
+def test_periods(turn: int, letter: str) -> None:
+    """The turn started is said with its period, and the notes and the view show it."""
+    state, ctx, said = play(turns(turn))
+    assert state["table"]["turn"] == turn
+    assert said[-1].startswith(f"Turn {turn} (period {letter}): ")
+    assert spyrium.period(turn) == letter
+    standing = live.standing(GAME, state, ctx)
+    assert spyrium.live_notes(standing)[0].text == f"Turn {turn} of 6 (period {letter})."
+    view = spyrium.view(standing)
+    assert (view["turn"], view["period"], view["last_turn"]) == (turn, letter, turn == 6)
+
+
+def test_start_turn_refused_after_turn_six() -> None:
+    """'The player with the most points at the end of 6 turns is the winner': no turn 7, and no income for it."""
+    state, ctx, _ = play(turns(6))
+    assert refusal(state, ctx, None, TURN) == {"action": "Turn 6 was the last one: finish and score."}
+    assert [seat["money"] for seat in state["seats"]] == [20, 20]
+
+
+@pytest.mark.parametrize(("turn", "triggered"), [(0, False), (5, False), (6, True)],
+                         ids=["end: not before turn 1", "end: not in turn 5", "end: at the end of 6 turns"])
+def test_end(turn: int, triggered: bool) -> None:
+    """The game ends with turn 6; the notes warn it is the last turn."""
+    state, ctx, _ = play(turns(turn))
+    standing = live.standing(GAME, state, ctx)
+    assert spyrium.end(standing) == (live.End(True, "Turn 6 is the last turn.") if triggered else live.End())
+    warnings = [note.text for note in spyrium.live_notes(standing) if note.warning]
+    last = "Turn 6 is the last: when it is over, enter the techniques' VP and finish."
+    assert (last in warnings) is triggered
+
+
+def test_start_turn_is_for_the_table() -> None:
+    """Income is paid to every player at once: start_turn takes no player."""
+    assert parse_refusal(TURN, 0) == {"player": "Start turn is for the whole table: give no player."}
+
+
+# --- "When you reach 8 VP, you can get either an extra worker or £5. When you reach 20 VP, you get the bonus you
+# didn't pick." ----------------------------------------------------------------------------------------------------
+
+CHOOSE = "Ann reached 8 VP: choose +1 worker or £5."
+
+BONUSES = [
+    # (steps, Ann's (vp, money, workers, bonus_8, bonus_20), everything said)
+    pytest.param([("Ann", vp(7))], (7, 8, 3, None, False), [],
+                 id="When you reach 8 VP: 7 VP is not yet"),
+    pytest.param([("Ann", vp(8))], (8, 8, 3, None, False), [CHOOSE],
+                 id="When you reach 8 VP, you can get either ...: the choice is asked, nothing given yet"),
+    pytest.param([("Ann", put("vp_track", 9))], (9, 8, 3, None, False), [CHOOSE],
+                 id="When you reach 8 VP: set past 8 asks the choice too"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], (8, 8, 4, "worker", False),
+                 [CHOOSE, "Ann takes an extra worker (4)."],
+                 id="When you reach 8 VP, you can get either an extra worker"),
+    pytest.param([("Ann", vp(8)), ("Ann", MONEY)], (8, 13, 3, "money", False), [CHOOSE, "Ann takes £5."],
+                 id="When you reach 8 VP, you can get either ... or £5"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(11))], (19, 8, 4, "worker", False),
+                 [CHOOSE, "Ann takes an extra worker (4)."],
+                 id="When you reach 20 VP: 19 VP is not yet"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(12))], (20, 13, 4, "worker", True),
+                 [CHOOSE, "Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
+                 id="When you reach 20 VP, you get the bonus you didn't pick: worker first, then £5"),
+    pytest.param([("Ann", vp(8)), ("Ann", MONEY), ("Ann", put("vp_track", 23))], (23, 13, 4, "money", True),
+                 [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
+                 id="When you reach 20 VP, you get the bonus you didn't pick: £5 first, then the worker"),
+    pytest.param([("Ann", vp(10)), ("Ann", MONEY), ("Ann", vp(12)), ("Ann", vp(5)), ("Ann", vp(-3)), ("Ann", vp(4))],
+                 (28, 13, 4, "money", True),
+                 [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
+                 id="When you reach 20 VP, you get the bonus you didn't pick: once, not again on later VP"),
+    pytest.param([("Ann", vp(25))], (25, 8, 3, None, False), [CHOOSE],
+                 id="one jump past 20 VP: the 8 VP choice is asked once, nothing given before it"),
+    pytest.param([("Ann", vp(25)), ("Ann", WORKER)], (25, 13, 4, "worker", True),
+                 [CHOOSE, "Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
+                 id="one jump past 20 VP: the bonus action gives the worker picked, then the £5 not picked"),
+    pytest.param([("Ann", put("vp_track", 20)), ("Ann", MONEY)], (20, 13, 4, "money", True),
+                 [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
+                 id="one jump to exactly 20 VP: the £5 picked, then the worker not picked"),
+    pytest.param([("Ann", vp(25)), ("Ann", vp(2))], (27, 8, 3, None, False), [CHOOSE, CHOOSE],
+                 id="one jump past 20 VP: no 20 VP bonus while the 8 VP choice is still waiting"),
+    pytest.param([("Bob", vp(20)), ("Ann", vp(3))], (3, 8, 3, None, False),
+                 ["Bob reached 8 VP: choose +1 worker or £5."],
+                 id="When YOU reach 8 VP: another player's VP give Ann nothing"),
+]
+
+
+@pytest.mark.parametrize(("steps", "expected", "said"), BONUSES)
+def test_bonuses(steps: list[Step], expected: tuple[int, int, int, str | None, bool], said: list[str]) -> None:
+    """The 8 VP choice is asked (the bonus action), the 20 VP bonus follows by itself; said in order."""
+    state, _, told = play(steps)
+    assert bonus_state(ann(state)) == expected
+    assert told == said
+
+
+def test_bonus_choice_waiting_in_notes_and_view() -> None:
+    """While Ann's 8 VP choice waits, the notes warn and the view marks her as choosing; it goes once chosen."""
+    state, ctx, _ = play([("Ann", vp(9)), ("Bob", vp(3))])
+    standing = live.standing(GAME, state, ctx)
+    assert spyrium.live_notes(standing)[-1] == spyrium.Note(CHOOSE, warning=True)
+    assert spyrium.view(standing)["choosing"] == [True, False]
+    chosen = act(state, ctx, "Ann", MONEY).state
+    standing = live.standing(GAME, chosen, ctx)
+    assert not [note for note in spyrium.live_notes(standing) if note.warning]
+    assert spyrium.view(standing)["choosing"] == [False, False]
+
+
+BONUS_REFUSED = [
+    # (steps, bonus action for Ann, the message)
+    pytest.param([], WORKER, "Ann has 0 VP: the bonus comes at 8.", id="When you reach 8 VP: not at 0 VP"),
+    pytest.param([("Ann", vp(7))], MONEY, "Ann has 7 VP: the bonus comes at 8.", id="When you reach 8 VP: not at 7"),
+    pytest.param([("Ann", vp(9)), ("Ann", vp(-2))], WORKER, "Ann has 7 VP: the bonus comes at 8.",
+                 id="When you reach 8 VP: not after a correction back below 8"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], MONEY, "Ann chose the 8 VP bonus already (worker).",
+                 id="you can get EITHER an extra worker or £5: not both at 8 VP"),
+    pytest.param([("Ann", vp(8)), ("Ann", MONEY)], MONEY, "Ann chose the 8 VP bonus already (money).",
+                 id="you can get either ... or £5: not the same one twice"),
+    pytest.param([("Ann", vp(21)), ("Ann", MONEY)], WORKER, "Ann chose the 8 VP bonus already (money).",
+                 id="When you reach 20 VP, you get the bonus: nothing more to choose after both"),
+]
+
+
+@pytest.mark.parametrize(("steps", "raw", "message"), BONUS_REFUSED)
+def test_bonus_refused(steps: list[Step], raw: dict[str, Any], message: str) -> None:
+    """The bonus action is only for a player at 8 VP or more who has not chosen yet; nothing changes."""
+    state, ctx, _ = play(steps)
+    assert refusal(state, ctx, "Ann", raw) == {"choice": message}
+
+
+def test_bonus_parsing() -> None:
+    """The bonus is for a player, and is a worker or £5, nothing else."""
+    assert parse_refusal(WORKER, None) == {"player": "Say which player this is for."}
+    errors = parse_refusal({"action": "bonus", "choice": "vp"}, 0)
+    assert set(errors) == {"choice"}
+    assert set(parse_refusal({"action": "bonus"}, 0)) == {"choice"}
+
+
+WORKER_LOST = [
+    # (steps, Ann's (vp, money, workers, bonus_8, bonus_20), everything said after the workers were set to 7)
+    pytest.param([("Ann", vp(8))], (8, 8, 7, None, False),
+                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost."],
+                 id="Maximum number of workers: 7 — reaching 8 VP at 7 workers warns a worker would be lost"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], (8, 8, 7, "worker", False),
+                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.",
+                  "Ann has 7 workers already (maximum number of workers: 7): the worker is lost."],
+                 id="Maximum number of workers: 7 — an extra worker chosen at 7 is lost, and said"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(12))], (20, 13, 7, "worker", True),
+                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.",
+                  "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
+                  "Ann reached 20 VP: the other bonus. Ann takes £5."],
+                 id="a worker lost at 8 VP still counts as picked: the £5 follows at 20"),
+    pytest.param([("Ann", vp(8)), ("Ann", MONEY), ("Ann", vp(12))], (20, 13, 7, "money", True),
+                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.", "Ann takes £5.",
+                  ("Ann reached 20 VP: the other bonus. Ann has 7 workers already (maximum number of workers: 7): "
+                   "the worker is lost.")],
+                 id="When you reach 20 VP, you get the bonus you didn't pick: the worker, lost at 7"),
+    pytest.param([("Ann", vp(30)), ("Ann", WORKER)], (30, 13, 7, "worker", True),
+                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.",
+                  "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
+                  "Ann reached 20 VP: the other bonus. Ann takes £5."],
+                 id="one jump past 20 VP at 7 workers: the worker lost, the £5 given"),
+]
+
+
+@pytest.mark.parametrize(("steps", "expected", "said"), WORKER_LOST)
+def test_worker_lost_at_seven(steps: list[Step], expected: tuple[int, int, int, str | None, bool],
+                              said: list[str]) -> None:
+    """A bonus worker beyond 7 is lost (the bonus still counts as given)."""
+    state, _, told = play([("Ann", put("workers", 7)), *steps])
+    assert bonus_state(ann(state)) == expected
+    assert told == said
+
+
+def test_worker_bonus_to_exactly_seven() -> None:
+    """At 6 workers the extra worker is the seventh: taken, not lost."""
+    state, _, told = play([("Ann", put("workers", 6)), ("Ann", vp(8)), ("Ann", WORKER)])
+    assert ann(state)["workers"] == 7
+    assert told == [CHOOSE, "Ann takes an extra worker (7)."]
+
+
+# --- "Maximum number of workers: 7" ---------------------------------------------------------------------------------
+
+WORKER_CAP = [
+    # (steps, action for Ann, refused?)
+    pytest.param([], add("workers", 4), False, id="Maximum number of workers: 7 — 3 + 4 = 7 allowed"),
+    pytest.param([], put("workers", 7), False, id="Maximum number of workers: 7 — set to 7 allowed"),
+    pytest.param([], add("workers", 5), True, id="Maximum number of workers: 7 — 3 + 5 = 8 refused"),
+    pytest.param([], put("workers", 8), True, id="Maximum number of workers: 7 — set to 8 refused"),
+    pytest.param([("Ann", put("workers", 7))], add("workers", 1), True,
+                 id="Maximum number of workers: 7 — +1 at 7 refused"),
+    pytest.param([("Ann", put("workers", 7))], add("workers", -1), False,
+                 id="Maximum number of workers: 7 — a worker lost at 7 allowed"),
+]
+
+
+@pytest.mark.parametrize(("steps", "raw", "refused"), WORKER_CAP)
+def test_worker_cap(steps: list[Step], raw: dict[str, Any], refused: bool) -> None:
+    """Workers never go past 7, by add or set."""
+    state, ctx, _ = play(steps)
+    old = ann(state)["workers"]
+    if refused:
+        assert refusal(state, ctx, "Ann", raw) == {"workers": f"Maximum number of workers: 7. Ann has {old}."}
+    else:
+        assert 0 <= ann(act(state, ctx, "Ann", raw).state)["workers"] <= 7
+
+
+# --- Buildings: "The cost to purchase a building space is equal to the number of buildings that the player has
+# already built. Thus, the first building space is free, the second one is £1, the third one is £2" ---------------
+
+BUILDS = [
+    # (steps, Ann's money, Ann's building VP, what the last build said)
+    pytest.param([("Ann", build(3, 2))], 6, [3], "Ann builds a 3 VP building: card £2, space free (the first); −£2.",
+                 id="Thus, the first building space is free"),
+    pytest.param([("Ann", build(3, 2)), ("Ann", build(4, 1))], 4, [3, 4],
+                 "Ann builds a 4 VP building: card £1, space £1 (1 building built before); −£2.",
+                 id="the second one is £1"),
+    pytest.param([("Ann", build(3)), ("Ann", build(4)), ("Ann", build(5, 1))], 8 - 1 - 3, [3, 4, 5],
+                 "Ann builds a 5 VP building: card £1, space £2 (2 buildings built before); −£3.",
+                 id="the third one is £2"),
+    pytest.param([("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", build(2))], 8 - 1 - 2 - 3,
+                 [1, 1, 1, 2], "Ann builds a 2 VP building: card £0, space £3 (3 buildings built before); −£3.",
+                 id="equal to the number of buildings that the player has already built: the fourth one is £3"),
+    pytest.param([("Bob", build(1)), ("Bob", build(1)), ("Ann", build(2))], 8, [2],
+                 "Ann builds a 2 VP building: card £0, space free (the first); −£0.",
+                 id="buildings that THE PLAYER has already built: Bob's buildings do not raise Ann's price"),
+    pytest.param([("Ann", build(3, 1)), ("Ann", build(6, 4, replace=1))], 8 - 1 - 4, [6],
+                 "Ann builds a 6 VP building: card £4, replaces building 1 (no space to pay); −£4.",
+                 id="discard an existing building ... without having to pay for the space"),
+    pytest.param([("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 3, replace=1))], 8 - 1 - 3, [5, 2],
+                 "Ann builds a 5 VP building: card £3, replaces building 1 (no space to pay); −£3.",
+                 id="discard an existing building to place the newly-acquired building IN ITS building space"),
+    pytest.param([("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 0, replace=2)), ("Ann", build(3))],
+                 8 - 1 - 2, [1, 5, 3],
+                 "Ann builds a 3 VP building: card £0, space £2 (2 buildings built before); −£2.",
+                 id="a replacement adds no space: the next new space still costs the number of buildings"),
+    pytest.param([("Ann", build(2, 8))], 0, [2], "Ann builds a 2 VP building: card £8, space free (the first); −£8.",
+                 id="Pay the cost listed: exactly the money Ann has is enough"),
+    pytest.param([("Ann", build(0, 1))], 7, [0], "Ann builds a 0 VP building: card £1, space free (the first); −£1.",
+                 id="a building printed 0 VP takes a space too"),
+]
+
+
+@pytest.mark.parametrize(("steps", "money", "buildings", "said"), BUILDS)
+def test_build(steps: list[Step], money: int, buildings: list[int], said: str) -> None:
+    """A build pays its card's cost plus its space (none when it replaces a building)."""
+    state, ctx, told = play(steps)
+    assert ann(state)["money"] == money
+    assert ann(state)["building_vp"] == buildings
+    assert told[-1] == said
+    view = spyrium.view(live.standing(GAME, state, ctx))
+    assert view["space_price"][0] == len(buildings)
+
+
+BUILD_REFUSED = [
+    # (steps, build for Ann, {field: message})
+    pytest.param([], build(2, 9), {"cost": "Ann has £8: this building costs £9 and its space £0."},
+                 id="Pay the cost listed ... to acquire the card: not without the money"),
+    pytest.param([("Ann", build(1, 7))], build(2, 1),
+                 {"cost": "Ann has £1: this building costs £1 and its space £1."},
+                 id="The cost to purchase a building space: card affordable, card + space not"),
+    pytest.param([("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", put("money", 2))], build(1),
+                 {"cost": "Ann has £2: this building costs £0 and its space £3."},
+                 id="the space alone (£3) more than Ann has"),
+    pytest.param([], build(4, 0, replace=1), {"replace": "Ann has 0 buildings: no building 1 to replace."},
+                 id="discard an EXISTING building: none yet"),
+    pytest.param([("Ann", build(1)), ("Ann", build(2))], build(4, 0, replace=3),
+                 {"replace": "Ann has 2 buildings: no building 3 to replace."},
+                 id="discard an EXISTING building: no third one"),
+    pytest.param([("Ann", build(1, 8))], build(4, 1, replace=1),
+                 {"cost": "Ann has £0: this building costs £1 and its space £0."},
+                 id="without having to pay for the space, but still the card's cost"),
+]
+
+
+@pytest.mark.parametrize(("steps", "raw", "errors"), BUILD_REFUSED)
+def test_build_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str, str]) -> None:
+    """A build Ann can't pay for, or one replacing a building she doesn't have, changes nothing."""
+    state, ctx, _ = play(steps)
+    assert refusal(state, ctx, "Ann", raw) == errors
+
+
+@pytest.mark.parametrize("raw", [
+    pytest.param(build(2, 0, replace=0), id="building numbers start at 1"),
+    pytest.param({"action": "build", "vp": -1}, id="no negative printed VP"),
+    pytest.param({"action": "build", "vp": 2, "cost": -1}, id="no negative cost"),
+    pytest.param({"action": "build", "cost": 2}, id="the printed VP is required"),
+])
+def test_build_parsing_refused(raw: dict[str, Any]) -> None:
+    """Build parameters out of range are refused before anything runs."""
+    assert parse_refusal(raw, 0)
+
+
+# --- Techniques: "Pay £6 to acquire the technique card ... bonus points (up to 7) at the end of the game" ----------
+
+TECHNIQUES = [
+    # (steps, Ann's money, Ann's technique VP, what the last action said)
+    pytest.param([("Ann", technique(4))], 2, [4], "Ann patents a technique (−£6), 4 VP at the end.",
+                 id="Pay £6 to acquire the technique card"),
+    pytest.param([("Ann", technique())], 2, [0], "Ann patents a technique (−£6), 0 VP at the end.",
+                 id="Pay £6 to acquire the technique card: its end-game VP not known yet (0)"),
+    pytest.param([("Ann", technique(7))], 2, [7], "Ann patents a technique (−£6), 7 VP at the end.",
+                 id="bonus points (up to 7): 7 allowed"),
+    pytest.param([("Ann", put("money", 12)), ("Ann", technique(1)), ("Ann", technique(2))], 0, [1, 2],
+                 "Ann patents a technique (−£6), 2 VP at the end.",
+                 id="Pay £6 to acquire the technique card: a second one, £6 again"),
+    pytest.param([("Ann", put("money", 12)), ("Ann", technique()), ("Ann", technique()), ("Ann", technique(5, 2))],
+                 0, [0, 5], "Ann's technique 2 scores 5 VP at the end.",
+                 id="bonus points (up to 7) at the end of the game: entered later by number, no money paid"),
+    pytest.param([("Ann", technique(6)), ("Ann", technique(3, 1))], 2, [3],
+                 "Ann's technique 1 scores 3 VP at the end.",
+                 id="bonus points at the end of the game: a correction of technique 1"),
+    pytest.param([("Ann", technique(6)), ("Ann", put("money", 0)), ("Ann", technique(7, 1))], 0, [7],
+                 "Ann's technique 1 scores 7 VP at the end.",
+                 id="bonus points at the end of the game: a correction needs no money"),
+]
+
+
+@pytest.mark.parametrize(("steps", "money", "techniques", "said"), TECHNIQUES)
+def test_technique(steps: list[Step], money: int, techniques: list[int], said: str) -> None:
+    """A technique costs £6 and scores 0-7 VP at the end; a numbered one corrects its VP."""
+    state, _, told = play(steps)
+    assert ann(state)["money"] == money
+    assert ann(state)["technique_vp"] == techniques
+    assert told[-1] == said
+
+
+TECHNIQUE_REFUSED = [
+    pytest.param([("Ann", put("money", 5))], technique(3), {"vp": "Ann has £5: a technique costs £6."},
+                 id="Pay £6 to acquire the technique card: not with £5"),
+    pytest.param([], technique(3, 1), {"number": "Ann has 0 techniques."},
+                 id="correcting a technique Ann does not have: none yet"),
+    pytest.param([("Ann", technique(2))], technique(3, 2), {"number": "Ann has 1 technique."},
+                 id="correcting a technique Ann does not have: no second one"),
+]
+
+
+@pytest.mark.parametrize(("steps", "raw", "errors"), TECHNIQUE_REFUSED)
+def test_technique_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str, str]) -> None:
+    """A technique Ann can't pay for, or a correction of one she doesn't have, changes nothing."""
+    state, ctx, _ = play(steps)
+    assert refusal(state, ctx, "Ann", raw) == errors
+
+
+@pytest.mark.parametrize("raw", [
+    pytest.param(technique(8), id="bonus points (UP TO 7): 8 refused"),
+    pytest.param(technique(-1), id="no negative technique VP"),
+    pytest.param(technique(3, 0), id="technique numbers start at 1"),
+])
+def test_technique_parsing_refused(raw: dict[str, Any]) -> None:
+    """Technique parameters out of range are refused before anything runs."""
+    assert parse_refusal(raw, 0)
+
+
+# --- Undo: changed_parts / restore takes back everything an action caused -----------------------------------------
+
+UNDO = [
+    # (steps before, the action undone as (who, raw))
+    pytest.param([], (None, TURN), id="undo: a turn start and its income"),
+    pytest.param([], ("Ann", vp(8)), id="undo: reaching 8 VP (the choice waiting)"),
+    pytest.param([("Ann", vp(8))], ("Ann", WORKER), id="undo: the 8 VP worker"),
+    pytest.param([("Ann", vp(8))], ("Ann", MONEY), id="undo: the 8 VP £5"),
+    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], ("Ann", vp(12)), id="undo: reaching 20 VP and its £5"),
+    pytest.param([("Ann", vp(8)), ("Ann", MONEY)], ("Ann", put("vp_track", 20)),
+                 id="undo: reaching 20 VP (set) and its worker"),
+    pytest.param([("Ann", vp(25))], ("Ann", WORKER), id="undo: one jump past 20, both bonuses at once"),
+    pytest.param([("Ann", build(1))], ("Ann", build(2, 1)), id="undo: a build and its space"),
+    pytest.param([("Ann", build(1))], ("Ann", build(2, 1, replace=1)), id="undo: a replacement"),
+    pytest.param([], ("Ann", technique(4)), id="undo: a technique"),
+    pytest.param([("Ann", technique(4))], ("Ann", technique(6, 1)), id="undo: a technique's VP corrected"),
+    pytest.param([], ("Bob", add("residence", 1)), id="undo: a Residence move"),
+]
+
+
+@pytest.mark.parametrize(("steps", "undone"), UNDO)
+def test_undo_restores_the_state_before(steps: list[Step], undone: Step) -> None:
+    """restore(after, changed_parts(before, after)) == before, for every action and all it caused."""
+    before, ctx, _ = play(steps)
+    after = act(before, ctx, *undone).state
+    assert after != before
+    parts = live.changed_parts(before, after)
+    assert live.restore(after, parts) == before
+
+
+def test_undo_takes_the_20_vp_bonus_back() -> None:
+    """The VP that took Ann to 20 gave her £5 (the bonus she didn't pick): undo takes the £5 back and the 20 VP
+    bonus is owed again, so reaching 20 again gives it once more."""
+    before, ctx, _ = play([("Ann", vp(8)), ("Ann", WORKER)])
+    after = act(before, ctx, "Ann", vp(12)).state
+    assert bonus_state(ann(after)) == (20, 13, 4, "worker", True)
+    parts = live.changed_parts(before, after)
+    assert set(parts) == {"seats"} and set(parts["seats"]) == {"0"}
+    undone = live.restore(after, parts)
+    assert bonus_state(ann(undone)) == (8, 8, 4, "worker", False)
+    again = act(undone, ctx, "Ann", vp(12))
+    assert bonus_state(ann(again.state)) == (20, 13, 4, "worker", True)
+    assert again.said == ("Ann reached 20 VP: the other bonus. Ann takes £5.",)
+
+
+def test_undo_takes_both_bonuses_of_one_jump_back() -> None:
+    """The bonus action past 20 gave the worker and the £5: undo takes both back and the choice waits again."""
+    before, ctx, _ = play([("Ann", vp(21))])
+    after = act(before, ctx, "Ann", WORKER).state
+    undone = live.restore(after, live.changed_parts(before, after))
+    assert bonus_state(ann(undone)) == (21, 8, 3, None, False)
+    assert spyrium.view(live.standing(GAME, undone, ctx))["choosing"] == [True, False]
+    assert bonus_state(ann(act(undone, ctx, "Ann", MONEY).state)) == (21, 13, 4, "money", True)
+
+
+def test_apply_does_not_change_the_state_given() -> None:
+    """An action is pure: the state before is left as it was (undo keeps it), lists included."""
+    before, ctx, _ = play([("Ann", put("money", 30)), ("Ann", build(1)), ("Ann", technique(2)), ("Ann", vp(8))])
+    snapshot = repr(before)
+    for raw in (build(3, 0, replace=1), build(2), technique(5, 1), technique(1), WORKER, vp(20)):
+        act(before, ctx, "Ann", raw)
+    act(before, ctx, None, TURN)
+    assert repr(before) == snapshot
+
+
+# --- Scoring input: "Score = track VP + sum of building VP + sum of technique VP. Money and Spyrium score nothing." --
+
+
+def test_to_input_scores_track_buildings_and_techniques() -> None:
+    """Rules notes: final score = VP on the score track + printed VP of the buildings owned + end-game VP of each
+    technique; money, Spyrium and workers score nothing."""
+    steps: list[Step] = [
+        ("Ann", put("money", 40)), ("Ann", vp(10)), ("Ann", MONEY), ("Ann", build(3)), ("Ann", build(5, 2)),
+        ("Ann", technique(4)), ("Ann", technique(7)), ("Ann", put("spyrium", 9)), ("Ann", put("workers", 7)),
+        ("Bob", vp(10)), ("Bob", WORKER), ("Bob", build(2)), ("Bob", build(4, 1, replace=1)),
+    ]
+    state, ctx, _ = play(steps)
+    players, opts = spyrium.to_input(state, ctx)
+    assert opts == {"residence_values": [2, 3, 4, 5, 6, 7]}
+    assert players[0] == {"name": "Ann", "vp_track": 10, "building_vp": [3, 5], "technique_vp": [4, 7],
+                          "money": 40 + 5 - 0 - 3 - 12, "spyrium": 9, "workers": 7}
+    # Residence and the bonus marks are live-play state, not scoring input.
+    assert set(players[1]) == {"name", *spyrium.SCORING_FIELDS}
+    result = live.standing(GAME, state, ctx).result
+    lines = {p.name: {line.key: line.points for line in p.lines} for p in result.players}
+    assert lines == {
+        "Ann": {"vp_track": 10, "buildings": 8, "techniques": 11},
+        "Bob": {"vp_track": 10, "buildings": 4, "techniques": 0},
+    }
+    assert [(p.name, p.total, p.rank) for p in result.players] == [("Ann", 29, 1), ("Bob", 14, 2)]
+
+
+def test_money_spyrium_and_workers_score_nothing() -> None:
+    """Rules notes: 'Money and Spyrium score nothing' (nor workers): a rich player with the same VP ties."""
+    state, ctx, _ = play([("Ann", vp(5)), ("Bob", vp(5)), ("Ann", put("money", 150)),
+                          ("Ann", put("spyrium", 60)), ("Ann", put("workers", 7)), ("Bob", put("money", 0)),
+                          ("Bob", put("workers", 0)), ("Bob", put("spyrium", 0))])
+    result = live.standing(GAME, state, ctx).result
+    assert [(p.name, p.total, p.rank) for p in result.players] == [("Ann", 5, 1), ("Bob", 5, 1)]
+    assert result.winners == ("Ann", "Bob")
+    assert [note.text for note in spyrium.live_notes(live.standing(GAME, state, ctx))][1] == "Ann and Bob lead with 5 VP."
+
+
+def test_scoring_follows_the_custom_track_in_options() -> None:
+    """The Residence track is a reminder only: the scoring input carries it and the score ignores it."""
+    state, ctx, _ = play([("Ann", vp(6))], values=CUSTOM)
+    _, opts = spyrium.to_input(state, ctx)
+    assert opts == {"residence_values": list(CUSTOM)}
+    assert live.standing(GAME, state, ctx).result.players[0].total == 6
+
+
+# --- Parsing: JSON is strict ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raw", [
+    pytest.param({"action": "add", "field": "vp_track", "delta": "5"}, id="strict: '5' is not a delta"),
+    pytest.param({"action": "set", "field": "money", "value": "5"}, id="strict: '5' is not a value"),
+    pytest.param({"action": "add", "field": "workers", "delta": True}, id="strict: true is not a delta"),
+    pytest.param({"action": "build", "vp": "3"}, id="strict: '3' is not printed VP"),
+    pytest.param({"action": "technique", "vp": 2.5}, id="strict: 2.5 is not technique VP"),
+])
+def test_strict_parsing_refuses_text_for_numbers(raw: dict[str, Any]) -> None:
+    """The JSON API parses strictly: a number given as text is an error, not a number."""
+    field = "delta" if "delta" in raw else "value" if "value" in raw else "vp"
+    assert set(parse_refusal(raw, 0)) == {field}
+
+
+def test_strict_delta_message_and_lax_form_text() -> None:
+    """'5' as a delta: refused as JSON with the form's message, taken as 5 from a form (lax)."""
+    assert parse_refusal(vp("5"), 0) == {"delta": "Enter a whole number."}  # type: ignore[arg-type]
+    lax = live.parse_action(GAME, vp("5"), 0, strict=False)  # type: ignore[arg-type]
+    assert lax == live.Action("add", 0, live.AddParams(field="vp_track", delta=5))
+
+
+def test_counters_and_players() -> None:
+    """Only the seat counters can be stepped; a seat's counter without a player asks whose; the table has none."""
+    state, ctx = start(2), context(2)
+    assert refusal(state, ctx, "Ann", add("building_vp", 1)) == {"field": "There is no such counter."}
+    assert refusal(state, ctx, "Ann", add("bonus_20", 1)) == {"field": "There is no such counter."}
+    assert refusal(state, ctx, None, add("turn", 1)) == {"field": "There is no such counter."}
+    assert refusal(state, ctx, None, vp(1)) == {"player": "Say which player's score track VP to change."}
+    for raw in (build(1), technique(1)):
+        assert parse_refusal(raw, None) == {"player": "Say which player this is for."}
+
+
+def test_negative_counts_refused() -> None:
+    """Money, VP, workers and Spyrium never go below 0 (the scoring input refuses them)."""
+    state, ctx = start(2), context(2)
+    for raw in (add("money", -9), vp(-1), add("workers", -4), add("spyrium", -3)):
+        with pytest.raises(InputErrors):
+            act(state, ctx, "Ann", raw)
+
+
+# --- How actions are said for undo ----------------------------------------------------------------------------------
+
+DESCRIBE = [
+    pytest.param("Ann", vp(3), "Ann, score track VP +3", id="add"),
+    pytest.param("Bob", add("money", -2), "Bob, money (£) −2", id="add, negative"),
+    pytest.param("Ann", put("residence", 4), "Ann, Residence space set to 4", id="set"),
+    pytest.param(None, TURN, "start of a turn (income)", id="start_turn"),
+    pytest.param("Ann", WORKER, "Ann, 8 VP bonus: choice worker", id="bonus"),
+    pytest.param("Bob", build(4, 2), "Bob, building: vp 4, cost 2", id="build"),
+    pytest.param("Bob", build(4, 2, replace=1), "Bob, building: vp 4, cost 2, replace 1", id="build replacing"),
+    pytest.param("Ann", technique(5, 2), "Ann, technique: vp 5, number 2", id="technique"),
+]
+
+
+@pytest.mark.parametrize(("who", "raw", "text"), DESCRIBE)
+def test_describe(who: str | None, raw: dict[str, Any], text: str) -> None:
+    """The text undo shows for an action."""
+    ctx = context(2)
+    seat = ctx.names.index(who) if who is not None else None
+    assert live.describe(GAME, live.parse_action(GAME, raw, seat, strict=True), ctx) == text
+
+
+# --- Properties over random play ------------------------------------------------------------------------------------
+
+moves = st.one_of(
+    st.tuples(st.integers(0, 2), st.integers(-3, 9).map(vp)),
+    st.tuples(st.integers(0, 2), st.sampled_from([WORKER, MONEY])),
+    st.tuples(st.integers(0, 2), st.integers(-1, 2).map(lambda d: add("workers", d))),
+    st.tuples(st.integers(0, 2), st.integers(-1, 1).map(lambda d: add("residence", d))),
+    st.tuples(st.integers(0, 2), st.builds(build, st.integers(0, 5), st.integers(0, 4),
+                                           st.one_of(st.none(), st.integers(1, 3)))),
+    st.tuples(st.integers(0, 2), st.builds(technique, st.integers(0, 7), st.one_of(st.none(), st.integers(1, 2)))),
+    st.tuples(st.none(), st.just(TURN)),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(moves, max_size=40))
+def test_random_play_keeps_the_rules(steps: list[tuple[int | None, dict[str, Any]]]) -> None:
+    """Through any mix of actions (the refused ones skipped):
+    - workers stay 0-7, the Residence token on spaces 1-6, the turn 0-6;
+    - the 20 VP bonus is only ever given after the 8 VP choice, and only at 20 VP or more;
+    - the 8 VP choice is only ever made by the bonus action, at 8 VP or more;
+    - undo (changed_parts/restore) gives back the state before every action."""
+    ctx = context(3)
+    state = start(3)
+    for seat, raw in steps:
+        who = NAMES[seat] if seat is not None else None
+        try:
+            applied = act(state, ctx, who, raw)
+        except InputErrors:
+            continue
+        before, state = state, applied.state
+        assert live.restore(state, live.changed_parts(before, state)) == before
+        assert 0 <= state["table"]["turn"] <= 6
+        for old, new in zip(before["seats"], state["seats"], strict=True):
+            assert 0 <= new["workers"] <= 7
+            assert 1 <= new["residence"] <= 6
+            assert new["money"] >= 0
+            if new["bonus_20"]:
+                assert new["bonus_8"] in ("worker", "money")
+            if new["bonus_20"] and not old["bonus_20"]:
+                assert new["vp_track"] >= 20
+            if new["bonus_8"] is not None and old["bonus_8"] is None:
+                assert raw["action"] == "bonus" and old["vp_track"] >= 8
