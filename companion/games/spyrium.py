@@ -158,6 +158,8 @@ def setup(count: int, options: SpyriumOptions) -> list[str]:
         f"crystals and £{START_MONEY}.",
         f"Put each player's marker on 0 of the score track and a token on the {START_RESIDENCE} space of the "
         "Residence track.",
+        f"On the track in use that is space {start_space(options)} of {RESIDENCE_SPACES}, income "
+        f"£{options.residence_values[start_space(options) - 1]} a turn.",
         "Shuffle the A, B and C decks and the event deck separately; choose a start player.",
         f"Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
         f"turn {TURNS}), pay each player the income of their Residence space, and turn the top event onto "

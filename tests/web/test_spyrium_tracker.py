@@ -1,0 +1,1150 @@
+"""The Spyrium tracker routes through the test client: every page, every htmx fragment, every bad input, the API.
+
+House style as in test_spqf_tracker.py: each htmx route as a full page and as a fragment; bad input answers 422,
+says why and keeps what was saved (checked in the database, not only in the answer).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+
+from companion.models import FINISHED, IN_PROGRESS, Change, Play, Seat
+from tests.web.test_api import post_json
+
+DEFAULT_RESIDENCE = [2, 3, 4, 5, 6, 7]
+COLOURS = ["red", "blue", "green", "yellow", "purple"]
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
+START_SEAT = {
+    "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 8, "workers": 3, "spyrium": 2, "residence": 1,
+    "bonus_8": None, "bonus_20": False,
+}
+COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
+LABELS = {"vp_track": "Score track VP", "money": "Money £", "workers": "Workers", "spyrium": "Spyrium",
+          "residence": "Residence space"}
+
+
+# Helpers ------------------------------------------------------------------------------------------------------
+
+
+def spyrium_form(names: list[str], colours: list[str] | None = None, residence: list[object] | None = None) -> dict:
+    """The new-play form as the browser sends it for Spyrium: names, colours and the six Residence boxes."""
+    colours = COLOURS[: len(names)] if colours is None else colours
+    residence = DEFAULT_RESIDENCE if residence is None else residence
+    form = {"game": "spyrium"}
+    form |= {f"name-{i}": name for i, name in enumerate(names)}
+    form |= {f"colour-{i}": colour for i, colour in enumerate(colours)}
+    form |= {f"residence_values-{i}": str(value) for i, value in enumerate(residence)}
+    return form
+
+
+def start_spyrium(client, names: list[str] | None = None, **kwargs) -> int:
+    """Start a Spyrium play through the new-play form; returns its id."""
+    response = client.post("/plays", data=spyrium_form(names or NAMES[:2], **kwargs))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(re.search(r"/plays/(\d+)$", response.headers["Location"]).group(1))
+
+
+@pytest.fixture
+def play_id(client) -> int:
+    """A two-player Spyrium play before turn 1: Ann (red) first, then Bob (blue), default Residence track."""
+    return start_spyrium(client)
+
+
+def seat_ids(client, play_id: int) -> list[int]:
+    """The seat ids in turn order, read off the tracker page."""
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    return [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
+
+
+def post(client, htmx: bool, url: str, data: dict | None = None):
+    """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
+    return client.htmx("POST", url, data=data or {}) if htmx else client.post(url, data=data or {})
+
+
+def tap(client, play_id: int, seat_id: int, htmx: bool = False, **data):
+    """One tap on a seat's counter: field=..., delta=... or value=..."""
+    return post(client, htmx, f"/plays/{play_id}/seats/{seat_id}", {k: str(v) for k, v in data.items()})
+
+
+def act(client, play_id: int, htmx: bool = False, **data):
+    """One of Spyrium's own actions, as its form sends it: action, slot, seat and the action's boxes.
+
+    The slot is the one the page's form names ('start_turn', 'build-<seat id>'...) unless the test gives one.
+    """
+    if "slot" not in data and "action" in data:
+        data["slot"] = slot_of(data)
+    return post(client, htmx, f"/plays/{play_id}/actions", {k: str(v) for k, v in data.items()})
+
+
+def slot_of(data: dict) -> str:
+    """The message slot the page's form for an action names: 'start_turn', or e.g. 'build-<seat id>'."""
+    return str(data["action"]) if "seat" not in data else f"{data['action']}-{data['seat']}"
+
+
+def saved(app, play_id: int) -> dict:
+    """The play as stored: status, the table's live state, every seat's state, and how many Change rows it has."""
+    with Session(app.extensions["db_engine"]) as session:
+        play = session.get(Play, play_id)
+        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
+        changes = session.exec(select(Change).where(Change.play_id == play_id)).all()
+        return {
+            "status": play.status,
+            "table": dict(play.extra.get("table", {})),
+            "seats": [dict(seat.state) for seat in seats],
+            "changes": len(changes),
+        }
+
+
+def seat_state(**changes: Any) -> dict:
+    """A seat's saved state: the start state with some fields changed."""
+    return {**START_SEAT, **changes}
+
+
+def notice(html: str) -> str | None:
+    """The text of the out-of-band #notice in a fragment."""
+    found = re.search(r'<p id="notice" class="notice" role="status" hx-swap-oob="true">(.*?)</p>', html, re.DOTALL)
+    return found.group(1) if found else None
+
+
+def oob_value(html: str, seat_id: int, field: str) -> str | None:
+    """A counter's value as an out-of-band <output> in a fragment."""
+    pattern = rf'<output id="c-{seat_id}-{field}-value" class="value[^"]*"[^>]*hx-swap-oob="true">(\d+)</output>'
+    found = re.search(pattern, html)
+    return found.group(1) if found else None
+
+
+def page_value(html: str, seat_id: int, field: str) -> str | None:
+    """A counter's value as the page draws it."""
+    found = re.search(rf'<output id="c-{seat_id}-{field}-value" class="value[^"]*"[^>]*>(\d+)</output>', html)
+    return found.group(1) if found else None
+
+
+def facts(html: str, seat_id: int) -> str | None:
+    """The seat's facts line (Residence income, next space price, buildings, techniques), page or fragment."""
+    found = re.search(rf'<p id="facts-{seat_id}" class="seat-facts muted small"[^>]*>(.*?)</p>', html, re.DOTALL)
+    return found.group(1) if found else None
+
+
+def bonus_text(html: str, seat_id: int) -> str | None:
+    """The seat's 8 / 20 VP bonus line, page or fragment."""
+    found = re.search(rf'<p id="bonus-{seat_id}" class="bonus-state[^"]*"[^>]*>(.*?)</p>', html, re.DOTALL)
+    return found.group(1) if found else None
+
+
+def reach(client, play_id: int, seat_id: int, vp: int, choice: str | None = None) -> None:
+    """Set a seat's score track VP (saved), then take the 8 VP bonus when a choice is given."""
+    assert tap(client, play_id, seat_id, field="vp_track", value=vp).status_code == 303
+    if choice is not None:
+        assert act(client, play_id, action="bonus", seat=seat_id, choice=choice).status_code == 303
+
+
+# The new-play form --------------------------------------------------------------------------------------------
+
+
+def test_new_play_form(client) -> None:
+    response = client.get("/plays/new?game=spyrium")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "New game of Spyrium" in html
+    assert '<input type="hidden" name="game" value="spyrium">' in html
+    # Five rows, the most Spyrium seats: a sixth player can't be typed in.
+    assert html.count('name="name-') == 5
+    assert 'name="name-5"' not in html
+    # Each row offers the game's five colours, a different one picked in each row.
+    for i, colour in enumerate(COLOURS):
+        row = html.split(f'name="colour-{i}"')[1].split("</select>")[0]
+        assert re.findall(r'<option value="(\w+)"', row) == COLOURS
+        assert f'<option value="{colour}" selected>' in row
+    # The Residence track option: six boxes, bottom to top, filled with the default values, and the reminder.
+    assert "Residence track income (£, bottom to top)" in html
+    assert re.findall(r'name="residence_values-(\d)" value="(\d+)"', html) == [
+        (str(i), str(value)) for i, value in enumerate(DEFAULT_RESIDENCE)
+    ]
+    assert "Check your board and reference card; a reminder only, it does not change the score." in html
+    assert 'name="csrf_token"' in html
+    assert "Solo game" not in html and "level_vp" not in html
+
+
+def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
+    html = client.get("/plays/new?game=spyrium").get_data(as_text=True)
+    assert '<option value="Ann">' in html and '<option value="Bob">' in html
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
+    form = spyrium_form(["  Ann ", "Bob", "Cy"], colours=["purple", "red", "yellow"], residence=[1, 3, 5, 7, 9, 11])
+    response = post(client, htmx, "/plays", form)
+    if htmx:
+        assert response.status_code == 204
+        target = response.headers["HX-Redirect"]
+    else:
+        assert response.status_code == 303
+        target = response.headers["Location"]
+    play_id = int(re.search(r"/plays/(\d+)$", target).group(1))
+    html = client.get(target).get_data(as_text=True)
+    assert "Setup for 3 players" in html
+    assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
+        ("purple", "Ann"), ("red", "Bob"), ("yellow", "Cy")
+    ]
+    assert ("Residence track income, bottom to top: £1, £3, £5, £7, £9, £11 (check your board and reference "
+            "card).") in html
+    # The start space pays the track's first value.
+    ann = seat_ids(client, play_id)[0]
+    assert facts(html, ann) == "Residence space 1: income £1 · next building space £0"
+    with Session(app.extensions["db_engine"]) as session:
+        play = session.get(Play, play_id)
+        assert (play.game, play.status) == ("spyrium", IN_PROGRESS)
+        assert play.options == {"residence_values": [1, 3, 5, 7, 9, 11]}
+        assert play.extra["table"] == {"turn": 0}
+        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
+        assert [(s.name, s.colour) for s in seats] == [("Ann", "purple"), ("Bob", "red"), ("Cy", "yellow")]
+        assert all(s.state == START_SEAT for s in seats)
+
+
+def test_five_players_start(client, app) -> None:
+    """Five is the most; the form has five rows, so a sixth player can't be asked for (the API refuses six)."""
+    play = start_spyrium(client, NAMES)
+    state = saved(app, play)
+    assert len(state["seats"]) == 5 and all(seat == START_SEAT for seat in state["seats"])
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert "Setup for 5 players" in html
+    assert "Each of the 5 players takes 3 workers, 2 Spyrium crystals and £8." in html
+    assert re.findall(r'<section class="card seat colour-(\w+)"', html) == COLOURS
+
+
+BAD_NEW_PLAYS = [
+    ("one player", {"names": ["Ann"]}, "Spyrium is for 2 to 5 players; 1 given."),
+    ("no player", {"names": []}, "Type the players&#39; names, first player first."),
+    ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
+    ("the same colour twice", {"names": ["Ann", "Bob"], "colours": ["purple", "purple"]},
+     "Purple is taken by an earlier player."),
+    ("a colour not the game's", {"names": ["Ann", "Bob"], "colours": ["red", "black"]},
+     "Pick one of the game&#39;s colours."),
+    ("a Residence value out of range", {"names": ["Ann", "Bob"], "residence": [2, 3, 4, 5, 6, 21]},
+     "Entry 6 is 21: each number must be between 0 and 20."),
+    ("a negative Residence value", {"names": ["Ann", "Bob"], "residence": [-1, 3, 4, 5, 6, 7]},
+     "Entry 1 is -1: each number must be between 0 and 20."),
+    ("a Residence value left blank", {"names": ["Ann", "Bob"], "residence": [2, 3, "", 5, 6, 7]},
+     "Enter a whole number."),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("case", "form", "message"), BAD_NEW_PLAYS, ids=[b[0] for b in BAD_NEW_PLAYS])
+def test_create_play_bad_input(client, app, htmx: bool, case: str, form: dict, message: str) -> None:
+    response = post(client, htmx, "/plays", spyrium_form(**form))
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in html
+    assert ("<html" in html) is not htmx
+    if htmx:
+        assert html.lstrip().startswith('<form id="new-play"')
+    for name in form["names"]:
+        assert f'value="{name}"' in html, "what was typed stays in the form"
+    with Session(app.extensions["db_engine"]) as session:
+        assert session.exec(select(Play)).all() == []
+
+
+def test_refused_new_play_keeps_the_typed_residence_track(client) -> None:
+    response = client.post("/plays", data=spyrium_form(["Ann"], residence=[1, 2, 4, 8, 16, ""]))
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert re.findall(r'name="residence_values-\d" value="([^"]*)"', html) == ["1", "2", "4", "8", "16", ""]
+
+
+# The tracker page ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5])
+def test_tracker_page(client, count: int) -> None:
+    play = start_spyrium(client, NAMES[:count])
+    response = client.get(f"/plays/{play}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    seats = [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
+    assert len(seats) == count
+    # The setup card for this player count, and the reference notes with the track in use.
+    assert f"Setup for {count} players" in html
+    assert f"Each of the {count} players takes 3 workers, 2 Spyrium crystals and £8." in html
+    assert "The game ends after turn 6; the most points wins, and tied players share the victory." in html
+    assert "Residence track income, bottom to top: £2, £3, £4, £5, £6, £7 (check your board and reference card)." \
+        in html
+    assert "Reaching 8 VP: choose +1 worker or £5; reaching 20 VP: take the other (at most 7 workers)." in html
+    # The table: before turn 1, and the button that starts the next turn, its message slot beside it.
+    assert '<h2 id="turn-title">Before turn 1</h2>' in html
+    assert "<li>Before turn 1: start it to pay the first income.</li>" in html
+    table = html.split('<section id="table-state"')[1].split("</section>")[0]
+    assert '<input type="hidden" name="action" value="start_turn">' in table
+    assert '<button class="button primary" type="submit">Start the next turn</button>' in table
+    assert '<p id="a-start_turn" class="error" role="alert"></p>' in table
+    for seat, name in zip(seats, NAMES, strict=False):
+        section = html.split(f'id="seat-{seat}"')[1].split("</section>")[0]
+        starts = {"vp_track": 0, "money": 8, "workers": 3, "spyrium": 2, "residence": 1}
+        for field, label in LABELS.items():
+            assert f'aria-label="{name}: {label} plus one"' in section
+            assert f'aria-label="{name}: {label} minus one"' in section
+            assert page_value(section, seat, field) == str(starts[field])
+            assert f'<p id="c-{seat}-{field}-error" class="error" role="alert"></p>' in section
+        # The score track and money come in fives as well; the others don't.
+        for field, label in LABELS.items():
+            assert (f'aria-label="{name}: {label} plus 5"' in section) is (field in ("vp_track", "money"))
+        assert facts(section, seat) == "Residence space 1: income £2 · next building space £0"
+        # The 8 VP bonus: its state, the two buttons, the slot for its message.
+        assert bonus_text(section, seat) == "At 8 VP: +1 worker or £5; at 20 VP the other."
+        assert f'aria-label="{name}: 8 VP bonus, one more worker">+1 worker</button>' in section
+        assert f'aria-label="{name}: 8 VP bonus, £5">£5</button>' in section
+        assert section.count('<input type="hidden" name="action" value="bonus">') == 2
+        assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="worker">' \
+            in section
+        assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="money">' \
+            in section
+        # The build and technique forms, each with its own slot.
+        assert "<summary>Buildings and techniques</summary>" in section
+        build = section.split('<input type="hidden" name="action" value="build">')[1].split("</form>")[0]
+        assert f'<input type="hidden" name="slot" value="build-{seat}">' in build
+        assert re.findall(r'name="(vp|cost|replace)"', build) == ["vp", "cost", "replace"]
+        assert 'name="cost" value="0"' in build and ">Build</button>" in build
+        technique = section.split('<input type="hidden" name="action" value="technique">')[1].split("</form>")[0]
+        assert f'<input type="hidden" name="slot" value="technique-{seat}">' in technique
+        assert re.findall(r'name="(vp|number)"', technique) == ["vp", "number"]
+        assert 'max="7" name="vp" value="0"' in technique and ">Patent / set</button>" in technique
+        for slot in ("bonus", "build", "technique"):
+            assert f'<p id="a-{slot}-{seat}" class="error" role="alert"></p>' in section
+    # Nothing to enter at the end: the finish form has no boxes, only its button.
+    finish = html.split('<form id="finish"')[1].split("</form>")[0]
+    assert 'name="end-' not in finish and "Finish and score" in finish
+    assert "Undo last tap" in html and "disabled" in html.split('id="undo"')[1].split("</form>")[0]
+
+
+def test_unknown_play_is_404(client) -> None:
+    assert client.get("/plays/999").status_code == 404
+    assert client.post("/plays/999/actions", data={"action": "start_turn"}).status_code == 404
+
+
+# Start the next turn ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_start_turn_pays_the_income(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    response = act(client, play_id, htmx, action="start_turn")
+    state = saved(app, play_id)
+    assert state["table"] == {"turn": 1}
+    assert state["seats"] == [seat_state(money=10), seat_state(money=10)]
+    assert state["changes"] == 1
+    if not htmx:
+        assert response.status_code == 303
+        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+        html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert '<h2 id="turn-title">Turn 1 of 6 · period A</h2>' in html
+        assert page_value(html, ann, "money") == "10"
+        return
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "<html" not in html
+    # The action's own slot gets its message (none: it was saved); the rest comes out of band.
+    assert html.lstrip().startswith("<output")
+    assert notice(html) == "Turn 1 (period A): income paid: Ann £2, Bob £2."
+    assert '<h2 id="turn-title" hx-swap-oob="true">Turn 1 of 6 · period A</h2>' in html
+    assert oob_value(html, ann, "money") == "10" and oob_value(html, bob, "money") == "10"
+    assert "<li>Turn 1 of 6 (period A).</li>" in html
+    assert '<p id="a-start_turn"' not in html, "the answering slot is the swap target, not redrawn"
+    assert f'<p id="a-build-{bob}" class="error" role="alert" hx-swap-oob="true"></p>' in html
+    assert 'id="undo"' in html and "disabled" not in html.split('id="undo"')[1].split("</form>")[0]
+
+
+def test_six_turns_through_the_periods_each_paying_the_residence_income(client, app) -> None:
+    play = start_spyrium(client, ["Ann", "Bob"], residence=[1, 3, 5, 7, 9, 11])
+    ann, bob = seat_ids(client, play)
+    tap(client, play, bob, field="residence", delta=2)  # space 3: £5
+    said = [notice(act(client, play, True, action="start_turn").get_data(as_text=True)) for _ in range(6)]
+    assert said == [
+        f"Turn {turn} (period {period}): income paid: Ann £1, Bob £5."
+        for turn, period in zip(range(1, 7), "AAABBC", strict=True)
+    ]
+    state = saved(app, play)
+    assert state["table"]["turn"] == 6
+    assert [s["money"] for s in state["seats"]] == [8 + 6 * 1, 8 + 6 * 5]
+    html = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert '<h2 id="turn-title">Turn 6 of 6 · period C</h2>' in html
+    assert ("<li class=\"warn\"><strong>Warning:</strong> Turn 6 is the last: when it is over, enter the "
+            "techniques&#39; VP and finish.</li>") in html
+    assert facts(html, bob) == "Residence space 3: income £5 · next building space £0"
+    assert facts(html, ann) == "Residence space 1: income £1 · next building space £0"
+
+
+# Taps on a seat's counters ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_counters_step_and_set(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    answers = [
+        tap(client, play_id, ann, htmx, field="money", delta=5),
+        tap(client, play_id, ann, htmx, field="spyrium", value=" 6 "),
+        tap(client, play_id, ann, htmx, field="workers", delta=1),
+        tap(client, play_id, bob, htmx, field="residence", delta=1),
+        tap(client, play_id, bob, htmx, field="vp_track", delta=5),
+    ]
+    for response in answers:
+        assert response.status_code == (200 if htmx else 303)
+    state = saved(app, play_id)
+    assert state["seats"] == [seat_state(money=13, spyrium=6, workers=4), seat_state(residence=2, vp_track=5)]
+    assert state["changes"] == 5
+    if htmx:
+        first = answers[0].get_data(as_text=True)
+        assert first.lstrip().startswith(f'<p id="c-{ann}-money-error" class="error" role="alert"></p>')
+        assert oob_value(first, ann, "money") == "13"
+        # A tap that triggers no rule says nothing, and clears what the notice said before.
+        assert notice(first) == ""
+        residence = answers[3].get_data(as_text=True)
+        assert oob_value(residence, bob, "residence") == "2"
+        assert facts(residence, bob) == "Residence space 2: income £3 · next building space £0"
+        track = answers[4].get_data(as_text=True)
+        assert re.search(r'Bob</span> <span class="points">5</span>\s*<span class="parts">Score track 5</span>', track)
+        assert "<li>Bob leads with 5 VP.</li>" in track
+    else:
+        html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert page_value(html, ann, "spyrium") == "6" and page_value(html, bob, "residence") == "2"
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_reaching_8_vp_asks_the_choice(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    response = tap(client, play_id, ann, htmx, field="vp_track", delta=8)
+    assert response.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0] == seat_state(vp_track=8)
+    warning = "<li class=\"warn\"><strong>Warning:</strong> Ann reached 8 VP: choose +1 worker or £5.</li>"
+    if htmx:
+        html = response.get_data(as_text=True)
+        assert notice(html) == "Ann reached 8 VP: choose +1 worker or £5."
+        assert (f'<p id="bonus-{ann}" class="bonus-state warn" hx-swap-oob="true">8 VP reached: choose +1 worker or '
+                "£5.</p>") in html
+        assert bonus_text(html, bob) == "At 8 VP: +1 worker or £5; at 20 VP the other."
+    else:
+        html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert f'<p id="bonus-{ann}" class="bonus-state warn">8 VP reached: choose +1 worker or £5.</p>' in html
+    assert warning in html
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(
+    ("choice", "after", "said", "shown"),
+    [
+        ("worker", {"workers": 4}, "Ann takes an extra worker (4).", "8 VP bonus: the worker; at 20 VP the other."),
+        ("money", {"money": 13}, "Ann takes £5.", "8 VP bonus: £5; at 20 VP the other."),
+    ],
+    ids=["worker", "money"],
+)
+def test_8_vp_bonus(client, app, play_id: int, htmx: bool, choice: str, after: dict, said: str, shown: str) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    reach(client, play_id, ann, 9)
+    response = act(client, play_id, htmx, action="bonus", seat=ann, choice=choice)
+    assert saved(app, play_id)["seats"][0] == seat_state(vp_track=9, bonus_8=choice, **after)
+    if htmx:
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200
+        assert html.lstrip().startswith("<output")
+        assert notice(html) == said
+        assert bonus_text(html, ann) == shown
+        field, value = next(iter(after.items()))
+        assert oob_value(html, ann, field) == str(value)
+        assert "Warning:" not in html, "the choice is no longer waiting"
+        assert f'<p id="a-bonus-{ann}"' not in html
+    else:
+        assert response.status_code == 303
+        assert bonus_text(client.get(f"/plays/{play_id}").get_data(as_text=True), ann) == shown
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(
+    ("choice", "other", "said"),
+    [
+        ("worker", {"workers": 4, "money": 13}, "Ann reached 20 VP: the other bonus. Ann takes £5."),
+        ("money", {"workers": 4, "money": 13}, "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."),
+    ],
+    ids=["worker then money", "money then worker"],
+)
+def test_past_20_vp_the_other_bonus_comes_by_itself(
+    client, app, play_id: int, htmx: bool, choice: str, other: dict, said: str
+) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    reach(client, play_id, ann, 8, choice)
+    response = tap(client, play_id, ann, htmx, field="vp_track", delta=13)
+    assert response.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0] == seat_state(vp_track=21, bonus_8=choice, bonus_20=True, **other)
+    if htmx:
+        html = response.get_data(as_text=True)
+        assert notice(html) == said
+        assert bonus_text(html, ann) == "Both VP bonuses taken."
+        assert oob_value(html, ann, "workers") == "4" and oob_value(html, ann, "money") == "13"
+    # Only once: further VP bring nothing more.
+    changes = saved(app, play_id)["changes"]
+    again = tap(client, play_id, ann, True, field="vp_track", delta=5).get_data(as_text=True)
+    assert notice(again) == ""
+    state = saved(app, play_id)
+    assert state["seats"][0] == seat_state(vp_track=26, bonus_8=choice, bonus_20=True, **other)
+    assert state["changes"] == changes + 1
+
+
+def test_one_jump_past_both_bonuses_waits_for_the_choice_then_gives_both(client, app, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    html = tap(client, play_id, ann, True, field="vp_track", value=25).get_data(as_text=True)
+    assert notice(html) == "Ann reached 8 VP: choose +1 worker or £5."
+    assert saved(app, play_id)["seats"][0] == seat_state(vp_track=25)
+    html = act(client, play_id, True, action="bonus", seat=ann, choice="money").get_data(as_text=True)
+    assert notice(html) == "Ann takes £5. Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."
+    assert saved(app, play_id)["seats"][0] == seat_state(
+        vp_track=25, money=13, workers=4, bonus_8="money", bonus_20=True
+    )
+
+
+def test_a_worker_chosen_at_7_workers_is_lost(client, app, play_id: int) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    tap(client, play_id, ann, field="workers", value=7)
+    html = tap(client, play_id, ann, True, field="vp_track", value=8).get_data(as_text=True)
+    assert notice(html) == (
+        "Ann reached 8 VP: choose +1 worker or £5. Ann has 7 workers already: a worker chosen would be lost."
+    )
+    html = act(client, play_id, True, action="bonus", seat=ann, choice="worker").get_data(as_text=True)
+    assert notice(html) == "Ann has 7 workers already (maximum number of workers: 7): the worker is lost."
+    assert saved(app, play_id)["seats"][0] == seat_state(vp_track=8, workers=7, bonus_8="worker")
+    # At 20 VP the other bonus still comes.
+    html = tap(client, play_id, ann, True, field="vp_track", value=20).get_data(as_text=True)
+    assert notice(html) == "Ann reached 20 VP: the other bonus. Ann takes £5."
+
+
+# Buildings and techniques -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_build_pays_the_card_and_the_space(client, app, play_id: int, htmx: bool) -> None:
+    _ann, bob = seat_ids(client, play_id)
+    # The page's form sends the "replaces" box left empty: a new building space.
+    first = act(client, play_id, htmx, action="build", seat=bob, vp=4, cost=2, replace="")
+    second = act(client, play_id, htmx, action="build", seat=bob, vp=3, cost=1, replace="")
+    third = act(client, play_id, htmx, action="build", seat=bob, vp=6, cost=1, replace=1)
+    for response in (first, second, third):
+        assert response.status_code == (200 if htmx else 303)
+    state = saved(app, play_id)
+    # £8 − (2 + space 0) − (1 + space 1) − (1, no space: it replaces building 1) = £3.
+    assert state["seats"][1] == seat_state(building_vp=[6, 3], money=3)
+    assert state["changes"] == 3
+    if htmx:
+        html = first.get_data(as_text=True)
+        assert notice(html) == "Bob builds a 4 VP building: card £2, space free (the first); −£2."
+        assert facts(html, bob) == "Residence space 1: income £2 · next building space £1 · buildings 4 VP"
+        assert oob_value(html, bob, "money") == "6"
+        html = second.get_data(as_text=True)
+        assert notice(html) == "Bob builds a 3 VP building: card £1, space £1 (1 building built before); −£2."
+        assert facts(html, bob) == "Residence space 1: income £2 · next building space £2 · buildings 4 + 3 VP"
+        html = third.get_data(as_text=True)
+        assert notice(html) == "Bob builds a 6 VP building: card £1, replaces building 1 (no space to pay); −£1."
+        assert re.search(r'Bob</span> <span class="points">9</span>\s*<span class="parts">Buildings 9</span>', html)
+        assert f'<p id="a-build-{bob}"' not in html
+    else:
+        html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert facts(html, bob) == "Residence space 1: income £2 · next building space £2 · buildings 6 + 3 VP"
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_technique_costs_6_and_its_end_vp_can_be_set(client, app, play_id: int, htmx: bool) -> None:
+    _ann, bob = seat_ids(client, play_id)
+    first = act(client, play_id, htmx, action="technique", seat=bob, vp=5, number="")
+    assert first.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[5], money=2)
+    # Correcting a technique's end VP costs nothing, even with £2 left.
+    second = act(client, play_id, htmx, action="technique", seat=bob, vp=7, number=1)
+    assert second.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[7], money=2)
+    if htmx:
+        html = first.get_data(as_text=True)
+        assert notice(html) == "Bob patents a technique (−£6), 5 VP at the end."
+        assert oob_value(html, bob, "money") == "2"
+        assert facts(html, bob) == "Residence space 1: income £2 · next building space £0 · techniques 5 VP"
+        html = second.get_data(as_text=True)
+        assert notice(html) == "Bob&#39;s technique 1 scores 7 VP at the end."
+        assert re.search(r'Bob</span> <span class="points">7</span>\s*<span class="parts">Techniques 7</span>', html)
+    else:
+        html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert facts(html, bob) == "Residence space 1: income £2 · next building space £0 · techniques 7 VP"
+
+
+# Refusals -----------------------------------------------------------------------------------------------------
+
+
+BAD_TAPS = [
+    ("workers past 7", {"field": "workers", "value": "8"}, "workers", "Maximum number of workers: 7. Ann has 3."),
+    ("workers past 7 by a delta", {"field": "workers", "delta": "5"}, "workers",
+     "Maximum number of workers: 7. Ann has 3."),
+    ("Residence space 7", {"field": "residence", "value": "7"}, "residence",
+     "The Residence track has 6 spaces: 1 (£2) to 6 (£7)."),
+    ("Residence below space 1", {"field": "residence", "delta": "-1"}, "residence",
+     "The Residence track has 6 spaces: 1 (£2) to 6 (£7)."),
+    ("negative money", {"field": "money", "delta": "-9"}, "money", "Must be at least 0."),
+    ("negative workers", {"field": "workers", "delta": "-4"}, "workers", "Must be at least 0."),
+    ("score track past the typo guard", {"field": "vp_track", "value": "201"}, "vp_track", "Must be at most 200."),
+    ("not a number", {"field": "spyrium", "value": "ten"}, "spyrium", "Enter a whole number."),
+    ("the bonus is no counter", {"field": "bonus_8", "value": "1"}, "bonus_8", "There is no such counter."),
+    ("the buildings are no counter", {"field": "building_vp", "value": "3"}, "building_vp",
+     "There is no such counter."),
+    ("no field at all", {"delta": "1"}, "", "There is no such counter."),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("case", "form", "slot", "message"), BAD_TAPS, ids=[b[0] for b in BAD_TAPS])
+def test_refused_tap_keeps_what_was_saved(
+    client, app, play_id: int, htmx: bool, case: str, form: dict, slot: str, message: str
+) -> None:
+    ann, bob = seat_ids(client, play_id)
+    tap(client, play_id, ann, field="vp_track", value=4)
+    tap(client, play_id, bob, field="money", value=11)
+    before = saved(app, play_id)
+    response = post(client, htmx, f"/plays/{play_id}/seats/{ann}", form)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in html
+    assert ("<html" in html) is not htmx
+    if htmx:
+        # The refusal lands in the tapped counter's slot; every value is sent again as saved.
+        assert html.lstrip().startswith(f'<p id="c-{ann}-{slot}-error" class="error" role="alert">{message}</p>')
+        assert oob_value(html, ann, "vp_track") == "4"
+        assert oob_value(html, ann, "workers") == "3"
+        assert oob_value(html, bob, "money") == "11"
+    elif slot in COUNTERS:
+        # On the page the message sits beside its counter.
+        assert f'<p id="c-{ann}-{slot}-error" class="error" role="alert">{message}</p>' in html
+    assert saved(app, play_id) == before
+
+
+def test_residence_message_names_the_play_s_own_track(client, app) -> None:
+    play = start_spyrium(client, ["Ann", "Bob"], residence=[1, 3, 5, 7, 9, 11])
+    ann, _bob = seat_ids(client, play)
+    tap(client, play, ann, field="residence", value=6)
+    response = tap(client, play, ann, True, field="residence", delta=1)
+    assert response.status_code == 422
+    assert response.get_data(as_text=True).lstrip().startswith(
+        f'<p id="c-{ann}-residence-error" class="error" role="alert">The Residence track has 6 spaces: 1 (£1) to '
+        "6 (£11).</p>"
+    )
+    assert saved(app, play)["seats"][0]["residence"] == 6
+
+
+@pytest.fixture
+def busy_play(client) -> int:
+    """A play at turn 6: Ann on 5 VP; Bob on 9 VP, took £5 at 8 VP, down to £5, with no building or technique."""
+    play = start_spyrium(client)
+    ann, bob = seat_ids(client, play)
+    for _ in range(6):
+        assert act(client, play, action="start_turn").status_code == 303
+    reach(client, play, ann, 5)
+    reach(client, play, bob, 9, "money")
+    tap(client, play, bob, field="money", value=5)
+    return play
+
+
+BAD_ACTIONS = [
+    ("the bonus below 8 VP", {"action": "bonus", "seat": "ann", "choice": "worker"},
+     "Ann has 5 VP: the bonus comes at 8."),
+    ("the bonus a second time", {"action": "bonus", "seat": "bob", "choice": "worker"},
+     "Bob chose the 8 VP bonus already (money)."),
+    ("the bonus without a choice", {"action": "bonus", "seat": "ann"}, "This field is required."),
+    ("a bonus that is neither", {"action": "bonus", "seat": "ann", "choice": "spyrium"},
+     "Must be one of &#39;worker&#39; or &#39;money&#39;."),
+    ("the bonus for nobody", {"action": "bonus", "choice": "worker"}, "Say which player this is for."),
+    ("a building without the money", {"action": "build", "seat": "bob", "vp": "4", "cost": "6", "replace": ""},
+     "Bob has £5: this building costs £6 and its space £0."),
+    ("replacing a building not built", {"action": "build", "seat": "bob", "vp": "4", "cost": "1", "replace": "1"},
+     "Bob has 0 buildings: no building 1 to replace."),
+    ("a building without its VP", {"action": "build", "seat": "bob", "vp": "", "cost": "1"},
+     "This field is required."),
+    ("a building past the typo guard", {"action": "build", "seat": "bob", "vp": "31"}, "Must be at most 30."),
+    ("a technique at £5", {"action": "technique", "seat": "bob", "vp": "3", "number": ""},
+     "Bob has £5: a technique costs £6."),
+    ("a technique worth 8", {"action": "technique", "seat": "ann", "vp": "8"}, "Must be at most 7."),
+    ("a technique not patented", {"action": "technique", "seat": "ann", "vp": "3", "number": "1"},
+     "Ann has 0 techniques."),
+    ("a turn after turn 6", {"action": "start_turn"}, "Turn 6 was the last one: finish and score."),
+    ("the next turn for a player", {"action": "start_turn", "seat": "ann"},
+     "Start turn is for the whole table: give no player."),
+    ("an unknown action", {"action": "dance"},
+     "Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, set, start_turn, technique."),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("case", "form", "message"), BAD_ACTIONS, ids=[b[0] for b in BAD_ACTIONS])
+def test_refused_action_keeps_what_was_saved(
+    client, app, busy_play: int, htmx: bool, case: str, form: dict, message: str
+) -> None:
+    ann, bob = seat_ids(client, busy_play)
+    before = saved(app, busy_play)
+    assert before["table"] == {"turn": 6}
+    data = {key: {"ann": ann, "bob": bob}.get(value, value) for key, value in form.items()}
+    response = act(client, busy_play, htmx, **data)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert ("<html" in html) is not htmx
+    if htmx:
+        # The message comes first: it lands in the slot beside the button that was pressed, which stays as it is.
+        assert html.lstrip().startswith(message + "\n")
+        assert f'<p id="a-{slot_of(data)}"' not in html
+        # Every value is sent again as saved.
+        assert oob_value(html, ann, "vp_track") == "5"
+        assert oob_value(html, bob, "money") == "5"
+        assert notice(html) == ""
+    else:
+        assert f'<p class="error" role="alert">{message}</p>' in html
+    assert saved(app, busy_play) == before
+
+
+def test_action_for_a_seat_of_another_play_is_404(client, app, play_id: int) -> None:
+    other = start_spyrium(client, ["Cy", "Di"])
+    cy, _di = seat_ids(client, other)
+    before = (saved(app, play_id), saved(app, other))
+    for htmx in (False, True):
+        response = act(client, play_id, htmx, action="technique", seat=cy, vp=1)
+        assert response.status_code == 404
+    assert response.headers["HX-Retarget"] == "#flash"
+    assert "That player is not in this play." in response.get_data(as_text=True)
+    assert tap(client, play_id, cy, field="money", delta=1).status_code == 404
+    assert (saved(app, play_id), saved(app, other)) == before
+
+
+# Undo ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_undo_a_bonus(client, app, play_id: int, htmx: bool) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    reach(client, play_id, ann, 25, "worker")
+    assert saved(app, play_id)["seats"][0] == seat_state(
+        vp_track=25, workers=4, money=13, bonus_8="worker", bonus_20=True
+    )
+    response = post(client, htmx, f"/plays/{play_id}/undo")
+    assert response.status_code == (200 if htmx else 303)
+    # The choice and the bonus it brought at 20 VP go back together; the score track stays.
+    assert saved(app, play_id)["seats"][0] == seat_state(vp_track=25)
+    if htmx:
+        html = response.get_data(as_text=True)
+        assert notice(html) == (
+            "Took back: Ann, 8 VP bonus: choice worker (Ann takes an extra worker (4). Ann reached 20 VP: the other "
+            "bonus. Ann takes £5)."
+        )
+        assert oob_value(html, ann, "workers") == "3" and oob_value(html, ann, "money") == "8"
+        assert bonus_text(html, ann) == "8 VP reached: choose +1 worker or £5."
+        assert "Ann reached 8 VP: choose +1 worker or £5.</li>" in html
+    else:
+        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+        html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert bonus_text(html, ann) == "8 VP reached: choose +1 worker or £5."
+    # The choice can be made again, the other way.
+    act(client, play_id, action="bonus", seat=ann, choice="money")
+    assert saved(app, play_id)["seats"][0] == seat_state(
+        vp_track=25, workers=4, money=13, bonus_8="money", bonus_20=True
+    )
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_undo_a_turn_and_a_building(client, app, play_id: int, htmx: bool) -> None:
+    _ann, bob = seat_ids(client, play_id)
+    act(client, play_id, action="start_turn")
+    act(client, play_id, action="build", seat=bob, vp=4, cost=3)
+    response = post(client, htmx, f"/plays/{play_id}/undo")
+    if htmx:
+        assert notice(response.get_data(as_text=True)) == (
+            "Took back: Bob, building: vp 4, cost 3 (Bob builds a 4 VP building: card £3, space free (the first); "
+            "−£3)."
+        )
+    assert saved(app, play_id)["seats"][1] == seat_state(money=10)
+    response = post(client, htmx, f"/plays/{play_id}/undo")
+    if htmx:
+        assert notice(response.get_data(as_text=True)) == (
+            "Took back: start of a turn (income) (Turn 1 (period A): income paid: Ann £2, Bob £2)."
+        )
+        assert '<h2 id="turn-title" hx-swap-oob="true">Before turn 1</h2>' in response.get_data(as_text=True)
+    state = saved(app, play_id)
+    assert state["table"] == {"turn": 0} and state["seats"] == [START_SEAT, START_SEAT]
+    html = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert notice(html) == "Nothing left to take back."
+    assert "disabled" in html.split('id="undo"')[1].split("</form>")[0]
+
+
+# The regular refresh ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    other = app.test_client()
+    with other.session_transaction() as session:
+        session["csrf_token"] = "test-csrf-token"
+    headers = {"X-CSRF-Token": "test-csrf-token"}
+    other.post(f"/plays/{play_id}/actions", data={"action": "start_turn"}, headers=headers)
+    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "vp_track", "value": "8"}, headers=headers)
+    other.post(f"/plays/{play_id}/actions", data={"action": "build", "seat": str(bob), "vp": "2", "cost": "1"},
+               headers=headers)
+    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert ("<html" in html) is not htmx
+    assert re.search(rf'<output id="c-{bob}-money-value"[^>]*>9</output>', html)
+    assert re.search(rf'<output id="c-{bob}-vp_track-value"[^>]*>8</output>', html)
+    assert re.search(r'<h2 id="turn-title"[^>]*>Turn 1 of 6 · period A</h2>', html)
+    assert facts(html, bob) == "Residence space 1: income £2 · next building space £1 · buildings 2 VP"
+    assert bonus_text(html, bob) == "8 VP reached: choose +1 worker or £5."
+    if htmx:
+        # The regular refresh leaves the notice as it was.
+        assert notice(html) is None
+        assert oob_value(html, ann, "money") == "10"
+
+
+@pytest.mark.parametrize("route", ["tap", "action", "refused action", "undo", "live"])
+def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int, route: str) -> None:
+    """htmx drops (and logs an error for) an out-of-band piece whose id the page doesn't have."""
+    ann, bob = seat_ids(client, play_id)
+    act(client, play_id, action="start_turn")
+    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    ids_on_page = set(re.findall(r'\bid="([^"]+)"', page))
+    if route == "tap":
+        response = tap(client, play_id, ann, True, field="vp_track", value=8)
+    elif route == "action":
+        response = act(client, play_id, True, action="build", seat=bob, vp=3, cost=1)
+    elif route == "refused action":
+        response = act(client, play_id, True, action="bonus", seat=bob, choice="money")
+    elif route == "undo":
+        response = client.htmx("POST", f"/plays/{play_id}/undo")
+    else:
+        response = client.htmx("GET", f"/plays/{play_id}/live")
+    oob_ids = set(re.findall(r'\bid="([^"]+)"[^>]*hx-swap-oob=', response.get_data(as_text=True)))
+    assert oob_ids and oob_ids <= ids_on_page, sorted(oob_ids - ids_on_page)
+    assert {f"facts-{ann}", f"bonus-{bob}", "turn-title", f"a-technique-{bob}"} <= oob_ids
+
+
+# Finish, result and score sheet -------------------------------------------------------------------------------
+
+
+
+def play_a_short_game(client, play_id: int) -> tuple[int, int]:
+    """Two turns: Ann takes the 8 VP worker, builds twice and ends on 12 VP; Bob patents a technique worth 6 and
+    ends on 12 VP. Ann 12 + 3 + 5 = 20, Bob 12 + 6 = 18."""
+    ann, bob = seat_ids(client, play_id)
+    act(client, play_id, action="start_turn")
+    reach(client, play_id, ann, 12, "worker")
+    act(client, play_id, action="build", seat=ann, vp=3, cost=2)
+    act(client, play_id, action="start_turn")
+    act(client, play_id, action="build", seat=ann, vp=5, cost=0)
+    act(client, play_id, action="technique", seat=bob, vp=0)
+    act(client, play_id, action="technique", seat=bob, vp=6, number=1)
+    tap(client, play_id, bob, field="vp_track", value=12)
+    return ann, bob
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_finish_scores_track_buildings_and_techniques(client, app, play_id: int, htmx: bool) -> None:
+    play_a_short_game(client, play_id)
+    response = post(client, htmx, f"/plays/{play_id}/finish")
+    if htmx:
+        assert response.status_code == 204
+        assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
+    else:
+        assert response.status_code == 303
+        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    state = saved(app, play_id)
+    assert state["status"] == FINISHED
+    # Ann: £8 + £2 + £2 income − £2 (building 1, space free) − £1 (building 2: card £0, space £1) = £9.
+    assert state["seats"][0] == seat_state(vp_track=12, workers=4, money=9, building_vp=[3, 5], bonus_8="worker")
+    # Bob: £8 + £2 + £2 − £6.
+    assert state["seats"][1] == seat_state(vp_track=12, money=6, technique_vp=[6])
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert "<strong>Ann</strong> wins" in html and "with 20 points." in html
+    for line in ("Score track", "Buildings", "Techniques"):
+        assert html.count(f"<td>{line}</td>") == 2
+    assert "12 VP on the score track. Money (£9) and Spyrium (2) left over score nothing." in html
+    assert "2 buildings: 3 + 5 = 8 VP (the VP printed on each)." in html
+    assert "No technique: 0 VP." in html
+    assert "12 VP on the score track. Money (£6) and Spyrium (2) left over score nothing." in html
+    assert "No building: 0 VP." in html
+    assert "1 technique: 6 VP (each at most 7)." in html
+    assert re.findall(r'<tr class="total"><td>Total</td><td class="num">(\d+)</td><td>Rank (\d)</td>', html) == [
+        ("20", "1"), ("18", "2")
+    ]
+    assert f'href="/plays/{play_id}/sheet.pdf"' in html and 'href="/plays/new?game=spyrium"' in html
+    with Session(app.extensions["db_engine"]) as session:
+        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
+        assert [(s.total, s.rank) for s in seats] == [(20, 1), (18, 2)]
+        assert [[line["key"] for line in s.breakdown] for s in seats] == [["vp_track", "buildings", "techniques"]] * 2
+
+
+def test_finish_a_tie_shares_the_victory(client, play_id: int) -> None:
+    ann, bob = seat_ids(client, play_id)
+    tap(client, play_id, ann, field="vp_track", value=7)
+    tap(client, play_id, bob, field="vp_track", value=7)
+    assert client.post(f"/plays/{play_id}/finish").status_code == 303
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert "Ann and Bob tied on 7 points." in html and "share the victory" in html
+
+
+def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
+    from pypdf import PdfReader
+
+    assert client.get(f"/plays/{play_id}/sheet.pdf").status_code == 404
+    play_a_short_game(client, play_id)
+    client.post(f"/plays/{play_id}/finish")
+    response = client.get(f"/plays/{play_id}/sheet.pdf")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "application/pdf"
+    assert response.headers["Content-Disposition"] == f'inline; filename="spyrium-{play_id}.pdf"'
+    assert response.data.startswith(b"%PDF")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+    for expected in ("Spyrium", "score sheet", "Players in turn order: Ann, Bob", "Total 20 Rank 1",
+                     "Total 18 Rank 2", "2 buildings: 3 + 5 = 8 VP", "1 technique: 6 VP (each at most 7)."):
+        assert expected in text, expected
+    assert text.count("Score track") == 2 and text.count("Buildings") == 2 and text.count("Techniques") == 2
+    assert re.search(r"Ann\s+wins\s+with\s+20\s+points", text)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_finished_play_refuses_taps_and_actions(client, app, play_id: int, htmx: bool) -> None:
+    ann, bob = seat_ids(client, play_id)
+    reach(client, play_id, ann, 8)
+    client.post(f"/plays/{play_id}/finish")
+    before = saved(app, play_id)
+    assert before["status"] == FINISHED
+    late = [
+        tap(client, play_id, ann, htmx, field="money", delta=1),
+        act(client, play_id, htmx, action="start_turn"),
+        act(client, play_id, htmx, action="bonus", seat=ann, choice="money"),
+        act(client, play_id, htmx, action="build", seat=bob, vp=3, cost=1),
+        act(client, play_id, htmx, action="technique", seat=bob, vp=2),
+        post(client, htmx, f"/plays/{play_id}/undo"),
+        post(client, htmx, f"/plays/{play_id}/finish"),
+    ]
+    for response in late:
+        if htmx:
+            assert (response.status_code, response.headers["HX-Redirect"]) == (204, f"/plays/{play_id}")
+        else:
+            assert response.status_code == 303
+            assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    assert saved(app, play_id) == before
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert "Techniques" in html and "Start the next turn" not in html
+
+
+# The same game through the JSON API ---------------------------------------------------------------------------
+
+PAIR = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
+
+
+def api_start(client, players: list[dict[str, Any]] | None = None, **more: Any) -> dict:
+    """POST /api/v1/plays with track: true for Spyrium; the play view."""
+    body = {"game": "spyrium", "track": True, "players": players or PAIR, **more}
+    response = post_json(client, "/api/v1/plays", body)
+    assert response.status_code == 201, response.get_json()
+    assert response.headers["Location"] == response.get_json()["url"]
+    return response.get_json()
+
+
+def api_act(client, play: int, body: dict[str, Any], status: int = 200) -> dict:
+    """POST an action; the answer, checked for its status."""
+    response = post_json(client, f"/api/v1/plays/{play}/actions", body)
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def player(view: dict, name: str) -> dict:
+    """A player's entry in the play view."""
+    return next(p for p in view["players"] if p["name"] == name)
+
+
+def test_api_starts_a_tracked_spyrium_play(client, app) -> None:
+    view = api_start(client, options={"residence_values": [1, 3, 5, 7, 9, 11]})
+    assert (view["game"], view["status"], view["source"]) == ("spyrium", "in_progress", "api")
+    assert view["options"] == {"residence_values": [1, 3, 5, 7, 9, 11]}
+    assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
+    for entry in view["players"]:
+        assert {"vp_track", "building_vp", "technique_vp", "money", "workers", "spyrium", "residence"} <= set(entry)
+    assert player(view, "Ann") == {"name": "Ann", "colour": "red", **START_SEAT}
+    assert view["table"] == {"turn": 0}
+    assert view["tracker_notes"] == [{"text": "Before turn 1: start it to pay the first income.", "warning": False}]
+    assert view["end"] == {"triggered": False, "why": None}
+    assert [p["total"] for p in view["live"]["players"]] == [0, 0]
+    assert view["result"] is None
+    assert client.get(f"/api/v1/plays/{view['id']}").get_json() == view
+    # The same play on the tracker page.
+    html = client.get(view["url"]).get_data(as_text=True)
+    assert "Residence space 1: income £1 · next building space £0" in html
+    assert saved(app, view["id"])["table"] == {"turn": 0}
+
+
+BAD_API_STARTS = [
+    ("one player", {"players": [{"name": "Ann"}]}, "players", "Spyrium is for 2 to 5 players; 1 given."),
+    ("six players", {"players": [{"name": name} for name in ("A", "B", "C", "D", "E", "F")]}, "players",
+     "Spyrium is for 2 to 5 players; 6 given."),
+    ("a colour not the game's", {"players": [{"name": "Ann", "colour": "black"}, {"name": "Bob"}]},
+     "players[0].colour", None),
+    ("a counter given at the start", {"players": [{"name": "Ann", "money": 20}, {"name": "Bob"}]},
+     "players[0].money", None),
+    ("a Residence track of two spaces", {"players": PAIR, "options": {"residence_values": [2, 3]}},
+     "options.residence_values",
+     "Give exactly 6 whole numbers, the income of each Residence space; 2 given."),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "field", "message"), BAD_API_STARTS, ids=[b[0] for b in BAD_API_STARTS])
+def test_api_bad_starts_answer_422_and_save_nothing(client, case: str, body: dict, field: str, message) -> None:
+    response = post_json(client, "/api/v1/plays", {"game": "spyrium", "track": True, **body})
+    assert response.status_code == 422
+    errors = {e["field"]: e["message"] for e in response.get_json()["errors"]}
+    assert field in errors, errors
+    if message is not None:
+        assert errors[field] == message
+    assert client.get("/api/v1/plays/1").status_code == 404
+
+
+def test_api_game_actions(client) -> None:
+    play = api_start(client)["id"]
+    view = api_act(client, play, {"action": "start_turn"})
+    assert view["said"] == ["Turn 1 (period A): income paid: Ann £2, Bob £2."]
+    assert view["table"] == {"turn": 1}
+    assert view["tracker_notes"][0] == {"text": "Turn 1 of 6 (period A).", "warning": False}
+    view = api_act(client, play, {"action": "set", "player": "Ann", "field": "vp_track", "value": 8})
+    assert view["said"] == ["Ann reached 8 VP: choose +1 worker or £5."]
+    assert {"text": "Ann reached 8 VP: choose +1 worker or £5.", "warning": True} in view["tracker_notes"]
+    view = api_act(client, play, {"action": "bonus", "player": "Ann", "choice": "worker"})
+    assert view["said"] == ["Ann takes an extra worker (4)."]
+    assert (player(view, "Ann")["workers"], player(view, "Ann")["bonus_8"]) == (4, "worker")
+    view = api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 2})
+    assert view["said"] == ["Bob builds a 4 VP building: card £2, space free (the first); −£2."]
+    assert (player(view, "Bob")["building_vp"], player(view, "Bob")["money"]) == ([4], 8)
+    view = api_act(client, play, {"action": "technique", "player": "Bob", "vp": 5})
+    assert view["said"] == ["Bob patents a technique (−£6), 5 VP at the end."]
+    view = api_act(client, play, {"action": "add", "player": "Ann", "field": "vp_track", "delta": 12})
+    assert view["said"] == ["Ann reached 20 VP: the other bonus. Ann takes £5."]
+    ann, bob = player(view, "Ann"), player(view, "Bob")
+    assert {k: ann[k] for k in COUNTERS} == {"vp_track": 20, "money": 15, "workers": 4, "spyrium": 2, "residence": 1}
+    assert (ann["bonus_20"], bob["building_vp"], bob["technique_vp"], bob["money"]) == (True, [4], [5], 2)
+    assert [(p["name"], p["total"]) for p in view["live"]["players"]] == [("Ann", 20), ("Bob", 9)]
+    for _ in range(5):
+        view = api_act(client, play, {"action": "start_turn"})
+    assert view["table"] == {"turn": 6}
+    assert view["end"] == {"triggered": True, "why": "Turn 6 is the last turn."}
+    refused = api_act(client, play, {"action": "start_turn"}, 422)
+    assert refused["errors"] == [{"field": "action", "message": "Turn 6 was the last one: finish and score."}]
+
+
+API_REFUSED = [
+    ("workers past 7", {"action": "add", "player": "Ann", "field": "workers", "delta": 5}, "workers",
+     "Maximum number of workers: 7. Ann has 3."),
+    ("Residence space 7", {"action": "set", "player": "Ann", "field": "residence", "value": 7}, "residence",
+     "The Residence track has 6 spaces: 1 (£2) to 6 (£7)."),
+    ("the bonus below 8 VP", {"action": "bonus", "player": "Bob", "choice": "money"}, "choice",
+     "Bob has 0 VP: the bonus comes at 8."),
+    ("a bonus that is neither", {"action": "bonus", "player": "Ann", "choice": "spyrium"}, "choice", None),
+    ("a building without the money", {"action": "build", "player": "Bob", "vp": 4, "cost": 9}, "cost",
+     "Bob has £8: this building costs £9 and its space £0."),
+    ("replacing a building not built", {"action": "build", "player": "Bob", "vp": 4, "replace": 1}, "replace",
+     "Bob has 0 buildings: no building 1 to replace."),
+    ("a VP as text", {"action": "build", "player": "Bob", "vp": "4"}, "vp", None),
+    ("a technique at £5", {"action": "technique", "player": "Cy", "vp": 1}, "vp", "Cy has £5: a technique costs £6."),
+    ("a start of turn for a player", {"action": "start_turn", "player": "Ann"}, "player",
+     "Start turn is for the whole table: give no player."),
+    ("a building for nobody", {"action": "build", "vp": 4}, "player", "Say which player this is for."),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "field", "message"), API_REFUSED, ids=[r[0] for r in API_REFUSED])
+def test_api_refused_actions_answer_422_and_change_nothing(client, case: str, body: dict, field: str, message) -> None:
+    play = api_start(client, [*PAIR, {"name": "Cy"}])["id"]
+    api_act(client, play, {"action": "set", "player": "Ann", "field": "vp_track", "value": 9})
+    api_act(client, play, {"action": "bonus", "player": "Ann", "choice": "money"})
+    api_act(client, play, {"action": "set", "player": "Cy", "field": "money", "value": 5})
+    before = client.get(f"/api/v1/plays/{play}").get_json()
+    answer = api_act(client, play, body, 422)
+    errors = {e["field"]: e["message"] for e in answer["errors"]}
+    assert field in errors, answer
+    if message is not None:
+        assert errors[field] == message
+    assert client.get(f"/api/v1/plays/{play}").get_json() == before
+
+
+def test_api_undo_a_bonus(client) -> None:
+    play = api_start(client)["id"]
+    api_act(client, play, {"action": "set", "player": "Ann", "field": "vp_track", "value": 22})
+    api_act(client, play, {"action": "bonus", "player": "Ann", "choice": "worker"})
+    response = post_json(client, f"/api/v1/plays/{play}/undo", {})
+    assert response.status_code == 200
+    view = response.get_json()
+    assert view["undone"] == {
+        "action": {"action": "bonus", "player": "Ann", "choice": "worker"},
+        "text": "Ann, 8 VP bonus: choice worker (Ann takes an extra worker (4). Ann reached 20 VP: the other bonus. "
+                "Ann takes £5)",
+        "said": ["Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
+    }
+    assert player(view, "Ann") == {"name": "Ann", "colour": "red", **seat_state(vp_track=22)}
+
+
+def test_api_finish(client) -> None:
+    play = api_start(client)["id"]
+    api_act(client, play, {"action": "set", "player": "Ann", "field": "vp_track", "value": 10})
+    api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 2})
+    api_act(client, play, {"action": "technique", "player": "Ann", "vp": 3})
+    response = client.post(f"/api/v1/plays/{play}/finish", csrf=False)
+    assert response.status_code == 200
+    view = response.get_json()
+    assert view["status"] == "finished" and view["live"] is None
+    result = {p["name"]: (p["total"], [line["points"] for line in p["breakdown"]]) for p in view["result"]["players"]}
+    assert result == {"Ann": (13, [10, 0, 3]), "Bob": (4, [0, 4, 0])}
+    assert view["result"]["winners"] == ["Ann"]
+    assert post_json(client, f"/api/v1/plays/{play}/actions", {"action": "start_turn"}).status_code == 409
+
+
+def test_an_action_through_the_api_and_the_same_taps_on_the_page_give_the_same_state(client) -> None:
+    """The same records path: one play driven by the API, one by the tracker page, end in the same state."""
+    by_api = api_start(client)["id"]
+    by_page = api_start(client)["id"]
+    ann, bob = seat_ids(client, by_page)
+    steps = [
+        ({"action": "start_turn"}, ("actions", {"action": "start_turn", "slot": "start_turn"})),
+        ({"action": "add", "player": "Ann", "field": "vp_track", "delta": 5},
+         (f"seats/{ann}", {"field": "vp_track", "delta": "5"})),
+        ({"action": "set", "player": "Ann", "field": "vp_track", "value": 9},
+         (f"seats/{ann}", {"field": "vp_track", "value": "9"})),
+        ({"action": "bonus", "player": "Ann", "choice": "worker"},
+         ("actions", {"action": "bonus", "slot": f"bonus-{ann}", "seat": str(ann), "choice": "worker"})),
+        ({"action": "build", "player": "Bob", "vp": 4, "cost": 2},
+         ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "4", "cost": "2",
+                      "replace": ""})),
+        ({"action": "build", "player": "Bob", "vp": 2, "cost": 1},
+         ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "2", "cost": "1",
+                      "replace": ""})),
+        ({"action": "technique", "player": "Ann", "vp": 4},
+         ("actions", {"action": "technique", "slot": f"technique-{ann}", "seat": str(ann), "vp": "4",
+                      "number": ""})),
+        ({"action": "add", "player": "Bob", "field": "residence", "delta": 1},
+         (f"seats/{bob}", {"field": "residence", "delta": "1"})),
+        ({"action": "start_turn"}, ("actions", {"action": "start_turn", "slot": "start_turn"})),
+        ({"action": "add", "player": "Ann", "field": "vp_track", "delta": 11},
+         (f"seats/{ann}", {"field": "vp_track", "delta": "11"})),
+    ]
+    for body, (path, form) in steps:
+        said = api_act(client, by_api, body)["said"]
+        html = client.htmx("POST", f"/plays/{by_page}/{path}", data=form).get_data(as_text=True)
+        assert notice(html) == " ".join(said).replace("'", "&#39;"), body
+    api_view = client.get(f"/api/v1/plays/{by_api}").get_json()
+    page_view = client.get(f"/api/v1/plays/{by_page}").get_json()
+    for key in ("players", "table", "live", "tracker_notes", "end"):
+        assert api_view[key] == page_view[key], key
+    assert api_view["table"] == {"turn": 2}
+    ann_state, bob_state = player(api_view, "Ann"), player(api_view, "Bob")
+    # Ann: £8 + 2 + 2 − 6 + 5 (the 20 VP bonus); Bob: £8 + 2 − 2 − (1 + 1) + 3 (space 2 pays £3).
+    assert (ann_state["vp_track"], ann_state["workers"], ann_state["money"], ann_state["technique_vp"]) == (
+        20, 4, 11, [4]
+    )
+    assert (bob_state["money"], bob_state["building_vp"], bob_state["residence"]) == (9, [4, 2], 2)
