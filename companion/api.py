@@ -50,6 +50,10 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
 - POST /api/v1/plays/<id>/finish (no body, or {}) scores the play as it stands by the official rules and keeps
   the result: 200 with the play view, "result" filled in; 422 when the state can't be scored; 409 when the play
   is already finished or put aside.
+- POST /api/v1/rules/speros/capture with {"encampments": 4, "placements": ["Red", "Green", "Green"]} (the units
+  on one Conquest of Speros Location or Artifact, in the order they were placed, by player) decides the capture by
+  the rule text: {"captured_by": "Red" or null, "how": "achieve", "demonstrate" or null, "why": "..."}. More
+  placements than encampments, or fewer than 1 encampment (or more than 12), answers 422 in the usual shape.
 - Access: when the server sets COMPANION_ACCESS_CODE, send it on every request as `Authorization: Bearer <code>`;
   without it or wrong: 401 {"errors": [{"field": "", "message"}]} with a WWW-Authenticate: Bearer header. After
   5 wrong codes in a minute from one address, 429 with Retry-After (even for the right code) until the minute is
@@ -66,12 +70,12 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from . import records
 from .db import get_session
-from .games import GAMES, get_game
-from .games.base import FieldError, Game, InputErrors, PlayerName, Result, nul_errors, validation_errors
+from .games import GAMES, get_game, speros
+from .games.base import FieldError, Game, InputErrors, PlayerName, Result, nul_errors, plural, validation_errors
 from .models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
 
 # The device a Change names when the API made it.
@@ -141,6 +145,27 @@ class ActionRequest(BaseModel):
 
     action: str
     player: str | None = None
+
+
+class CaptureRequest(BaseModel):
+    """The body of POST /rules/speros/capture: one card's encampments and its units, by player, as placed."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    encampments: int = Field(ge=1, le=speros.ENCAMPMENTS_MAX)
+    placements: list[PlayerName]
+
+    @field_validator("placements")
+    @classmethod
+    def _room_for_every_unit(cls, placements: list[str], info: ValidationInfo) -> list[str]:
+        """A card holds one unit per encampment."""
+        encampments = info.data.get("encampments")
+        if encampments is not None and len(placements) > encampments:
+            raise ValueError(
+                f"{plural(len(placements), 'unit')} on {plural(encampments, 'encampment')}: a card holds one unit "
+                "per encampment."
+            )
+        return placements
 
 
 class FinishRequest(BaseModel):
@@ -368,3 +393,10 @@ def play_finish(play_id: int) -> Response:
     if records.finish_play(get_session(), play, device=API_DEVICE) is None:
         _refuse_unless_in_progress(play)
     return jsonify(_play_view(play))
+
+
+@bp.post("/rules/speros/capture")
+def speros_capture() -> Response:
+    """Who captures a Conquest of Speros card with these units on it, how and why: a pure rules call."""
+    body = _body(CaptureRequest)
+    return jsonify(speros.capture(body.encampments, body.placements).to_dict())

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
@@ -452,6 +453,74 @@ def reference_notes(options: SperosOptions) -> list[str]:
         " of a set, and the app finds the most sets.",
         "Enter what each of your Bonus Objectives would score: the best one counts.",
     ]
+
+
+# Capture by majority (rule text, "There are two ways for a player to capture a Location").
+
+ACHIEVE, DEMONSTRATE = "achieve", "demonstrate"
+# Every Artifact card features 5 Encampments; Locations vary: a generous ceiling catches a typo.
+ENCAMPMENTS_MAX = 12
+
+
+@dataclass(frozen=True)
+class Capture:
+    """Who may capture a Location or Artifact now, how (achieve or demonstrate majority), and why."""
+
+    captured_by: str | None
+    how: str | None
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The capture API's answer."""
+        return {"captured_by": self.captured_by, "how": self.how, "why": self.why}
+
+
+def capture(encampments: int, placements: Sequence[str]) -> Capture:
+    """Decide a capture from a card's encampments and its units by player, in the order they were placed.
+
+    'Achieve Majority: When a Location has no unoccupied spaces remaining, the player with the most Units deployed to
+    that Location has achieved majority. Rule of Ties: ... the tying player to have most recently placed a Unit to
+    that Location captures the card.' 'Demonstrate Majority: A player demonstrates majority when he or she would
+    achieve majority even if all of the Location's remaining unoccupied spaces were occupied by another player's
+    Units.' The other player would place last, so they would win a tie: the leader needs strictly more than the
+    most any other player could reach (a player not yet there counts with 0).
+    """
+    if not placements:
+        return Capture(None, None, "Nobody has a unit here yet.")
+    counts = Counter(placements)
+    empty = encampments - len(placements)
+    most = max(counts.values())
+    leaders = [player for player in counts if counts[player] == most]
+    if empty == 0:
+        winner = max(leaders, key=lambda player: _last_placed(placements, player))
+        if len(leaders) == 1:
+            others = ", ".join(f"{p} {counts[p]}" for p in counts if p != winner)
+            return Capture(winner, ACHIEVE, f"All {plural(encampments, 'encampment')} are occupied and {winner} has "
+                                            f"the most units ({most}{'; ' + others if others else ''}): {winner} "
+                                            "achieves majority.")
+        return Capture(winner, ACHIEVE, f"All {plural(encampments, 'encampment')} are occupied and "
+                                        f"{join_names(leaders)} tie with {plural(most, 'unit')} each: {winner} placed "
+                                        "a unit there most recently and captures it (rule of ties).")
+    leader = leaders[0]
+    runner_up = max((counts[p] for p in counts if p != leader), default=0)
+    if len(leaders) == 1 and most > runner_up + empty:
+        return Capture(leader, DEMONSTRATE, f"{leader} has {plural(most, 'unit')}; even if the "
+                                            f"{plural(empty, 'empty encampment')} were filled by another player, "
+                                            f"they could reach only {runner_up + empty}: {leader} demonstrates "
+                                            "majority.")
+    if len(leaders) > 1:
+        why = (f"{join_names(leaders)} tie with {plural(most, 'unit')} each and "
+               f"{plural(empty, 'encampment is', 'encampments are')} still empty: no capture yet.")
+    else:
+        why = (f"{leader} has the most units ({most}), but another player could fill the "
+               f"{plural(empty, 'empty encampment')} and reach {runner_up + empty}, then win a tie as the most recent "
+               "to place: no capture yet.")
+    return Capture(None, None, why)
+
+
+def _last_placed(placements: Sequence[str], player: str) -> int:
+    """The position of a player's most recent unit on the card."""
+    return max(i for i, placed in enumerate(placements) if placed == player)
 
 
 GAME = Game(
