@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 State = dict[str, Any]
 
+# Fields of an action's envelope (the API's body, the page's form), never an action's own parameters.
+RESERVED_PARAMS = frozenset({"action", "player", "seat", "slot", "csrf_token"})
+
 
 @dataclass(frozen=True)
 class Context:
@@ -143,6 +146,13 @@ class Live:
     # Fields the group enters on the finish form (e.g. SPQF's Monument counts), per seat.
     end_fields: tuple[str, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """A parameter named like the envelope's own fields would never reach its action: refuse to declare one."""
+        for name, spec in self.actions.items():
+            clash = RESERVED_PARAMS & set(spec.params.model_fields)
+            if clash:
+                raise ValueError(f"Action {name!r} has parameters the pages and the API keep for themselves: {clash}")
 
     def start(self, seats: int, options: Any) -> State:
         """The state a play starts from."""

@@ -323,7 +323,8 @@ def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list
         said.append(
             f"{name} and {ctx.names[holder]} both reached level {level} this turn; in turn order from the active "
             f"player ({active}) {name} comes first: the level {level} token moves to {name} (+1 VP token), "
-            f"{ctx.names[holder]} gives it back (−1 VP token)."
+            f"{ctx.names[holder]} gives it back (−1 VP token). If they expanded in different actions, give it back "
+            "under First to each level."
         )
     else:
         said.append(f"{name} reaches level {level}; {ctx.names[holder]} was first to it.")

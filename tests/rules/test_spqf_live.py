@@ -251,7 +251,8 @@ def test_first_to_level_is_said() -> None:
     assert said == [
         "Bob is first to level 1: +1 VP token.",
         "Ann and Bob both reached level 1 this turn; in turn order from the active player (Ann) Ann comes first: "
-        "the level 1 token moves to Ann (+1 VP token), Bob gives it back (−1 VP token).",
+        "the level 1 token moves to Ann (+1 VP token), Bob gives it back (−1 VP token). If they expanded in "
+        "different actions, give it back under First to each level.",
         "Cy reaches level 1; Ann was first to it.",
     ]
 
