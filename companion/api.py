@@ -76,6 +76,7 @@ from . import records
 from .db import get_session
 from .games import GAMES, get_game, speros
 from .games.base import FieldError, Game, InputErrors, PlayerName, Result, nul_errors, plural, validation_errors
+from .games.live import validate_start
 from .models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
 
 # The device a Change names when the API made it.
@@ -283,7 +284,9 @@ def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
         raise InputErrors(errors)
     colour_errors = game.colour_errors([seat.colour for seat in seats])
     try:
-        players, options = game.validate([{"name": seat.name} for seat in seats], body.options)
+        players, options = validate_start(
+            game, [seat.name for seat in seats], [seat.colour for seat in seats], body.options
+        )
     except InputErrors as refused:
         raise InputErrors(refused.errors + colour_errors) from None
     if colour_errors:

@@ -22,7 +22,7 @@ from .forms import (
 )
 from .games import get_game
 from .games.base import Game, InputErrors, Note, read_path
-from .games.live import Applied, End, Live
+from .games.live import Applied, End, Live, validate_start
 from .htmx import after_change, client_redirect, page_or_fragments
 from .models import ABANDONED, FINISHED, ID_IN_URL, Play
 from .pdf import render_pdf
@@ -96,7 +96,9 @@ def create_play() -> Response:
     raw_players, row_of_player = players_from_rows(rows)
     messages = colour_errors(game, rows, row_of_player)
     try:
-        players, options = game.validate(raw_players, options_from_form(game, request.form))
+        names = [player["name"] for player in raw_players]
+        colours = [rows[row].colour for row in row_of_player]
+        players, options = validate_start(game, names, colours, options_from_form(game, request.form))
     except InputErrors as errors:
         messages = row_errors(errors, row_of_player) | messages
         if not raw_players:

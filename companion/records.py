@@ -117,7 +117,9 @@ def live_context(play: Play) -> Context:
         options = game.options_model.model_validate(play.options)
     except ValidationError as exc:
         raise InputErrors(validation_errors(exc, "options")) from None
-    return Context(tuple(seat.name for seat in play.seats), options, game.live)
+    return Context(
+        tuple(seat.name for seat in play.seats), options, game.live, tuple(seat.colour for seat in play.seats)
+    )
 
 
 def live_state(play: Play, ctx: Context) -> State:

@@ -12,7 +12,7 @@ discard pile). An action is pure: state + action -> Applied(new state, what it s
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -36,6 +36,8 @@ class Context:
     names: tuple[str, ...]
     options: Any
     live: Live
+    # Each player's colour, as chosen at the start ("" for none); a game may score by it (Conquest of Speros).
+    colours: tuple[str, ...] = ()
 
     def who(self, seat: int | None) -> str:
         """A seat's name, or 'table' for a table-wide action."""
@@ -188,6 +190,19 @@ def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict
         return Action(name, seat, spec.params.model_validate(params, strict=strict))
     except ValidationError as exc:
         raise InputErrors(validation_errors(exc)) from None
+
+
+def validate_start(game: Game, names: Sequence[str], colours: Sequence[str], options: Any) -> tuple[list[Any], Any]:
+    """Validate a play about to start as its start state would be scored: (players, options) or InputErrors."""
+    live = _live(game)
+    try:
+        opts = game.options_model.model_validate(options if options is not None else {})
+    except ValidationError:
+        # The game's own validation says what is wrong with the options, and with the names too.
+        return game.validate([{"name": name} for name in names], options)
+    ctx = Context(tuple(names), opts, live, tuple(colours))
+    state = live.start(len(names), opts)
+    return game.validate(*live.scoring_input(state, ctx))
 
 
 def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
