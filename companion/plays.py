@@ -263,7 +263,12 @@ def game_action(play_id: int) -> Response:
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     # An empty box is a parameter not given (its default), e.g. "replaces building no." left blank.
-    raw = {key: value for key, value in request.form.items() if key not in ("csrf_token", "slot") and value != ""}
+    # Several boxes ticked under one name (a card's resources) make a list.
+    raw = {
+        key: values if len(values) > 1 else values[0]
+        for key, values in request.form.lists()
+        if key not in ("csrf_token", "slot") and values != [""]
+    }
     seat = None
     if raw.get("seat") not in (None, ""):
         try:

@@ -8,7 +8,7 @@ Decisions: shared/rules-notes.md, "Conquest of Speros".
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Annotated, Any, Literal
@@ -18,16 +18,20 @@ from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 from .base import (
     FieldError,
     Game,
+    InputErrors,
     Line,
+    Note,
     PlayerInput,
     PlayerName,
     Result,
     Schema,
     TieBreak,
     join_names,
+    name_key,
     plural,
     rank_scores,
 )
+from .live import Action, ActionSpec, Applied, Context, End, Live, Params, Standing, State, counter_actions
 
 Colour = Literal["green", "red", "blue", "black"]
 Terrain = Literal["forest", "mountain", "ocean", "swamp", "artifact"]
@@ -523,6 +527,423 @@ def _last_placed(placements: Sequence[str], player: str) -> int:
     return max(i for i, placed in enumerate(placements) if placed == player)
 
 
+# Live play at the table: the Skirmish Area, units deployed from each Base Camp, captures, the end of the game.
+
+MINION, GENERAL = "minion", "general"
+ARTIFACT_ENCAMPMENTS = 5  # "Every Artifact card features 5 Encampments"
+BONUS_FIELDS = tuple(f"bonus_{n}" for n in range(1, BONUS_OBJECTIVES_DEALT + 1))
+FIRST_SEAT = 0
+UnitKind = Literal["minion", "general"]
+
+
+def familiar_terrain(colour: str) -> str | None:
+    """The Location terrain of a player's colour: Forest green, Mountain red, Ocean blue, Swamp black."""
+    return TERRAIN_OF_COLOUR.get(colour)
+
+
+def base_camp(table: dict[str, Any], seat: int) -> dict[str, int]:
+    """The units a player still has in Base Camp: 10 Minions and the General, less those deployed anywhere."""
+    deployed = Counter(kind for card in table["cards"] for who, kind in card["units"] if who == seat)
+    return {MINION: MINIONS_PER_PLAYER - deployed[MINION], GENERAL: 1 - deployed[GENERAL]}
+
+
+def card_name(card: dict[str, Any]) -> str:
+    """'Forest card 3' or 'Artifact 2', as the tracker numbers them."""
+    kind = "Artifact" if card["terrain"] == "artifact" else f"{card['terrain'].capitalize()} card"
+    return f"{kind} {card['id']}"
+
+
+def _card(table: dict[str, Any], card_id: int) -> dict[str, Any]:
+    """A card in play by its number, or InputErrors."""
+    for card in table["cards"]:
+        if card["id"] == card_id:
+            return card
+    raise InputErrors([FieldError("card", f"There is no card {card_id} in play.")])
+
+
+def capture_now(card: dict[str, Any], names: Sequence[str]) -> Capture:
+    """Who may capture a card in the Skirmish Area now (a captured card is never captured again)."""
+    if card["captured_by"] is not None:
+        return Capture(None, None, f"Captured by {names[card['captured_by']]}.")
+    return capture(card["encampments"], [names[who] for who, _kind in card["units"]])
+
+
+def _deploy(card: dict[str, Any], table: dict[str, Any], seat: int, kind: str, name: str) -> None:
+    """'To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment.'"""
+    if len(card["units"]) >= card["encampments"]:
+        raise InputErrors([FieldError("card", f"{card_name(card)} has no unoccupied encampment.")])
+    if base_camp(table, seat)[kind] < 1:
+        what = "Minion" if kind == MINION else "General"
+        raise InputErrors([FieldError("kind", f"{name} has no {what} left in Base Camp.")])
+    card["units"].append([seat, kind])
+
+
+class CardParams(Params):
+    """A card put into play: its terrain (or artifact), encampments, printed VP and resources."""
+
+    terrain: Terrain
+    encampments: int = Field(ge=1, le=ENCAMPMENTS_MAX)
+    vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
+    resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES), validate_default=True)
+
+    @field_validator("resources", mode="before")
+    @classmethod
+    def _one_or_more(cls, value: Any) -> Any:
+        """One resource ticked comes from a form as text, several as a list; a card shows at least one."""
+        value = [value] if isinstance(value, str) else value
+        if isinstance(value, list) and not value:
+            raise ValueError("Which resource does this card show?")
+        if isinstance(value, list) and len(set(value)) != len(value):
+            raise ValueError("List each resource at most once.")
+        return value
+
+
+class UnitParams(Params):
+    """A unit of the action's player on a card."""
+
+    card: int
+    kind: UnitKind = MINION
+
+
+class MoveParams(UnitParams):
+    """A unit moved by an ability from one card to another."""
+
+    to: int
+
+
+class CaptureParams(Params):
+    """The card the action's player captures."""
+
+    card: int
+
+
+class DrawnParams(Params):
+    """Whether the last Location card has been drawn."""
+
+    drawn: bool = True
+
+
+class MasteryParams(Params):
+    """A Mastery Objective in play: its VP and the players who best meet it."""
+
+    number: int = Field(ge=1, le=MASTERY_MAX)
+    vp: int = Field(ge=0, le=MASTERY_VP_MAX)
+    leaders: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS)
+
+    @field_validator("leaders", mode="before")
+    @classmethod
+    def _as_list(cls, value: Any) -> Any:
+        """One box ticked comes from a form as text."""
+        return [value] if isinstance(value, str) else value
+
+
+def explore(state: State, action: Action, ctx: Context) -> Applied:
+    """'Explore: Put a Location card from your hand into the Skirmish Area. If the Location's color does not match
+    your Units' color, deploy one of your Minions to that Location.' Without a player: a card put in at setup or by
+    an ability."""
+    table, params = state["table"], action.params
+    encampments = ARTIFACT_ENCAMPMENTS if params.terrain == "artifact" else params.encampments
+    card = {"id": table["next_card"], "terrain": params.terrain, "encampments": encampments, "vp": params.vp,
+            "resources": list(params.resources), "units": [], "captured_by": None}
+    table["next_card"] += 1
+    table["cards"].append(card)
+    said = [f"{card_name(card)} ({params.vp} VP, {', '.join(params.resources)}) is in the Skirmish Area."]
+    if action.seat is not None and params.terrain != "artifact":
+        name = ctx.names[action.seat]
+        if params.terrain == familiar_terrain(ctx.colours[action.seat]):
+            said.append(f"It is {name}'s own colour: no Minion is deployed.")
+        elif base_camp(table, action.seat)[MINION] > 0:
+            _deploy(card, table, action.seat, MINION, name)
+            said.append(f"{name} deploys a Minion there.")
+        else:
+            said.append(f"{name} has no Minion left in Base Camp to deploy there.")
+    return Applied(state, tuple(said + _capturable(state, ctx, card)))
+
+
+def deploy(state: State, action: Action, ctx: Context) -> Applied:
+    """Attack (a Minion) or Lead (the General) to a card in the Skirmish Area, never to a captured one."""
+    table, params, name = state["table"], action.params, ctx.names[action.seat]
+    card = _card(table, params.card)
+    if card["captured_by"] is not None:
+        raise InputErrors([FieldError("card", f"{card_name(card)} is in {ctx.names[card['captured_by']]}'s Captured "
+                                              "Area: no unit can be deployed there.")])
+    _deploy(card, table, action.seat, params.kind, name)
+    said = [f"{name} deploys a {params.kind.capitalize()} to {card_name(card)}."]
+    return Applied(state, tuple(said + _capturable(state, ctx, card)))
+
+
+def _take_unit(card: dict[str, Any], seat: int, kind: str, name: str) -> None:
+    """Take one of a player's units of this kind off a card (the most recently placed), unless it is locked."""
+    if card.get("locked"):
+        raise InputErrors([FieldError("card", f"The units on {card_name(card)} are locked on: it is a captured "
+                                              "Artifact.")])
+    for index in range(len(card["units"]) - 1, -1, -1):
+        if card["units"][index] == [seat, kind]:
+            del card["units"][index]
+            return
+    raise InputErrors([FieldError("kind", f"{name} has no {kind.capitalize()} on {card_name(card)}.")])
+
+
+def remove(state: State, action: Action, ctx: Context) -> Applied:
+    """An ability destroys or returns a unit: it goes back to its Base Camp."""
+    table, params, name = state["table"], action.params, ctx.names[action.seat]
+    card = _card(table, params.card)
+    _take_unit(card, action.seat, params.kind, name)
+    said = [f"{name}'s {params.kind.capitalize()} leaves {card_name(card)} for the Base Camp."]
+    return Applied(state, tuple(said + _capturable(state, ctx, card)))
+
+
+def move(state: State, action: Action, ctx: Context) -> Applied:
+    """An ability moves a unit from one card to another with an unoccupied encampment."""
+    table, params, name = state["table"], action.params, ctx.names[action.seat]
+    source, target = _card(table, params.card), _card(table, params.to)
+    if len(target["units"]) >= target["encampments"]:
+        raise InputErrors([FieldError("to", f"{card_name(target)} has no unoccupied encampment.")])
+    _take_unit(source, action.seat, params.kind, name)
+    target["units"].append([action.seat, params.kind])
+    said = [f"{name} moves a {params.kind.capitalize()} from {card_name(source)} to {card_name(target)}."]
+    return Applied(state, tuple(said + _capturable(state, ctx, source) + _capturable(state, ctx, target)))
+
+
+def capture_card(state: State, action: Action, ctx: Context) -> Applied:
+    """'When a player captures a Location, he or she moves that card from the Skirmish Area into his or her
+    Captured Area. No player's Units are removed.' An Artifact's capture sends the other players' units on it home
+    and locks the capturer's on it."""
+    table, name = state["table"], ctx.names[action.seat]
+    card = _card(table, action.params.card)
+    decided = capture_now(card, ctx.names)
+    if decided.captured_by != name:
+        raise InputErrors([FieldError("card", f"{name} can't capture {card_name(card)}: {decided.why}")])
+    card["captured_by"] = action.seat
+    said = [f"{name} captures {card_name(card)} ({decided.how} majority)."]
+    if card["terrain"] == "artifact":
+        sent = [ctx.names[who] for who, _kind in card["units"] if who != action.seat]
+        card["units"] = [unit for unit in card["units"] if unit[0] == action.seat]
+        card["locked"] = True
+        said.append(f"{name}'s units on it are locked on" + (
+            f"; {join_names(sorted(set(sent)))}'s go back to their Base Camp." if sent else "."))
+    return Applied(state, tuple(said))
+
+
+def _capturable(state: State, ctx: Context, card: dict[str, Any]) -> list[str]:
+    """What the table should hear when an action makes a card capturable."""
+    decided = capture_now(card, ctx.names)
+    if decided.captured_by is None:
+        return []
+    return [f"{decided.captured_by} may capture {card_name(card)}: {decided.why}"]
+
+
+def active_seat(table: dict[str, Any], count: int) -> int:
+    """The seat whose turn it is, clockwise from the first player."""
+    return (FIRST_SEAT + table["turn"] - 1) % count
+
+
+def final_turn(table: dict[str, Any], count: int) -> int | None:
+    """'After the last Location card is drawn, that player finishes the turn and every other player gets one more
+    turn': the number of the game's last turn, once the last card is marked drawn."""
+    return table["last_drawn"] + count - 1 if table["last_drawn"] is not None else None
+
+
+def end_reason(state: State, ctx: Context) -> str | None:
+    """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends.'"""
+    table = state["table"]
+    active = active_seat(table, len(ctx.names))
+    if sum(base_camp(table, active).values()) == 0:
+        return f"{ctx.names[active]} starts the turn with no units in Base Camp: the game ends at once."
+    return None
+
+
+def countdown(state: State, ctx: Context) -> str | None:
+    """'Bob finishes, then Cy and Ann take one more turn each', once the last Location card is drawn."""
+    table = state["table"]
+    count = len(ctx.names)
+    last = final_turn(table, count)
+    if last is None:
+        return None
+    left = [ctx.names[(FIRST_SEAT + turn - 1) % count] for turn in range(table["turn"] + 1, last + 1)]
+    active = ctx.names[active_seat(table, count)]
+    if not left:
+        return f"{active} takes the last turn; then score."
+    verb = "takes one more turn" if len(left) == 1 else "take one more turn each"
+    return f"{active} finishes, then {join_names(left)} {verb}."
+
+
+def next_turn(state: State, action: Action, ctx: Context) -> Applied:
+    """The next player clockwise; refused once the game is over."""
+    table = state["table"]
+    over = end_reason(state, ctx)
+    last = final_turn(table, len(ctx.names))
+    if over is None and last is not None and table["turn"] >= last:
+        over = "The last Location card was drawn and this is the last turn."
+    if over:
+        raise InputErrors([FieldError("action", over + " Enter the Bonus Objectives and finish.")])
+    table["turn"] += 1
+    said = [f"{ctx.names[active_seat(table, len(ctx.names))]}'s turn."]
+    reason = end_reason(state, ctx)
+    if reason:
+        said.append(reason)
+    return Applied(state, tuple(said))
+
+
+def last_drawn(state: State, action: Action, ctx: Context) -> Applied:
+    """Mark (or, as a correction, unmark) the last Location card drawn during this turn."""
+    table = state["table"]
+    table["last_drawn"] = table["turn"] if action.params.drawn else None
+    if not action.params.drawn:
+        return Applied(state, ("The last-card mark is taken off.",))
+    return Applied(state, ("The last Location card is drawn. " + (countdown(state, ctx) or ""),))
+
+
+def mastery(state: State, action: Action, ctx: Context) -> Applied:
+    """A Mastery Objective's VP and the players who best meet it ('the points will be divided evenly amongst the
+    tied players, rounded down')."""
+    params = action.params
+    if params.number > len(ctx.names) - 1:
+        raise InputErrors([FieldError("number", f"With {plural(len(ctx.names), 'player')}, "
+                                                f"{len(ctx.names) - 1} Mastery Objectives are dealt.")])
+    known = {name_key(name): name for name in ctx.names}
+    leaders = []
+    for leader in params.leaders:
+        if name_key(leader) not in known:
+            raise InputErrors([FieldError("leaders", f"{leader} is not playing.")])
+        leaders.append(known[name_key(leader)])
+    slots = state["table"]["mastery"]
+    while len(slots) < params.number:
+        slots.append({"vp": 0, "leaders": []})
+    slots[params.number - 1] = {"vp": params.vp, "leaders": sorted(set(leaders), key=ctx.names.index)}
+    who = join_names(leaders) if leaders else "nobody"
+    return Applied(state, (f"Mastery Objective {params.number}: {params.vp} VP, best met by {who}.",))
+
+
+def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The scoring input from the board: captured cards, units by the terrain they stand on, the objectives."""
+    table = state["table"]
+    players = []
+    for seat, (name, colour) in enumerate(zip(ctx.names, ctx.colours, strict=True)):
+        home = familiar_terrain(colour)
+        familiar = unfamiliar = 0
+        general = "base"
+        for card in table["cards"]:
+            for who, kind in card["units"]:
+                if who != seat:
+                    continue
+                at_home = card["terrain"] == home
+                if kind == GENERAL:
+                    general = "familiar" if at_home else "unfamiliar"
+                elif at_home:
+                    familiar += 1
+                else:
+                    unfamiliar += 1
+        players.append({
+            "name": name,
+            "color": colour,
+            "captured": [{"terrain": c["terrain"], "resources": c["resources"], "vp": c["vp"]}
+                         for c in table["cards"] if c["captured_by"] == seat],
+            "minions_familiar": familiar,
+            "minions_unfamiliar": unfamiliar,
+            "general": general,
+            "bonus_objectives": [state["seats"][seat][field] for field in BONUS_FIELDS],
+        })
+    objectives = [
+        {"name": f"Mastery Objective {n}", "vp": slot["vp"], "leaders": slot["leaders"]}
+        for n, slot in enumerate(table["mastery"], start=1)
+        if slot["vp"]
+    ]
+    return players, {"mastery": objectives}
+
+
+def live_notes(standing: Standing) -> list[Note]:
+    """Whose turn, who leads, which cards may be captured and why, and the end of the game."""
+    state, ctx, result = standing.state, standing.ctx, standing.result
+    table = state["table"]
+    notes = []
+    leaders = [p for p in result.players if p.rank == 1]
+    if any(p.total for p in result.players):
+        notes.append(Note(f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} with "
+                          f"{leaders[0].total} VP."))
+    for card in table["cards"]:
+        decided = capture_now(card, ctx.names)
+        if decided.captured_by is not None:
+            notes.append(Note(f"{decided.captured_by} may capture {card_name(card)}: {decided.why}"))
+    reason = end_reason(state, ctx)
+    if reason:
+        notes.append(Note(reason, warning=True))
+    elif countdown(state, ctx):
+        notes.append(Note("The last Location card is drawn. " + countdown(state, ctx), warning=True))
+    return notes
+
+
+def end(standing: Standing) -> End:
+    """The game ends at once on an empty Base Camp, or after the last turns once the last card is drawn."""
+    reason = end_reason(standing.state, standing.ctx)
+    if reason:
+        return End(True, reason)
+    if standing.state["table"]["last_drawn"] is not None:
+        return End(True, "The last Location card is drawn: " + (countdown(standing.state, standing.ctx) or ""))
+    return End()
+
+
+def view(standing: Standing) -> dict[str, Any]:
+    """What the Speros tracker draws: the turn, each card with its units and who may capture it, Base Camps."""
+    state, ctx = standing.state, standing.ctx
+    table = state["table"]
+    count = len(ctx.names)
+    cards = []
+    for card in table["cards"]:
+        decided = capture_now(card, ctx.names)
+        cards.append({
+            **card,
+            "name": card_name(card),
+            "empty": card["encampments"] - len(card["units"]),
+            "capturer": ctx.names.index(decided.captured_by) if decided.captured_by else None,
+            "why": decided.why if card["units"] or card["captured_by"] is not None else "",
+        })
+    return {
+        "turn": table["turn"],
+        "active": active_seat(table, count),
+        "cards": cards,
+        "in_play": [card for card in cards if card["captured_by"] is None],
+        "captured": [[card for card in cards if card["captured_by"] == seat] for seat in range(count)],
+        "base_camp": [base_camp(table, seat) for seat in range(count)],
+        "familiar": [familiar_terrain(colour) for colour in ctx.colours],
+        "last_drawn": table["last_drawn"] is not None,
+        "countdown": countdown(state, ctx),
+        "mastery": [(table["mastery"][n] if n < len(table["mastery"]) else {"vp": 0, "leaders": []})
+                    for n in range(count - 1)],
+    }
+
+
+def _unit_text(verb: str) -> Callable[[Action, Context], str]:
+    """'Ann, deploy card 3 minion' and the like, for undo."""
+    return lambda action, ctx: f"{ctx.who(action.seat)}, {verb} " + ", ".join(
+        f"{key} {value}" for key, value in action.params.model_dump().items()
+    )
+
+
+LIVE = Live(
+    start_table=lambda options: {"turn": 1, "cards": [], "next_card": 1, "last_drawn": None, "mastery": []},
+    start_seat=lambda options: dict.fromkeys(BONUS_FIELDS, 0),
+    actions={
+        **counter_actions(),
+        "explore": ActionSpec(explore, CardParams, "optional", _unit_text("card into play:")),
+        "deploy": ActionSpec(deploy, UnitParams, "required", _unit_text("deploy")),
+        "move": ActionSpec(move, MoveParams, "required", _unit_text("move")),
+        "remove": ActionSpec(remove, UnitParams, "required", _unit_text("back to Base Camp")),
+        "capture": ActionSpec(capture_card, CaptureParams, "required", _unit_text("capture")),
+        "next_turn": ActionSpec(next_turn, describe=lambda action, ctx: "next turn"),
+        "last_drawn": ActionSpec(last_drawn, DrawnParams, describe=lambda action, ctx: "last Location card drawn"),
+        "mastery": ActionSpec(mastery, MasteryParams, describe=_unit_text("Mastery Objective")),
+    },
+    seat_counters=lambda options: BONUS_FIELDS,
+    to_input=to_input,
+    notes=live_notes,
+    end=end,
+    view=view,
+    end_fields=BONUS_FIELDS,
+    labels={f"bonus_{n}": f"Bonus Objective {n} VP" for n in range(1, BONUS_OBJECTIVES_DEALT + 1)},
+)
+
+
 GAME = Game(
     id="speros",
     name="Conquest of Speros",
@@ -538,4 +959,5 @@ GAME = Game(
     check=check,
     setup=setup,
     reference_notes=reference_notes,
+    live=LIVE,
 )

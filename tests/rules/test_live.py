@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import dataclasses
+
 import pytest
 
 from companion.games import live, speros, spqf
@@ -160,14 +162,14 @@ def test_action_to_dict() -> None:
 
 def test_a_game_without_a_tracker() -> None:
     """A game with only the end-game calculator has no live play: parsing, applying and standing all say so."""
-    assert speros.GAME.live is None
+    calculator_only = dataclasses.replace(speros.GAME, live=None)
     message = {"game": "Conquest of Speros has no tracker."}
-    assert parse_errors(speros.GAME, {"action": "add"}, 0) == message
+    assert parse_errors(calculator_only, {"action": "add"}, 0) == message
     state = {"table": {}, "seats": [{}, {}]}
     action = live.Action("add", 0, live.AddParams(field="vp", delta=1))
     ctx = context()
-    assert errors(lambda: live.apply(speros.GAME, state, action, ctx)) == message
-    assert errors(lambda: live.standing(speros.GAME, state, ctx)) == message
+    assert errors(lambda: live.apply(calculator_only, state, action, ctx)) == message
+    assert errors(lambda: live.standing(calculator_only, state, ctx)) == message
 
 
 # --- The generic counters -----------------------------------------------------------------------------------------

@@ -748,7 +748,7 @@ def test_game_declaration() -> None:
     assert [key for key, _ in GAME.breakdown] == KEYS == [
         "captured", "resource_sets", "minions", "general", "bonus_objective", "mastery",
     ]
-    assert GAME.has_tracker is False
+    assert GAME.has_tracker is True
     assert GAME.check is not None and GAME.setup is not None
 
 
