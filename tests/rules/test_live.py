@@ -8,9 +8,8 @@ Pure: no Flask, no database.
 
 from __future__ import annotations
 
-from typing import Any
-
 import dataclasses
+from typing import Any
 
 import pytest
 
