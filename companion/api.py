@@ -12,7 +12,7 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   called. played_at is ISO-8601 (a date, or a date and time); it is stored in UTC, and a time without an
   offset is taken as UTC.
 - POST /api/v1/plays with "track": true starts a play to track live instead (games with a tracker: spires, spqf,
-  spyrium):
+  spyrium, speros; speros needs each player's colour):
   players are [{"name", "colour"?}] in turn order, first player first (colour one of the game's, distinct, or
   left out); "options" as for the game; "played_at" and "notes" as above. Answers 201 with the play view (below)
   and a Location header.
@@ -24,7 +24,8 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   finished, as scored: a Spires solo discard pile as counted at the table), "table" (the table-wide live state,
   e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "last_card", "end_round"}, where a "seat" is a
   player's index in "players" and the active player is players[(turn - 1) % count]; Spyrium's {"turn"}, 0
-  before the first; {} when there is none),
+  before the first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null),
+  "mastery"}; {} when there is none),
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
@@ -40,7 +41,15 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "player", "vp", "cost"?, "replace"?} (the printed VP and cost; the building space's price is worked out and
   paid, none when it replaces building number "replace") and {"action": "technique", "player", "vp",
   "number"?} (a new technique paying £6, or the end VP of technique "number"); its counters are "vp_track",
-  "money", "workers" (at most 7), "spyrium" and "residence" (space 1 to 6). Answers 200 with
+  "money", "workers" (at most 7), "spyrium" and "residence" (space 1 to 6). Conquest of Speros adds {"action":
+  "explore", "player"? (who explores: deploys a Minion unless the Location is of their colour), "terrain",
+  "encampments", "vp", "resources": [...] (at least one)}, {"action": "deploy" | "remove", "player", "card",
+  "kind": "minion" | "general"}, {"action": "move", "player", "card", "to", "kind"}, {"action": "capture",
+  "player", "card"} (refused unless the rules give that player the card), {"action": "next_turn"}, {"action":
+  "last_drawn", "drawn": bool} and {"action": "mastery", "number", "vp", "leaders": [names]}; its counters are
+  "bonus_1" to "bonus_3" (what each Bonus Objective would score; the best counts). Cards are numbered from 1 in
+  the table's "cards" (each {"id", "terrain", "encampments", "vp", "resources", "units": [[seat, kind], ...] in
+  the order placed, "captured_by": seat or null, "locked"?}). Answers 200 with
   the play view plus "said" (what the action caused, sentences for the table), 422 with nothing changed when
   the rules or bounds refuse it, 409 when the play is finished or put aside. An action that changes nothing (the
   same value set again) answers 200 with "said": [] and is no step for undo.
