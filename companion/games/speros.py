@@ -83,13 +83,16 @@ class CapturedCard(Schema):
     """One card in a player's Captured Area: a Location of some terrain, or an Ancient Artifact."""
 
     terrain: Terrain
-    resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES))
+    resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES), validate_default=True)
     vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
 
     @field_validator("resources")
     @classmethod
     def _distinct_resources(cls, resources: list[str]) -> list[str]:
-        """A card shows each resource at most once."""
+        """A card shows each resource at most once, and at least one (rules notes): a forgotten resource would
+        silently cost a set."""
+        if not resources:
+            raise ValueError("Which resource does this card show?")
         if len(set(resources)) != len(resources):
             raise ValueError("List each resource at most once.")
         return resources
@@ -582,7 +585,8 @@ class CardParams(Params):
     """A card put into play: its terrain (or artifact), encampments, printed VP and resources."""
 
     terrain: Terrain
-    encampments: int = Field(ge=1, le=ENCAMPMENTS_MAX)
+    # An Artifact always has 5: leave it out for one.
+    encampments: int = Field(ARTIFACT_ENCAMPMENTS, ge=1, le=ENCAMPMENTS_MAX)
     vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
     resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES), validate_default=True)
 
@@ -697,6 +701,9 @@ def move(state: State, action: Action, ctx: Context) -> Applied:
     """An ability moves a unit from one card to another with an unoccupied encampment."""
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     source, target = _card(table, params.card), _card(table, params.to)
+    if target.get("locked"):
+        raise InputErrors([FieldError("to", f"{card_name(target)} is a captured Artifact: its units are locked on and "
+                                            "no unit may be added.")])
     if len(target["units"]) >= target["encampments"]:
         raise InputErrors([FieldError("to", f"{card_name(target)} has no unoccupied encampment.")])
     _take_unit(source, action.seat, params.kind, name)
@@ -745,12 +752,9 @@ def final_turn(table: dict[str, Any], count: int) -> int | None:
 
 
 def end_reason(state: State, ctx: Context) -> str | None:
-    """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends.'"""
-    table = state["table"]
-    active = active_seat(table, len(ctx.names))
-    if sum(base_camp(table, active).values()) == 0:
-        return f"{ctx.names[active]} starts the turn with no units in Base Camp: the game ends at once."
-    return None
+    """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends': said
+    when the turn starts (units deployed during a turn, or back home before the next, don't end it)."""
+    return state["table"].get("ended")
 
 
 def countdown(state: State, ctx: Context) -> str | None:
@@ -778,10 +782,11 @@ def next_turn(state: State, action: Action, ctx: Context) -> Applied:
     if over:
         raise InputErrors([FieldError("action", over + " Enter the Bonus Objectives and finish.")])
     table["turn"] += 1
-    said = [f"{ctx.names[active_seat(table, len(ctx.names))]}'s turn."]
-    reason = end_reason(state, ctx)
-    if reason:
-        said.append(reason)
+    active = active_seat(table, len(ctx.names))
+    said = [f"{ctx.names[active]}'s turn."]
+    if sum(base_camp(table, active).values()) == 0:
+        table["ended"] = f"{ctx.names[active]} starts the turn with no units in Base Camp: the game ends at once."
+        said.append(table["ended"])
     return Applied(state, tuple(said))
 
 
@@ -799,8 +804,8 @@ def mastery(state: State, action: Action, ctx: Context) -> Applied:
     tied players, rounded down')."""
     params = action.params
     if params.number > len(ctx.names) - 1:
-        raise InputErrors([FieldError("number", f"With {plural(len(ctx.names), 'player')}, "
-                                                f"{len(ctx.names) - 1} Mastery Objectives are dealt.")])
+        dealt = plural(len(ctx.names) - 1, "Mastery Objective is", "Mastery Objectives are")
+        raise InputErrors([FieldError("number", f"With {plural(len(ctx.names), 'player')}, {dealt} dealt.")])
     known = {name_key(name): name for name in ctx.names}
     leaders = []
     for leader in params.leaders:
@@ -921,7 +926,9 @@ def _unit_text(verb: str) -> Callable[[Action, Context], str]:
 
 
 LIVE = Live(
-    start_table=lambda options: {"turn": 1, "cards": [], "next_card": 1, "last_drawn": None, "mastery": []},
+    start_table=lambda options: {
+        "turn": 1, "cards": [], "next_card": 1, "last_drawn": None, "mastery": [], "ended": None
+    },
     start_seat=lambda options: dict.fromkeys(BONUS_FIELDS, 0),
     actions={
         **counter_actions(),

@@ -106,14 +106,14 @@ resource_lists = st.lists(
 
 SCORING = [
     pytest.param(
-        [player("Ann", "green", captured=[card(3), card(2, terrain="ocean"), card(0, terrain="swamp")])],
+        [player("Ann", "green", captured=[card(3, C), card(2, C, terrain="ocean"), card(0, C, terrain="swamp")])],
         {},
         {"Ann": {"captured": 5}},
         "3 + 2 + 0 = 5 VP",
         id="Captured card is worth whatever value is written on the card",
     ),
     pytest.param(
-        [player("Ann", "green", captured=[card(4), card(-3, terrain="artifact")])],
+        [player("Ann", "green", captured=[card(4, C), card(-3, C, terrain="artifact")])],
         {},
         {"Ann": {"captured": 1}},
         "1 Artifact: -3 VP",
@@ -169,7 +169,7 @@ SCORING = [
         id="notes: a resource set is 3 captured cards (Locations or Artifacts)",
     ),
     pytest.param(
-        [player("Ann", "green", captured=[card(0, C), card(0, I), card(0)])],
+        [player("Ann", "green", captured=[card(0, C), card(0, I), card(0, C)])],
         {},
         {"Ann": {"resource_sets": 0}},
         "No set: no captured card shows gold.",
@@ -204,7 +204,7 @@ SCORING = [
         id="Deployed Generals on unfamiliar terrain: 2 VP",
     ),
     pytest.param(
-        [player("Ann", "green", general="unfamiliar", minions_unfamiliar=2, captured=[card(1, terrain="artifact")])],
+        [player("Ann", "green", general="unfamiliar", minions_unfamiliar=2, captured=[card(1, C, terrain="artifact")])],
         {},
         {"Ann": {"general": 2, "minions": 2}},
         "(or an Artifact)",
@@ -299,7 +299,7 @@ def test_breakdown_keys_always_present_in_order_and_zero_when_nothing_scored() -
 
 def test_negative_total() -> None:
     """'(and in rare cases can even be negative)': a player's total may end below zero."""
-    result = run([player("Ann", "green", captured=[card(-10, terrain="artifact")]), player("Bob", "red")])
+    result = run([player("Ann", "green", captured=[card(-10, C, terrain="artifact")]), player("Bob", "red")])
     ann, bob = result.players
     assert (ann.total, ann.rank, bob.rank) == (-10, 2, 1)
 
@@ -363,8 +363,8 @@ def test_brute_forces_agree_on_the_greedy_trap_in_every_order() -> None:
 TIEBREAK = [
     pytest.param(
         [
-            player("Ann", "green", captured=[card(0), card(0)]),
-            player("Bob", "red", captured=[card(0, terrain="mountain")]),
+            player("Ann", "green", captured=[card(0, C), card(0, C)]),
+            player("Bob", "red", captured=[card(0, C, terrain="mountain")]),
         ],
         [1, 2],
         ["Ann"],
@@ -373,8 +373,8 @@ TIEBREAK = [
     ),
     pytest.param(
         [
-            player("Ann", "green", captured=[card(0, terrain="ocean")] * 3),
-            player("Bob", "red", captured=[card(0, terrain="mountain")]),
+            player("Ann", "green", captured=[card(0, C, terrain="ocean")] * 3),
+            player("Bob", "red", captured=[card(0, C, terrain="mountain")]),
         ],
         [2, 1],
         ["Bob"],
@@ -383,8 +383,8 @@ TIEBREAK = [
     ),
     pytest.param(
         [
-            player("Ann", "green", captured=[card(0, terrain="artifact")] * 2),
-            player("Bob", "red", captured=[card(0, terrain="mountain")]),
+            player("Ann", "green", captured=[card(0, C, terrain="artifact")] * 2),
+            player("Bob", "red", captured=[card(0, C, terrain="mountain")]),
         ],
         [2, 1],
         ["Bob"],
@@ -393,8 +393,8 @@ TIEBREAK = [
     ),
     pytest.param(
         [
-            player("Ann", "green", captured=[card(0)], general="familiar"),
-            player("Bob", "red", captured=[card(0, terrain="mountain")], general="familiar"),
+            player("Ann", "green", captured=[card(0, C)], general="familiar"),
+            player("Bob", "red", captured=[card(0, C, terrain="mountain")], general="familiar"),
             player("Cy", "blue", minions_unfamiliar=1),
         ],
         [1, 1, 3],
@@ -404,8 +404,8 @@ TIEBREAK = [
     ),
     pytest.param(
         [
-            player("Ann", "green", captured=[card(0)]),
-            player("Bob", "red", captured=[card(0, terrain="mountain")]),
+            player("Ann", "green", captured=[card(0, C)]),
+            player("Bob", "red", captured=[card(0, C, terrain="mountain")]),
             player("Cy", "blue", general="familiar"),
             player("Di", "black"),
         ],
@@ -445,8 +445,8 @@ def test_tie_break(players: list[dict], ranks: list[int], winners: list[str], te
 def test_own_colour_terrain(colour: str, terrain: str) -> None:
     """'Each type corresponds to one of the four colors': only that terrain counts as the player's own."""
     other = "green" if colour != "green" else "red"
-    captured = [card(0, terrain=t) for t in ("forest", "mountain", "ocean", "swamp")] + [card(0, terrain=terrain)]
-    captured.append(card(0, terrain="artifact"))
+    captured = [card(0, C, terrain=t) for t in ("forest", "mountain", "ocean", "swamp")]
+    captured += [card(0, C, terrain=terrain), card(0, C, terrain="artifact")]
     result = run([player("Ann", colour, captured=captured), player("Bob", other)])
     assert result.players[0].extra == {"color": colour, "own_color_locations": 2}
     assert f"Ann 2 {terrain.capitalize()}" in (result.tiebreak or "")
@@ -474,21 +474,28 @@ INVALID = [
                  id="10 small meeples of each color (one count over 10)"),
     pytest.param(with_ann(minions_unfamiliar=-1), {}, "players[0].minions_unfamiliar", "Must be at least 0.",
                  id="a negative number of Minions"),
-    pytest.param(with_ann(captured=[card(1, terrain="desert")]), {}, "players[0].captured[0].terrain",
+    pytest.param(with_ann(captured=[card(1, C, terrain="desert")]), {}, "players[0].captured[0].terrain",
                  "Must be one of", id="Each Location has one of four types: Forest, Mountain, Ocean and Swamp"),
     pytest.param(with_ann(captured=[card(1, "wood")]), {}, "players[0].captured[0].resources[0]",
                  "Must be one of", id="one of three Resources: Crystal, Iron and Gold"),
     pytest.param(with_ann(captured=[card(1, C, C)]), {}, "players[0].captured[0].resources",
                  "List each resource at most once.", id="a card shows each resource at most once"),
-    pytest.param(with_ann(captured=[card(21)]), {}, "players[0].captured[0].vp", "Must be at most 20.",
+    pytest.param(with_ann(captured=[card(1, C), card(2)]), {}, "players[0].captured[1].resources",
+                 "Which resource does this card show?",
+                 id="notes: every captured card shows at least one resource (none: refused with a question)"),
+    pytest.param(with_ann(captured=[{"vp": 2, "terrain": "artifact"}]), {}, "players[0].captured[0].resources",
+                 "Which resource does this card show?",
+                 id="Artifact cards also feature resources (resources left out: refused with a question)"),
+    pytest.param(with_ann(captured=[card(21, C)]), {}, "players[0].captured[0].vp", "Must be at most 20.",
                  id="card VP above the bound is a typo"),
-    pytest.param(with_ann(captured=[card(-11, terrain="artifact")]), {}, "players[0].captured[0].vp",
+    pytest.param(with_ann(captured=[card(-11, C, terrain="artifact")]), {}, "players[0].captured[0].vp",
                  "Must be at least -10.", id="card VP below the bound is a typo"),
-    pytest.param(with_ann(captured=[{"vp": "3", "terrain": "forest"}]), {}, "players[0].captured[0].vp",
-                 "Enter a whole number.", id="strict input: VP as text is an error, not a guess"),
-    pytest.param(with_ann(captured=[{"terrain": "forest"}]), {}, "players[0].captured[0].vp",
+    pytest.param(with_ann(captured=[{"vp": "3", "resources": [C], "terrain": "forest"}]), {},
+                 "players[0].captured[0].vp", "Enter a whole number.",
+                 id="strict input: VP as text is an error, not a guess"),
+    pytest.param(with_ann(captured=[{"resources": [C], "terrain": "forest"}]), {}, "players[0].captured[0].vp",
                  "This field is required.", id="the app never invents card values: VP is required"),
-    pytest.param(with_ann(captured=[card(0)] * (CAPTURED_MAX + 1)), {}, "players[0].captured",
+    pytest.param(with_ann(captured=[card(0, C)] * (CAPTURED_MAX + 1)), {}, "players[0].captured",
                  "at most 84", id="80 Location cards plus one Artifact per player"),
     pytest.param(with_ann(towers=3), {}, "players[0].towers", "Unknown field.", id="unknown fields are errors"),
     pytest.param([player("Ann", "purple"), player("Bob", "red")], {}, "players[0].color", "Must be one of",
@@ -514,15 +521,15 @@ INVALID = [
     pytest.param(TWO, {"mastery": [{"name": "A", "vp": -1}]}, "options.mastery[0].vp", "Must be at least 0.",
                  id="the points listed on a Mastery card are not negative"),
     pytest.param(
-        [player("Ann", "green", captured=[card(0)] * 15), player("Bob", "red", captured=[card(0)] * 6)],
+        [player("Ann", "green", captured=[card(0, C)] * 15), player("Bob", "red", captured=[card(0, C)] * 6)],
         {},
         "players[1].captured",
         "The game has only 20 Forest Locations in play; 21 captured so far.",
         id="80 Location cards: 20 of each terrain type",
     ),
     pytest.param(
-        [player("Ann", "green", captured=[card(0, terrain="artifact")] * 2),
-         player("Bob", "red", captured=[card(0, terrain="artifact")])],
+        [player("Ann", "green", captured=[card(0, C, terrain="artifact")] * 2),
+         player("Bob", "red", captured=[card(0, C, terrain="artifact")])],
         {},
         "players[1].captured",
         "The game has only 2 Artifacts in play; 3 captured so far.",
@@ -547,6 +554,17 @@ def test_invalid_input(players: list[dict], options: dict, field: str, message: 
     got = caught.value.for_field(field)
     assert got is not None, caught.value.to_dict()
     assert message in got
+
+
+def test_a_forgotten_resource_is_asked_for_not_scored_as_no_set() -> None:
+    """notes: 'a card entered without one is refused with a question', so a forgotten resource never silently
+    costs a set: crystal, iron and a card whose gold was left out are refused, not scored as no set."""
+    for forgotten in (card(2, terrain="ocean"), {"vp": 2, "terrain": "ocean"}):
+        with pytest.raises(InputErrors) as caught:
+            run(with_ann(captured=[card(0, C), card(0, I), forgotten]))
+        assert caught.value.to_dict() == {
+            "errors": [{"field": "players[0].captured[2].resources", "message": "Which resource does this card show?"}]
+        }
 
 
 # --- pure functions -----------------------------------------------------------------------------------------
@@ -619,8 +637,9 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 LOCATION_TERRAINS = ("forest", "mountain", "ocean", "swamp")
 
 
-# Every resource combination a card can show, the empty one included: one draw per card keeps generation quick.
-SHOWN = [list(c) for n in range(4) for c in itertools.combinations(RESOURCES, n)]
+# Every resource combination a card can show (at least one resource: rules notes): one draw per card keeps
+# generation quick.
+SHOWN = [list(c) for n in range(1, 4) for c in itertools.combinations(RESOURCES, n)]
 LOCATION_CARDS = st.tuples(st.integers(0, 20), st.sampled_from(SHOWN), st.sampled_from(LOCATION_TERRAINS))
 ARTIFACT_CARDS = st.tuples(st.integers(-10, 20), st.sampled_from(SHOWN), st.just("artifact"))
 
@@ -679,7 +698,7 @@ def test_reordering_players_changes_no_total_or_rank(game: tuple[list[dict], dic
     games(),
     st.data(),
     st.integers(0, 20),
-    st.lists(st.sampled_from(RESOURCES), unique=True, max_size=3),
+    st.lists(st.sampled_from(RESOURCES), unique=True, min_size=1, max_size=3),
     st.sampled_from(LOCATION_TERRAINS),
 )
 def test_another_card_never_lowers_a_score(
@@ -756,7 +775,7 @@ def test_a_location_showing_negative_vp_scores_what_it_shows() -> None:
     """The app never invents card data: a card's printed VP is taken as entered, negative included."""
     result = GAME.score_raw(
         [
-            {"name": "Ann", "color": "green", "captured": [{"vp": -2, "resources": [], "terrain": "forest"}]},
+            {"name": "Ann", "color": "green", "captured": [{"vp": -2, "resources": ["crystal"], "terrain": "forest"}]},
             {"name": "Bob", "color": "red"},
         ]
     )

@@ -42,7 +42,12 @@ SPEROS = [
         "general": "familiar",
         "bonus_objectives": [5, 2],
     },
-    {"name": "Bob", "color": "red", "captured": [{"vp": 4, "terrain": "mountain"}], "minions_unfamiliar": 3},
+    {
+        "name": "Bob",
+        "color": "red",
+        "captured": [{"vp": 4, "resources": ["crystal"], "terrain": "mountain"}],
+        "minions_unfamiliar": 3,
+    },
 ]
 SPEROS_OPTIONS = {"mastery": [{"name": "Explorer", "vp": 6, "leaders": ["Ann", "Bob"]}]}
 
@@ -59,7 +64,7 @@ SCORED = {
     # Ann: 30 + (3+5+2) + (4+2) = 46; Bob: 35 + 4 = 39.
     "spyrium": ("spyrium", SPYRIUM, None, {"Ann": 46, "Bob": 39}, ["Ann"]),
     # Ann: 10 captured + 3 (one set) + 4 minions + 3 general + 5 best objective + 3 mastery = 28;
-    # Bob: 4 + 3 unfamiliar minions + 3 mastery = 10.
+    # Bob: 4 + 3 unfamiliar minions + 3 mastery = 10 (his one card, a crystal, makes no set).
     "speros": pytest.param(
         "speros", SPEROS, SPEROS_OPTIONS, {"Ann": 28, "Bob": 10}, ["Ann"], marks=needs_speros, id="speros"
     ),
@@ -263,6 +268,23 @@ REFUSED = {
     ),
     "options not an object": ("spqf", {"players": SPQF, "options": [1]}, "options", "object"),
     "body not an object": ("spqf", [{"name": "Ann"}], "", "object"),
+    # Rules notes: every captured card shows at least one resource; one entered without is refused with a question.
+    "speros card without a resource": pytest.param(
+        "speros",
+        {"players": [{**SPEROS[0], "captured": [SPEROS[0]["captured"][0], {"vp": 3, "terrain": "ocean"}]}, SPEROS[1]]},
+        "players[0].captured[1].resources",
+        "Which resource does this card show?",
+        marks=needs_speros,
+        id="speros card without a resource",
+    ),
+    "speros card with no resources listed": pytest.param(
+        "speros",
+        {"players": [SPEROS[0], {**SPEROS[1], "captured": [{"vp": 4, "resources": [], "terrain": "mountain"}]}]},
+        "players[1].captured[0].resources",
+        "Which resource does this card show?",
+        marks=needs_speros,
+        id="speros card with no resources listed",
+    ),
 }
 
 
@@ -288,8 +310,8 @@ def test_every_mistake_is_reported_at_once(client) -> None:
     ("change", "field"),
     [
         ({"color": "pink"}, "players[0].color"),
-        ({"captured": [{"vp": 3}]}, "players[0].captured[0].terrain"),
-        ({"captured": [{"vp": 99, "terrain": "forest"}]}, "players[0].captured[0].vp"),
+        ({"captured": [{"vp": 3, "resources": ["crystal"]}]}, "players[0].captured[0].terrain"),
+        ({"captured": [{"vp": 99, "resources": ["crystal"], "terrain": "forest"}]}, "players[0].captured[0].vp"),
         ({"general": "castle"}, "players[0].general"),
     ],
 )

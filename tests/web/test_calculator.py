@@ -91,7 +91,7 @@ SPYRIUM_FORM = {
 SPEROS_FORM = {
     "name-0": "Ann", "color-0": "green", "captured-0": "5 crystal+iron forest\n3 gold ocean\n\n2 iron swamp",
     "minions_familiar-0": "2", "general-0": "familiar", "bonus_objectives-0": "5, 2",
-    "name-1": "Bob", "color-1": "red", "captured-1": "4 mountain", "minions_unfamiliar-1": "3",
+    "name-1": "Bob", "color-1": "red", "captured-1": "4 crystal mountain", "minions_unfamiliar-1": "3",
     "mastery": "Explorer 6: Ann, Bob",
 }  # fmt: skip
 
@@ -302,7 +302,7 @@ MISTAKES = {
     ),
     "speros bad line": pytest.param(
         "speros",
-        {**SPEROS_FORM, "captured-0": "5 forest\nfive forest"},
+        {**SPEROS_FORM, "captured-0": "5 crystal forest\nfive gold forest"},
         "captured-0",
         "Line 2: I can't read “five”",
         marks=needs_speros,
@@ -310,11 +310,20 @@ MISTAKES = {
     ),
     "speros card out of range": pytest.param(
         "speros",
-        {**SPEROS_FORM, "captured-0": "5 forest\n\n99 ocean"},
+        {**SPEROS_FORM, "captured-0": "5 crystal forest\n\n99 gold ocean"},
         "captured-0",
         "Line 3 (vp): Must be at most 20.",
         marks=needs_speros,
         id="speros card out of range",
+    ),
+    # Rules notes: every captured card shows at least one resource; one typed without is refused with a question.
+    "speros card without a resource": pytest.param(
+        "speros",
+        {**SPEROS_FORM, "captured-0": "5 crystal+iron forest\n\n3 ocean\n2 iron swamp"},
+        "captured-0",
+        "Line 3 (resources): Which resource does this card show?",
+        marks=needs_speros,
+        id="speros card without a resource",
     ),
     "speros same colour": pytest.param(
         "speros",
@@ -413,13 +422,13 @@ def test_saved_players_are_what_was_typed(client) -> None:
 
 def test_line_numbers_count_blank_lines_as_typed(client) -> None:
     """'Line 4' is the fourth line the person sees, leading blank lines included, and the text comes back whole."""
-    form = {"name-0": "Ann", "color-0": "green", "captured-0": "\n\n5 forest\nfive ocean",
+    form = {"name-0": "Ann", "color-0": "green", "captured-0": "\n\n5 crystal forest\nfive gold ocean",
             "name-1": "Bob", "color-1": "red"}
     response = client.post("/calculator/speros", data=form)
     assert response.status_code == 422
     state = FormState(response.get_data(as_text=True))
     assert state.errors["captured-0"].startswith("Line 4:")
-    assert state.values["captured-0"] == "\n\n5 forest\nfive ocean"
+    assert state.values["captured-0"] == "\n\n5 crystal forest\nfive gold ocean"
 
 
 def test_notes_too_long_are_refused_beside_the_notes(client) -> None:
