@@ -1,0 +1,526 @@
+"""Conquest of Speros in a real browser: a short two-player game through the UI to the final table and its PDF, axe-core
+on the tracker and the result, the tracker's tap targets at phone and tablet widths, and screenshots for a look by eye.
+
+Uses the live_server, browser and page fixtures of tests/browser/conftest.py.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from tests.browser.axe import axe_violations, describe
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+# Ann plays green (Forest is her familiar terrain), Bob red (Mountain).
+PLAYERS = (("Ann", "green"), ("Bob", "red"))
+NAMES = tuple(name for name, _colour in PLAYERS)
+# A phone, a tablet held upright, the same tablet on its side.
+VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
+MIN_TARGET = 44
+# A native <select> is two taps on a phone: one opens the list, one picks.
+SELECT_TAPS = 2
+
+
+def start_speros(page, live_server: str, players=PLAYERS) -> dict[str, str]:
+    """Start a Conquest of Speros play through the new-play form; each player's seat id ('1') by name."""
+    page.goto(live_server + "/plays/new?game=speros")
+    for i, (name, colour) in enumerate(players):
+        page.locator(f"input[name=name-{i}]").fill(name)
+        page.locator(f"select[name=colour-{i}]").select_option(colour)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/plays/\d+$"))
+    seats = page.locator("section.seat")
+    expect(seats).to_have_count(len(players))
+    return {
+        seats.nth(i).locator("h2").first.inner_text().split()[0]: seats.nth(i).get_attribute("id").removeprefix("seat-")
+        for i in range(len(players))
+    }
+
+
+def put_card(
+    page,
+    seat_of: dict[str, str],
+    terrain: str,
+    resources=(),
+    vp: int = 1,
+    encampments: int = 3,
+    explorer: str | None = "active",
+    taps: list[str] | None = None,
+) -> None:
+    """Fill 'Put a card into play' with its chips and selects and send it; every tap a finger makes goes in `taps`.
+
+    explorer: a player's name, None for 'nobody', or 'active' to leave the select as it stands (the player whose
+    turn it is, as drawn). A chip already as wanted is left alone, as a player would.
+    """
+    taps = [] if taps is None else taps
+    form = page.locator("#put-card")
+    chip = form.get_by_role("radio", name=terrain.capitalize(), exact=True)
+    if not chip.is_checked():
+        chip.check()
+        taps.append(f"terrain {terrain}")
+    if terrain != "artifact":
+        chip = form.get_by_role("radio", name=str(encampments), exact=True)
+        if not chip.is_checked():
+            chip.check()
+            taps.append(f"{encampments} encampments")
+    for resource in ("crystal", "iron", "gold"):
+        box = form.get_by_role("checkbox", name=resource.capitalize(), exact=True)
+        if box.is_checked() != (resource in resources):
+            box.set_checked(resource in resources)
+            taps.append(f"resource {resource}")
+    select = form.locator("select[name=vp]")
+    if select.input_value() != str(vp):
+        select.select_option(str(vp))
+        taps.extend([f"VP {vp}"] * SELECT_TAPS)
+    if explorer != "active":
+        select = form.locator("select[name=seat]")
+        wanted = "" if explorer is None else seat_of[explorer]
+        if select.input_value() != wanted:
+            select.select_option(wanted)
+            taps.extend([f"explored by {explorer}"] * SELECT_TAPS)
+    form.get_by_role("button", name="Put into play").click()
+    taps.append("Put into play")
+
+
+def deploy_button(page, who: str, card: str, kind: str = "Minion"):
+    """The button that deploys a player's Minion or General to a card ('Mountain card 1')."""
+    what = "a Minion" if kind == "Minion" else "the General"
+    return page.get_by_role("button", name=f"{who}: deploy {what} to {card}", exact=True)
+
+
+def capture_button(page, card_id: int, who: str):
+    return page.locator(f"#card-{card_id}").get_by_role("button", name=f"{who} captures it", exact=True)
+
+
+def finish(page) -> None:
+    """Finish and score, accepting the confirm dialog; wait for the result page."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish and score").click()
+    page.locator("#result").wait_for()
+
+
+def test_two_player_speros_to_final_table(page, live_server: str) -> None:
+    pypdf = pytest.importorskip("pypdf")
+    seat_of = start_speros(page, live_server)
+    ann_facts, bob_facts = (page.locator(f"#facts-{seat_of[name]}") for name in NAMES)
+    notice = page.locator("#notice")
+    skirmish = page.locator("#skirmish")
+    expect(page.locator("#turn-title")).to_have_text("Ann's turn")
+    expect(skirmish).to_contain_text("No card in play")
+    expect(ann_facts).to_contain_text("Base Camp: 10 Minions and the General. Familiar terrain: forest.")
+    expect(bob_facts).to_contain_text("Familiar terrain: mountain.")
+    explorer = page.locator("#put-card select[name=seat]")
+    expect(explorer.locator("option:checked")).to_have_text("Ann")
+
+    # Ann explores a Mountain (3 encampments, crystal and iron, 3 VP): not her colour, so a Minion of hers goes on
+    # it by itself. Counted from the terrain chip to the capture: the taps one captured card costs at the table.
+    taps: list[str] = []
+    put_card(page, seat_of, "mountain", resources=("crystal", "iron"), vp=3, taps=taps)
+    expect(notice).to_have_text(
+        "Mountain card 1 (3 VP, crystal, iron) is in the Skirmish Area. Ann deploys a Minion there."
+    )
+    mountain = page.locator("#card-1")
+    expect(mountain.locator("h3")).to_have_text("Mountain card 1 3 VP · crystal, iron · 3 encampments")
+    expect(mountain.locator(".dots")).to_have_attribute("aria-label", "1 of 3 encampments occupied")
+    expect(mountain.locator(".dot.colour-green")).to_have_count(1)
+    expect(mountain).to_contain_text("no capture yet")
+    expect(ann_facts).to_contain_text("Base Camp: 9 Minions and the General.")
+
+    # Bob attacks it, Ann leads her General there: all 3 encampments full, Ann 2 to 1, and the card says so.
+    deploy_button(page, "Bob", "Mountain card 1").click()
+    taps.append("Bob + Minion")
+    expect(notice).to_have_text("Bob deploys a Minion to Mountain card 1.")
+    expect(mountain).to_contain_text(
+        "Ann and Bob tie with 1 unit each and 1 encampment is still empty: no capture yet."
+    )
+    expect(capture_button(page, 1, "Ann")).to_have_count(0)
+    deploy_button(page, "Ann", "Mountain card 1", "General").click()
+    taps.append("Ann + General")
+    said = "All 3 encampments are occupied and Ann has the most units (2; Bob 1): Ann achieves majority."
+    expect(notice).to_have_text(f"Ann deploys a General to Mountain card 1. Ann may capture Mountain card 1: {said}")
+    expect(mountain.locator(".capturable")).to_have_text(said)
+    expect(page.locator("#scoreboard .notes")).to_contain_text(f"Ann may capture Mountain card 1: {said}")
+    expect(mountain.locator(".dot.general.colour-green")).to_have_count(1)
+    # A full card offers no more deploys; Bob's + buttons there are gone too.
+    expect(mountain.get_by_role("button", name=re.compile(r"deploy"))).to_have_count(0)
+    capture_button(page, 1, "Ann").click()
+    taps.append("Ann captures it")
+    expect(notice).to_have_text("Ann captures Mountain card 1 (achieve majority).")
+    expect(mountain).to_have_count(0)
+    expect(ann_facts.locator(".captured li")).to_have_text(re.compile(r"^Mountain card 1: 3 VP, crystal, iron"))
+    # 1 terrain + 2 resources + 2 for the VP select + Put into play; 2 units; the capture (3 encampments is the default).
+    assert taps == [
+        "terrain mountain",
+        "resource crystal",
+        "resource iron",
+        "VP 3",
+        "VP 3",
+        "Put into play",
+        "Bob + Minion",
+        "Ann + General",
+        "Ann captures it",
+    ], taps
+    print(f"\ntaps for one captured card: {len(taps)} ({', '.join(taps)})")
+
+    # A refused action: an Artifact put into play with no resource ticked. Said in its own slot, nothing saved.
+    put_card(page, seat_of, "artifact", resources=(), vp=2, explorer=None)
+    refused = page.locator("#a-explore")
+    expect(refused).to_have_text("Which resource does this card show?")
+    expect(refused).to_be_visible()
+    expect(notice).to_have_text("")
+    expect(skirmish).to_contain_text("No card in play")
+
+    # With gold ticked it goes in, by nobody (as at setup): 5 encampments whatever the chip says, no unit deployed.
+    put_card(page, seat_of, "artifact", resources=("gold",), vp=2, explorer=None)
+    expect(notice).to_have_text("Artifact 2 (2 VP, gold) is in the Skirmish Area.")
+    expect(refused).to_have_text("")  # the answer clears the refusal
+    artifact = page.locator("#card-2")
+    expect(artifact.locator(".dots")).to_have_attribute("aria-label", "0 of 5 encampments occupied")
+    expect(artifact.locator(".dot.empty")).to_have_count(5)
+
+    # Bob 1, Ann 3, one empty: Ann demonstrates majority.
+    deploy_button(page, "Bob", "Artifact 2").click()
+    expect(notice).to_have_text("Bob deploys a Minion to Artifact 2.")
+    for n in range(1, 4):
+        deploy_button(page, "Ann", "Artifact 2").click()
+        expect(artifact.locator(".dots")).to_have_attribute("aria-label", f"{1 + n} of 5 encampments occupied")
+    expect(artifact.locator(".capturable")).to_contain_text("Ann demonstrates majority.")
+    expect(bob_facts).to_contain_text("Base Camp: 8 Minions and the General.")
+
+    # The capture sends Bob's unit home and locks Ann's on.
+    capture_button(page, 2, "Ann").click()
+    took = (
+        "Ann captures Artifact 2 (demonstrate majority). Ann's units on it are locked on; Bob's go back to their "
+        "Base Camp."
+    )
+    expect(notice).to_have_text(took)
+    expect(artifact).to_have_count(0)
+    expect(bob_facts).to_contain_text("Base Camp: 9 Minions and the General.")
+    captured = ann_facts.locator(".captured li")
+    expect(captured).to_have_count(2)
+    expect(captured.nth(1)).to_contain_text("Artifact 2: 2 VP, gold")
+    expect(captured.nth(1)).to_contain_text("units locked on")
+    expect(captured.nth(1).locator(".dot.colour-green")).to_have_count(3)
+
+    # Undo takes the capture back whole: the card in play, Bob's Minion on it again.
+    page.get_by_role("button", name="Undo last tap").click()
+    expect(notice).to_have_text(f"Took back: Ann, capture card 2 ({took.removesuffix('.')}).")
+    expect(artifact.locator(".dots")).to_have_attribute("aria-label", "4 of 5 encampments occupied")
+    expect(artifact.locator(".dot.colour-red")).to_have_count(1)
+    expect(bob_facts).to_contain_text("Base Camp: 8 Minions and the General.")
+    expect(captured).to_have_count(1)
+    capture_button(page, 2, "Ann").click()
+    expect(notice).to_have_text(took)
+    expect(captured).to_have_count(2)
+    expect(skirmish.locator("li.play-card")).to_have_count(0)
+
+    # The last Location card is drawn in Ann's turn: Bob gets one more.
+    page.get_by_role("button", name="Last Location card drawn").click()
+    expect(notice).to_have_text("The last Location card is drawn. Ann finishes, then Bob takes one more turn.")
+    expect(page.locator("#countdown")).to_have_text("Last card drawn: Ann finishes, then Bob takes one more turn.")
+    expect(page.locator("#scoreboard .notes .warn")).to_contain_text("Ann finishes, then Bob takes one more turn.")
+    page.get_by_role("button", name="Next turn").click()
+    expect(notice).to_have_text("Bob's turn.")
+    expect(page.locator("#turn-title")).to_have_text("Bob's turn")
+    expect(page.locator("#countdown")).to_have_text("Last card drawn: Bob takes the last turn; then score.")
+    page.get_by_role("button", name="Next turn").click()
+    expect(page.locator("#a-next_turn")).to_have_text(
+        "The last Location card was drawn and this is the last turn. Enter the Bonus Objectives and finish."
+    )
+    expect(page.locator("#turn-title")).to_have_text("Bob's turn")
+
+    # Bonus Objectives at the end: the best of each player's three counts.
+    for name, values in (("Ann", (4, 6, 1)), ("Bob", (5, 0, 0))):
+        for n, value in enumerate(values, start=1):
+            page.locator(f"#end-{seat_of[name]}-bonus_{n}").fill(str(value))
+    finish(page)
+    assert re.search(r"/plays/\d+$", page.url)
+    result = page.locator("#result")
+    text = result.inner_text()
+    # Ann: cards 3 + 2, no set (2 cards), 4 Minions off her colour, the General on a Mountain 2, bonus 6 = 17.
+    # Bob: his Minion on Mountain card 1 is on his colour 2, General at home 0, bonus 5 = 7.
+    assert "Ann wins" in text
+    assert "with 17 points" in text
+    for name in NAMES:
+        expect(result.locator("tbody th", has_text=name)).to_have_count(1)
+    for label in ("Captured cards", "Resource sets", "Deployed Minions", "Deployed General", "Bonus Objective"):
+        assert label in text, label
+    assert "1 Location: 3 VP; 1 Artifact: 2 VP. Total 5 VP." in text
+    assert "No set: only 2 cards show a resource, and a set needs 3." in text
+    assert "0 familiar × 2 + 4 unfamiliar × 1 = 4." in text
+    assert "1 familiar × 2 + 0 unfamiliar × 1 = 2." in text
+    assert "General on unfamiliar terrain (or an Artifact): 2." in text
+    assert "Best of 4, 6 and 1: 6." in text
+    assert "Best of 5, 0 and 0: 5." in text
+
+    link = page.get_by_role("link", name="Score sheet (PDF)")
+    href = link.get_attribute("href")
+    assert re.fullmatch(r"/plays/\d+/sheet\.pdf", href)
+    response = page.request.get(live_server + href)
+    assert response.ok
+    assert response.headers["content-type"] == "application/pdf"
+    pdf_text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.body())).pages)
+    for name in NAMES:
+        assert name in pdf_text
+    for words in ("Conquest of Speros", "Captured cards", "Deployed Minions"):
+        assert words in pdf_text, words
+
+    # The refused actions are 422s the browser logs as failed resources; nothing else may go wrong.
+    assert [e for e in page.console_errors if "status of 422" not in e] == [], "\n".join(page.console_errors)
+
+
+def test_explored_by_follows_the_turn(page, live_server: str) -> None:
+    seat_of = start_speros(page, live_server)
+    page.get_by_role("button", name="Next turn").click()
+    expect(page.locator("#turn-title")).to_have_text("Bob's turn")
+    explorer = page.locator("#put-card select[name=seat] option:checked")
+    expect(explorer).to_have_text("Bob", timeout=2_000)
+    # Bob explores a Forest on his turn, leaving 'Explored by' as the tracker shows it.
+    put_card(page, seat_of, "forest", resources=("iron",), vp=1)
+    expect(page.locator("#notice")).to_have_text(
+        "Forest card 1 (1 VP, iron) is in the Skirmish Area. Bob deploys a Minion there.", timeout=2_000
+    )
+
+
+@pytest.mark.parametrize(
+    "width",
+    [
+        390,
+        820,
+        1180,
+    ],
+)
+def test_skirmish_area_is_not_pushed_aside(browser, live_server: str, width: int) -> None:
+    """The Skirmish Area starts at the left of the players' part of the page, not a column further right, past an
+    empty cell held by its message slot."""
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        start_speros(page, live_server)
+        seats = page.locator(".tracker .seats").bounding_box()
+        skirmish = page.locator("#skirmish").bounding_box()
+        assert round(skirmish["x"]) == round(seats["x"]), (
+            f"Skirmish Area at x={skirmish['x']:.0f}, seats at {seats['x']:.0f}"
+        )
+    finally:
+        context.close()
+
+
+def test_unit_buttons_stay_put_as_units_are_deployed(page, live_server: str) -> None:
+    """Deploying is tapped again and again on one card: its buttons must not jump between taps."""
+    seat_of = start_speros(page, live_server)
+    put_card(page, seat_of, "artifact", resources=("gold",), vp=2, explorer=None)
+    artifact = page.locator("#card-1")
+    dots = artifact.locator(".dots")
+    expect(dots).to_have_attribute("aria-label", "0 of 5 encampments occupied")
+
+    def offset() -> float:
+        """How far the unit buttons stand below the top of their card."""
+        return page.evaluate("""() => {
+          const card = document.getElementById('card-1');
+          return card.querySelector('.unit-buttons').getBoundingClientRect().top - card.getBoundingClientRect().top;
+        }""")
+
+    at_first = offset()
+    deploy_button(page, "Bob", "Artifact 1").click()
+    expect(dots).to_have_attribute("aria-label", "1 of 5 encampments occupied")
+    after = {"Bob's Minion": offset()}
+    for n in range(1, 4):
+        deploy_button(page, "Ann", "Artifact 1").click()
+        expect(dots).to_have_attribute("aria-label", f"{1 + n} of 5 encampments occupied")
+        after[f"Ann's Minion {n}"] = offset()
+    expect(capture_button(page, 1, "Ann")).to_be_visible()
+    moved = {tap: round(y - at_first) for tap, y in after.items() if abs(y - at_first) > 1}
+    assert moved == {}, f"the unit buttons moved down by (px): {moved}"
+
+
+def _tracker_with_a_bit_of_everything(page, live_server: str) -> dict[str, str]:
+    """Two players; a Mountain Ann may capture (her General on it, so its Move form is there too), an Artifact with
+    both colours on it, a Forest captured by Ann (her facts list it), the last card drawn (the countdown), and a refused
+    card (its message in its slot); every details open."""
+    seat_of = start_speros(page, live_server)
+    notice = page.locator("#notice")
+
+    # Each tap waits for its answer: an answer redraws the Skirmish Area, and a tap aimed before it would miss. The
+    # unit and capture buttons get their click sent to them, not to a point on the screen: whether a finger can
+    # reach them at every width is what the hit test measures, and the state is the same for it and the screenshots.
+    def deploy(who: str, card: str, kind: str = "Minion") -> None:
+        deploy_button(page, who, card, kind).dispatch_event("click")
+
+    def capture(card_id: int, who: str) -> None:
+        capture_button(page, card_id, who).dispatch_event("click")
+
+    put_card(page, seat_of, "forest", resources=("crystal",), vp=2, encampments=1, explorer=None)
+    expect(notice).to_contain_text("Forest card 1 (2 VP, crystal)")
+    deploy("Ann", "Forest card 1")
+    capture(1, "Ann")
+    expect(page.locator(f"#facts-{seat_of['Ann']} .captured li")).to_have_count(1)
+    put_card(page, seat_of, "mountain", resources=("iron", "gold"), vp=4, encampments=2, explorer="Ann")
+    expect(notice).to_contain_text("Ann deploys a Minion there.")
+    deploy("Ann", "Mountain card 2", "General")
+    expect(capture_button(page, 2, "Ann")).to_be_visible()
+    put_card(page, seat_of, "artifact", resources=("gold",), vp=3, explorer=None)
+    expect(notice).to_contain_text("Artifact 3 (3 VP, gold)")
+    deploy("Bob", "Artifact 3")
+    expect(page.locator("#card-3 .dots")).to_have_attribute("aria-label", "1 of 5 encampments occupied")
+    deploy("Ann", "Artifact 3")
+    expect(page.locator("#card-3 .dots")).to_have_attribute("aria-label", "2 of 5 encampments occupied")
+    page.get_by_role("button", name="Last Location card drawn").click()
+    expect(page.locator("#countdown")).not_to_be_empty()
+    put_card(page, seat_of, "swamp", resources=(), vp=1)
+    expect(page.locator("#a-explore")).to_have_text("Which resource does this card show?")
+    page.evaluate("() => document.querySelectorAll('.tracker details').forEach(d => { d.open = true; })")
+    return seat_of
+
+
+def _axe_clean(page) -> None:
+    violations = axe_violations(page)
+    assert violations == [], "axe-core found serious or critical violations:\n" + describe(violations)
+
+
+def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server: str) -> None:
+    # bypass_csp lets add_script_tag put axe in; the app has no inline script or style, so the page is the same.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        _tracker_with_a_bit_of_everything(page, live_server)
+        expect(page.locator(".tracker details.move[open]")).to_have_count(2)
+        expect(page.locator(".tracker .mastery details[open]")).to_have_count(1)
+        _axe_clean(page)
+
+        finish(page)
+        _axe_clean(page)
+    finally:
+        context.close()
+
+
+CONTROLS_JS = """() => {
+  const controls = [...document.querySelectorAll(
+    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')];
+  return controls.filter(el => el.getClientRects().length > 0).length;
+}"""
+
+# For the control number i: scrolled into view, its box, and what a finger at its centre and at 4 points 3 px
+# inside its corners would hit. A radio or check box inside its label (the terrain, encampment and resource chips)
+# is tapped anywhere on that label, so the label's box is the target measured.
+CHECK_JS = """(i) => {
+  const controls = [...document.querySelectorAll(
+    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')]
+    .filter(el => el.getClientRects().length > 0);
+  const control = controls[i];
+  const label = control.closest('label');
+  const el = (control.type === 'radio' || control.type === 'checkbox') && label ? label : control;
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const card = control.closest('.play-card');
+  const where = card ? card.querySelector('h3').firstChild.textContent.trim() + ': ' : '';
+  const own = label ? label.firstChild.textContent.trim() || label.textContent.trim() : control.textContent.trim();
+  const name = control.getAttribute('aria-label') || (where + own.slice(0, 40)).trim() || control.id || control.name;
+  const classes = n => n.className && typeof n.className === 'string' ?
+    '.' + n.className.trim().split(/\\s+/).join('.') : '';
+  const describe = n => n ? n.tagName.toLowerCase() + (n.id ? '#' + n.id : '') + classes(n) : 'nothing';
+  // Whole pixels, rounded towards the centre: a 10 px corner radius leaves a point 3 px in on both axes only
+  // 0.1 px inside the rounded corner, so a box on a fractional pixel would otherwise miss by rounding. A chip is a
+  // pill (radius 999 px, drawn as half its height): its corner points go in as far as its rounding, plus 1 px.
+  const radius = Math.min(parseFloat(getComputedStyle(el).borderTopLeftRadius) || 0, r.width / 2, r.height / 2);
+  const inset = Math.max(3, Math.ceil(radius * (1 - Math.SQRT1_2)) + 1);
+  const left = Math.ceil(r.left + inset), top = Math.ceil(r.top + inset);
+  const right = Math.floor(r.right - inset), bottom = Math.floor(r.bottom - inset);
+  const points = {centre: [r.left + r.width / 2, r.top + r.height / 2], 'top left': [left, top],
+    'top right': [right, top], 'bottom left': [left, bottom], 'bottom right': [right, bottom]};
+  const covered = [];
+  for (const [where, [x, y]] of Object.entries(points)) {
+    const hit = document.elementFromPoint(x, y);
+    if (!(hit && (hit === el || el.contains(hit)))) covered.push(where + ' by ' + describe(hit));
+  }
+  return {name, left: r.left, right: r.right, width: r.width, height: r.height,
+          viewport: document.documentElement.clientWidth, covered};
+}"""
+
+
+# The 'Explored by' select is as wide as its longest option ('Bob (deploys a Minion unless it is mountain)'); in its
+# flex label it can't shrink, so it widens the .side grid's one track and every card of the aside with it: on a
+# phone the page scrolls sideways, on a tablet the aside's cards (the sticky aside on top) cover the Skirmish Area.
+WIDE_SELECT = "the 'Explored by' select widens the aside: "
+
+
+@pytest.mark.parametrize(
+    "width",
+    [
+        390,
+        820,
+        1180,
+    ],
+)
+def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_server: str, width: int) -> None:
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        _tracker_with_a_bit_of_everything(page, live_server)
+        count = page.evaluate(CONTROLS_JS)
+        # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, 2 selects, Put; Mastery: select, 2 chips, Save; 2 cards in
+        # play: a capture, 7 unit buttons, 2 Move forms of 3 selects and a button; 6 Bonus Objective boxes; Finish;
+        # Put aside.
+        assert count == 48, f"{count} controls found in .tracker, not 48"
+        problems = []
+        wide, room = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if wide > room:
+            problems.append(f"the page scrolls sideways: {wide} px wide in a {room} px viewport")
+        for i in range(count):
+            box = page.evaluate(CHECK_JS, i)
+            name = box["name"]
+            if box["left"] < 0 or box["right"] > box["viewport"]:
+                problems.append(
+                    f"{name}: sticks out of the {box['viewport']} px viewport "
+                    f"({box['left']:.0f} to {box['right']:.0f} px)"
+                )
+            if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
+                problems.append(f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN_TARGET}x{MIN_TARGET}")
+            if box["covered"]:
+                problems.append(f"{name}: covered at {'; '.join(box['covered'])}")
+        assert problems == [], f"{len(problems)} problems at {w}x{h}:\n" + "\n".join(problems)
+    finally:
+        context.close()
+
+
+def _shots_folder(tmp_path: Path) -> Path:
+    """COMPANION_SHOTS when set (the screenshots are kept there to be looked at), else the test's tmp_path."""
+    folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _shoot(page, target: Path) -> None:
+    page.evaluate("() => window.scrollTo(0, 0)")
+    try:
+        page.screenshot(path=str(target), full_page=True)
+    except (sync_api.Error, OSError) as failed:  # a screenshot is for the eye only
+        warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", sorted(VIEWPORTS))
+def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: int, scheme: str) -> None:
+    """Full-page screenshots of a tracker in play and of its result, for a look by eye; they never fail the test."""
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        _tracker_with_a_bit_of_everything(page, live_server)
+        folder = _shots_folder(tmp_path)
+        _shoot(page, folder / f"speros-tracker-{width}-{scheme}.png")
+        finish(page)
+        _shoot(page, folder / f"speros-result-{width}-{scheme}.png")
+    finally:
+        context.close()
