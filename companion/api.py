@@ -297,7 +297,9 @@ def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
             game, [seat.name for seat in seats], [seat.colour for seat in seats], body.options
         )
     except InputErrors as refused:
-        raise InputErrors(refused.errors + colour_errors) from None
+        # A game that checks colours itself (Speros) has said so already for those players.
+        said = {e.field for e in refused.errors}
+        raise InputErrors(refused.errors + [e for e in colour_errors if e.field not in said]) from None
     if colour_errors:
         raise InputErrors(colour_errors)
     play = records.create_play(

@@ -202,7 +202,14 @@ def validate_start(game: Game, names: Sequence[str], colours: Sequence[str], opt
         return game.validate([{"name": name} for name in names], options)
     ctx = Context(tuple(names), opts, live, tuple(colours))
     state = live.start(len(names), opts)
-    return game.validate(*live.scoring_input(state, ctx))
+    try:
+        return game.validate(*live.scoring_input(state, ctx))
+    except InputErrors as refused:
+        # A game that scores by colour calls it 'color'; what was sent is the player's 'colour'.
+        raise InputErrors([
+            FieldError(e.field.replace(".color", ".colour") if e.field.endswith(".color") else e.field, e.message)
+            for e in refused.errors
+        ]) from None
 
 
 def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:

@@ -646,6 +646,10 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
     your Units' color, deploy one of your Minions to that Location.' Without a player: a card put in at setup or by
     an ability."""
     table, params = state["table"], action.params
+    artifacts = sum(1 for card in table["cards"] if card["terrain"] == "artifact")
+    if params.terrain == "artifact" and artifacts >= len(ctx.names):
+        raise InputErrors([FieldError("terrain", f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; "
+                                                 "the rest stay in the box.")])
     encampments = ARTIFACT_ENCAMPMENTS if params.terrain == "artifact" else params.encampments
     card = {"id": table["next_card"], "terrain": params.terrain, "encampments": encampments, "vp": params.vp,
             "resources": list(params.resources), "units": [], "captured_by": None}
@@ -815,7 +819,8 @@ def mastery(state: State, action: Action, ctx: Context) -> Applied:
     slots = state["table"]["mastery"]
     while len(slots) < params.number:
         slots.append({"vp": 0, "leaders": []})
-    slots[params.number - 1] = {"vp": params.vp, "leaders": sorted(set(leaders), key=ctx.names.index)}
+    name = slots[params.number - 1].get("name") or f"Mastery Objective {params.number}"
+    slots[params.number - 1] = {"name": name, "vp": params.vp, "leaders": sorted(set(leaders), key=ctx.names.index)}
     who = join_names(leaders) if leaders else "nobody"
     return Applied(state, (f"Mastery Objective {params.number}: {params.vp} VP, best met by {who}.",))
 
@@ -850,7 +855,7 @@ def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str
             "bonus_objectives": [state["seats"][seat][field] for field in BONUS_FIELDS],
         })
     objectives = [
-        {"name": f"Mastery Objective {n}", "vp": slot["vp"], "leaders": slot["leaders"]}
+        {"name": slot.get("name") or f"Mastery Objective {n}", "vp": slot["vp"], "leaders": slot["leaders"]}
         for n, slot in enumerate(table["mastery"], start=1)
         if slot["vp"]
     ]
@@ -925,13 +930,25 @@ def _unit_text(verb: str) -> Callable[[Action, Context], str]:
     )
 
 
+def _bonus_bounds(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
+    """What a Bonus Objective would score is 0 to 100, said beside its own box."""
+    if not 0 <= new <= OBJECTIVE_VP_MAX:
+        limit = f"Must be at most {OBJECTIVE_VP_MAX}." if new > OBJECTIVE_VP_MAX else "Must be at least 0."
+        raise InputErrors([FieldError(action.params.field, limit)])
+    return Applied(state)
+
+
+def start_table(options: SperosOptions) -> dict[str, Any]:
+    """An empty Skirmish Area at the first player's turn, with any Mastery Objectives given at the start."""
+    mastery = [{"name": m.name, "vp": m.vp, "leaders": list(m.leaders)} for m in options.mastery]
+    return {"turn": 1, "cards": [], "next_card": 1, "last_drawn": None, "mastery": mastery, "ended": None}
+
+
 LIVE = Live(
-    start_table=lambda options: {
-        "turn": 1, "cards": [], "next_card": 1, "last_drawn": None, "mastery": [], "ended": None
-    },
+    start_table=start_table,
     start_seat=lambda options: dict.fromkeys(BONUS_FIELDS, 0),
     actions={
-        **counter_actions(),
+        **counter_actions(_bonus_bounds),
         "explore": ActionSpec(explore, CardParams, "optional", _unit_text("card into play:")),
         "deploy": ActionSpec(deploy, UnitParams, "required", _unit_text("deploy")),
         "move": ActionSpec(move, MoveParams, "required", _unit_text("move")),
