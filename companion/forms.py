@@ -91,14 +91,15 @@ def players_from_rows(rows: list[SeatRow]) -> tuple[list[dict[str, Any]], list[i
 
 
 def row_errors(errors: InputErrors, row_of_player: list[int]) -> dict[str, str]:
-    """Map 'players[1].name' messages onto the form's 'name-<row>' fields."""
+    """Map 'players[1].name' and 'players[1].colour' messages onto the form's row fields; others to 'players'."""
     messages: dict[str, str] = {}
     for error in errors.errors:
         field = error.field
         for index, row in enumerate(row_of_player):
             prefix = f"players[{index}]"
             if field.startswith(prefix):
-                field = f"name-{row}" if field == f"{prefix}.name" else "players"
+                beside = {f"{prefix}.name": f"name-{row}", f"{prefix}.colour": f"colour-{row}"}
+                field = beside.get(field, "players")
                 break
         messages.setdefault(field, error.message)
     return messages

@@ -413,7 +413,8 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
         errors.append(
             FieldError(
                 "options.mastery",
-                f"With {plural(len(players), 'player')}, {len(players) - 1} Mastery Objectives are dealt;"
+                f"With {plural(len(players), 'player')}, "
+                f"{plural(len(players) - 1, 'Mastery Objective is', 'Mastery Objectives are')} dealt;"
                 f" {len(options.mastery)} given.",
             )
         )

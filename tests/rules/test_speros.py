@@ -516,7 +516,7 @@ INVALID = [
     pytest.param(TWO, {"mastery": [{"name": "Explorer", "vp": 5, "leaders": ["Ann", "ann"]}]},
                  "options.mastery[0].leaders[1]", "ann is listed twice.", id="a leader is listed once"),
     pytest.param(TWO, {"mastery": [{"name": "A", "vp": 5}, {"name": "B", "vp": 5}]}, "options.mastery",
-                 "With 2 players, 1 Mastery Objectives are dealt; 2 given.",
+                 "With 2 players, 1 Mastery Objective is dealt; 2 given.",
                  id="deal one fewer card than the number of players to the center of the table"),
     pytest.param(TWO, {"mastery": [{"name": "A", "vp": -1}]}, "options.mastery[0].vp", "Must be at least 0.",
                  id="the points listed on a Mastery card are not negative"),

@@ -912,7 +912,7 @@ def test_bonus_counter_add_and_refused_below_zero() -> None:
     state, ctx, _ = play(2, [("Ann", {"action": "add", "field": "bonus_2", "delta": 4}),
                              ("Ann", {"action": "add", "field": "bonus_2", "delta": 1})])
     assert scored(state, ctx)["Ann"]["bonus_objective"] == 5
-    assert refusal(state, ctx, "Bob", bonus(1, -1)) == {"players[1].bonus_objectives[0]": "Must be at least 0."}
+    assert refusal(state, ctx, "Bob", bonus(1, -1)) == {"bonus_1": "Must be at least 0."}
     assert refusal(state, ctx, None, bonus(1, 3)) == {"player": "Say which player's Bonus Objective 1 VP to change."}
 
 

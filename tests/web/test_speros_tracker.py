@@ -311,6 +311,18 @@ def test_the_same_colour_twice_is_said_beside_the_second_row(client) -> None:
     assert re.search(r'<select name="colour-1"[^>]*aria-invalid="true" aria-describedby="colour-1-error"', html)
 
 
+@pytest.mark.parametrize(
+    ("colours", "message"),
+    [(["red", "red"], "Red is taken by an earlier player."),
+     (["green", None], "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;.")],
+    ids=["the same colour twice", "a colour left out"],
+)
+def test_a_colour_problem_is_said_once_beside_its_row(client, colours: list, message: str) -> None:
+    html = client.post("/plays", data=speros_form(["Ann", "Bob"], colours)).get_data(as_text=True)
+    assert re.findall(r'<p class="error"[^>]*>(.*?)</p>', html) == [message]
+    assert f'<p class="error" id="colour-1-error" role="alert">{message}</p>' in html
+
+
 # The tracker page ---------------------------------------------------------------------------------------------
 
 
@@ -686,8 +698,16 @@ def test_no_more_artifacts_come_into_play_than_there_are_players(client, app, pl
     put_card(client, play_id, terrain="artifact")
     before = saved(app, play_id)
     response = put_card(client, play_id, htmx, terrain="artifact")
+    html = response.get_data(as_text=True)
+    message = "Setup places 2 Artifacts, one per player; the rest stay in the box."
     assert response.status_code == 422
+    if htmx:
+        assert html.lstrip().startswith(message + "\n")
+    else:
+        assert f'<p class="error" role="alert">{message}</p>' in html
     assert saved(app, play_id) == before
+    # A Location still comes into play.
+    assert put_card(client, play_id, terrain="swamp").status_code == 303
 
 
 # The turn -----------------------------------------------------------------------------------------------------
@@ -1246,19 +1266,24 @@ def test_refused_finish_saves_nothing(
     assert "Finish and score" in client.get(f"/plays/{play_id}").get_data(as_text=True)
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(("value", "message"), [(101, "Must be at most 100."), (-1, "Must be at least 0.")],
                          ids=["over 100", "negative"])
 def test_a_bonus_objective_out_of_range_is_refused_beside_its_box(
-    client, app, play_id: int, value: int, message: str
+    client, app, play_id: int, htmx: bool, value: int, message: str
 ) -> None:
     ann, bob = seat_ids(client, play_id)
     before = saved(app, play_id)
-    response = client.post(f"/plays/{play_id}/finish", data=end_form([ann, bob], [[4, 1, 0], [0, value, 0]]))
+    response = post(client, htmx, f"/plays/{play_id}/finish", end_form([ann, bob], [[4, 1, 0], [0, value, 0]]))
     html = response.get_data(as_text=True)
     assert response.status_code == 422
+    assert ("<html" in html) is not htmx
+    # Not even Ann's good boxes are saved.
     assert saved(app, play_id) == before
     name = f"end-{bob}-bonus_2"
     assert f'<p class="error" id="{name}-error">{message}</p>' in html
+    assert html.count('<p class="error"') == 1
+    assert re.search(rf'<input id="{name}"[^>]*aria-invalid="true" aria-describedby="{name}-error"', html, re.DOTALL)
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -1382,29 +1407,67 @@ def test_api_bad_starts_answer_422_and_save_nothing(client, app, case: str, body
 
 
 @pytest.mark.parametrize(
-    "players",
-    [[{"name": "Ann", "colour": "green"}, {"name": "Bob"}], [{"name": "Ann", "colour": "red"}, {"name": "Bob",
-                                                                                         "colour": "red"}]],
-    ids=["a colour left out", "a colour twice"],
+    ("players", "errors"),
+    [
+        ([{"name": "Ann", "colour": "green"}, {"name": "Bob"}],
+         [{"field": "players[1].colour", "message": "Must be one of 'green', 'red', 'blue' or 'black'."}]),
+        ([{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "red"}],
+         [{"field": "players[1].colour", "message": "Ann already plays red."}]),
+        ([{"name": "Ann", "colour": "pink"}, {"name": "Bob", "colour": "red"}],
+         [{"field": "players[0].colour", "message": "Must be one of 'green', 'red', 'blue' or 'black'."}]),
+    ],
+    ids=["a colour left out", "a colour twice", "a colour not the game's"],
 )
-def test_api_colour_errors_name_the_colour_field_sent(client, players: list) -> None:
+def test_api_colour_errors_name_the_colour_field_sent(client, players: list, errors: list) -> None:
     """One message, on the field the body has: 'colour' (a body sending 'color' is refused: 'Unknown field.')."""
     response = post_json(client, "/api/v1/plays", {"game": "speros", "track": True, "players": players})
     assert response.status_code == 422
-    assert [e["field"] for e in response.get_json()["errors"]] == ["players[1].colour"]
+    assert response.get_json()["errors"] == errors
 
 
-def test_api_mastery_objectives_given_at_the_start_are_not_dropped(client) -> None:
+def test_api_mastery_objectives_given_at_the_start_are_in_play(client, app) -> None:
     options = {"mastery": [{"name": "Explorer", "vp": 6, "leaders": ["Ann"]}]}
-    response = post_json(client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR,
-                                                  "options": options})
-    if response.status_code == 422:
-        assert "options.mastery" in [e["field"] for e in response.get_json()["errors"]]
-        return
-    assert response.status_code == 201
-    view = response.get_json()
+    view = api_start(client, options=options)
+    assert view["options"] == options
+    assert objectives(view["table"]) == [{"vp": 6, "leaders": ["Ann"]}]
     ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
-    assert {line["key"]: line["points"] for line in ann["breakdown"]}["mastery"] == 6
+    assert ann["breakdown"][5] == {"key": "mastery", "label": "Mastery Objectives", "points": 6,
+                                   "why": "Mastery 'Explorer': 6 VP, you best meet it."}
+    # The tracker's form shows it, and a correction through it keeps the objective's name.
+    html = client.get(view["url"]).get_data(as_text=True)
+    form = html.split('<form id="mastery-1"')[1].split("</form>")[0]
+    assert '<option value="6" selected>6</option>' in form
+    assert re.findall(r'name="leaders" value="(\w+)" checked', form) == ["Ann"]
+    view = api_act(client, view["id"], {"action": "mastery", "number": 1, "vp": 6, "leaders": ["Ann", "Bob"]})
+    ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
+    assert ann["breakdown"][5]["why"] == "Mastery 'Explorer' 6 VP split 2 ways, rounded down: 3."
+
+
+@pytest.mark.parametrize(
+    ("mastery", "field", "message"),
+    [
+        ([{"name": "Explorer", "vp": 6, "leaders": ["Zed"]}], "options.mastery[0].leaders[0]", "Zed is not playing."),
+        ([{"name": "Explorer", "vp": 21, "leaders": []}], "options.mastery[0].vp", "Must be at most 20."),
+    ],
+    ids=["a leader not playing", "21 VP"],
+)
+def test_api_bad_mastery_objectives_at_the_start(client, app, mastery: list, field: str, message: str) -> None:
+    response = post_json(client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR,
+                                                  "options": {"mastery": mastery}})
+    assert response.status_code == 422
+    assert {"field": field, "message": message} in response.get_json()["errors"]
+    with Session(app.extensions["db_engine"]) as session:
+        assert session.exec(select(Play)).all() == []
+
+
+def test_api_two_mastery_objectives_with_two_players_are_refused_in_good_english(client) -> None:
+    mastery = [{"name": "A", "vp": 3, "leaders": []}, {"name": "B", "vp": 3, "leaders": []}]
+    response = post_json(client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR,
+                                                  "options": {"mastery": mastery}})
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {"field": "options.mastery", "message": "With 2 players, 1 Mastery Objective is dealt; 2 given."}
+    ]
 
 
 def test_api_game_actions_and_the_table_they_leave(client) -> None:
