@@ -25,7 +25,8 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "last_card", "end_round"}, where a "seat" is a
   player's index in "players" and the active player is players[(turn - 1) % count]; Spyrium's {"turn"}, 0
   before the first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null),
-  "mastery"}; {} when there is none),
+  "mastery": [{"name", "vp", "leaders"}], "ended" (why the game ended at once, or null)}; {} when there is
+  none),
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until

@@ -503,10 +503,10 @@ def capture(encampments: int, placements: Sequence[str]) -> Capture:
         winner = max(leaders, key=lambda player: _last_placed(placements, player))
         if len(leaders) == 1:
             others = ", ".join(f"{p} {counts[p]}" for p in counts if p != winner)
-            return Capture(winner, ACHIEVE, f"All {plural(encampments, 'encampment')} are occupied and {winner} has "
+            return Capture(winner, ACHIEVE, f"{_all_occupied(encampments)} and {winner} has "
                                             f"the most units ({most}{'; ' + others if others else ''}): {winner} "
                                             "achieves majority.")
-        return Capture(winner, ACHIEVE, f"All {plural(encampments, 'encampment')} are occupied and "
+        return Capture(winner, ACHIEVE, f"{_all_occupied(encampments)} and "
                                         f"{join_names(leaders)} tie with {plural(most, 'unit')} each: {winner} placed "
                                         "a unit there most recently and captures it (rule of ties).")
     leader = leaders[0]
@@ -524,6 +524,11 @@ def capture(encampments: int, placements: Sequence[str]) -> Capture:
                f"{plural(empty, 'empty encampment')} and reach {runner_up + empty}, then win a tie as the most recent "
                "to place: no capture yet.")
     return Capture(None, None, why)
+
+
+def _all_occupied(encampments: int) -> str:
+    """'All 3 encampments are occupied', 'The 1 encampment is occupied'."""
+    return "The 1 encampment is occupied" if encampments == 1 else f"All {encampments} encampments are occupied"
 
 
 def _last_placed(placements: Sequence[str], player: str) -> int:
@@ -706,6 +711,8 @@ def move(state: State, action: Action, ctx: Context) -> Applied:
     """An ability moves a unit from one card to another with an unoccupied encampment."""
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     source, target = _card(table, params.card), _card(table, params.to)
+    if source is target:
+        raise InputErrors([FieldError("to", "Choose another card to move the unit to.")])
     if target.get("locked"):
         raise InputErrors([FieldError("to", f"{card_name(target)} is a captured Artifact: its units are locked on and "
                                             "no unit may be added.")])

@@ -190,7 +190,7 @@ def test_explore_with_no_minion_left_still_puts_the_card_in_play() -> None:
 def test_explore_onto_a_one_space_location_says_it_may_be_captured() -> None:
     """'Achieve Majority: When a Location has no unoccupied spaces remaining': the explorer's Minion fills it."""
     _, _, said = play(2, [("Bob", explore("forest", encampments=1))])
-    assert said[-1] == ("Bob may capture Forest card 1: All 1 encampment are occupied and Bob has the most units (1): "
+    assert said[-1] == ("Bob may capture Forest card 1: The 1 encampment is occupied and Bob has the most units (1): "
                         "Bob achieves majority.")
 
 
