@@ -16,8 +16,9 @@ import pytest
 from sqlmodel import Session, select
 from werkzeug.datastructures import MultiDict
 
-from companion.models import FINISHED, IN_PROGRESS, Change, Play, Seat
+from companion.models import FINISHED, IN_PROGRESS, Play, Seat
 from tests.web.test_api import post_json
+from tests.web.tracker_tools import api_act, notice, player, saved, seat_ids
 
 COLOURS = ["green", "red", "blue", "black"]
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -56,11 +57,6 @@ def play_id(client) -> int:
     return start_speros(client)
 
 
-def seat_ids(client, play_id: int) -> list[int]:
-    """The seat ids in turn order, read off the tracker page."""
-    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    return [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
-
 
 def form_data(data: dict[str, Any]) -> MultiDict:
     """Form fields as the browser sends them: a list is several boxes ticked under one name."""
@@ -88,19 +84,6 @@ def put_card(client, play_id: int, htmx: bool = False, *, seat: int | str = "", 
                resources=["iron"] if resources is None else resources, vp=vp, seat=seat)
 
 
-def saved(app, play_id: int) -> dict:
-    """The play as stored: status, the table's live state, every seat's state, and how many Change rows it has."""
-    with Session(app.extensions["db_engine"]) as session:
-        play = session.get(Play, play_id)
-        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
-        changes = session.exec(select(Change).where(Change.play_id == play_id)).all()
-        return {
-            "status": play.status,
-            "table": dict(play.extra.get("table", {})),
-            "seats": [dict(seat.state) for seat in seats],
-            "changes": len(changes),
-        }
-
 
 def objectives(table: dict) -> list[dict]:
     """The table's Mastery Objective slots as VP and leaders (a slot may also carry the objective's name)."""
@@ -111,11 +94,6 @@ def card(app, play_id: int, number: int) -> dict:
     """A card of the table as stored."""
     return next(c for c in saved(app, play_id)["table"]["cards"] if c["id"] == number)
 
-
-def notice(html: str) -> str | None:
-    """The text of the out-of-band #notice in a fragment."""
-    found = re.search(r'<p id="notice" class="notice" role="status" hx-swap-oob="true">(.*?)</p>', html, re.DOTALL)
-    return found.group(1) if found else None
 
 
 def skirmish(html: str) -> str:
@@ -196,12 +174,6 @@ def api_start(client, players: list[dict[str, Any]] | None = None, **more: Any) 
     assert response.headers["Location"] == response.get_json()["url"]
     return response.get_json()
 
-
-def api_act(client, play: int, body: dict[str, Any], status: int = 200) -> dict:
-    """POST an action; the answer, checked for its status."""
-    response = post_json(client, f"/api/v1/plays/{play}/actions", body)
-    assert response.status_code == status, response.get_json()
-    return response.get_json()
 
 
 # The new-play form --------------------------------------------------------------------------------------------
@@ -1352,10 +1324,6 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
 
 # The same game through the JSON API ---------------------------------------------------------------------------
 
-
-def player(view: dict, name: str) -> dict:
-    """A player's entry in the play view."""
-    return next(p for p in view["players"] if p["name"] == name)
 
 
 def test_api_starts_a_tracked_speros_play(client, app) -> None:

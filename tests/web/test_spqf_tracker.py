@@ -12,7 +12,8 @@ import re
 import pytest
 from sqlmodel import Session, select
 
-from companion.models import FINISHED, IN_PROGRESS, Change, Play, Seat
+from companion.models import FINISHED, IN_PROGRESS, Play, Seat
+from tests.web.tracker_tools import notice, oob_value, saved, seat_ids
 
 DEFAULT_LEVEL_VP = [0, 3, 6, 9, 12, 15]
 COLOURS = ["red", "blue", "green", "yellow"]
@@ -46,11 +47,6 @@ def play_id(client) -> int:
     return start_spqf(client)
 
 
-def seat_ids(client, play_id: int) -> list[int]:
-    """The seat ids in turn order, read off the tracker page."""
-    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    return [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
-
 
 def post(client, htmx: bool, url: str, data: dict | None = None):
     """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
@@ -66,32 +62,6 @@ def act(client, play_id: int, htmx: bool = False, **data):
     """One of SPQF's own actions: action=next_turn / last_card / first_token, with its parameters."""
     return post(client, htmx, f"/plays/{play_id}/actions", {k: str(v) for k, v in data.items()})
 
-
-def saved(app, play_id: int) -> dict:
-    """The play as stored: status, the table's live state, every seat's state, and how many Change rows it has."""
-    with Session(app.extensions["db_engine"]) as session:
-        play = session.get(Play, play_id)
-        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
-        changes = session.exec(select(Change).where(Change.play_id == play_id)).all()
-        return {
-            "status": play.status,
-            "table": dict(play.extra.get("table", {})),
-            "seats": [dict(seat.state) for seat in seats],
-            "changes": len(changes),
-        }
-
-
-def notice(html: str) -> str | None:
-    """The text of the out-of-band #notice in a fragment."""
-    found = re.search(r'<p id="notice" class="notice" role="status" hx-swap-oob="true">(.*?)</p>', html, re.S)
-    return found.group(1) if found else None
-
-
-def oob_value(html: str, seat_id: int, field: str) -> str | None:
-    """A counter's value as an out-of-band <output> in a fragment."""
-    pattern = rf'<output id="c-{seat_id}-{field}-value" class="value[^"]*"[^>]*hx-swap-oob="true">(\d+)</output>'
-    found = re.search(pattern, html)
-    return found.group(1) if found else None
 
 
 # The new-play form --------------------------------------------------------------------------------------------
