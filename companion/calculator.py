@@ -19,6 +19,7 @@ from .calculator_forms import (
     player_inputs,
     read_calculator,
     read_notes,
+    tappable_list,
     validate_entry,
 )
 from .db import get_session
@@ -26,12 +27,14 @@ from .forms import option_fields
 from .games import GAMES, get_game
 from .games.base import NAME_MAX, Game, InputErrors
 from .htmx import client_redirect, page_or_fragments
+from .line_entry import built_line, part_name, with_line, without_line
 from .models import NOTES_MAX
 
 bp = Blueprint("calculator", __name__, url_prefix="/calculator")
 
 PAGE = "calculator/page.html"
 BODY = ("_partials/calculator_body.html",)
+LINE_FIELD = ("_partials/line_field.html",)
 
 
 def _game(game_id: str) -> Game:
@@ -114,6 +117,35 @@ def calculate(game_id: str) -> Response:
     result = game.score(players, options).to_dict()
     context = _context(game, request.form, options, submitted=True, result=result)
     return page_or_fragments(PAGE, BODY, **context)
+
+
+@bp.post("/<game_id>/line")
+def tap_line(game_id: str) -> Response:
+    """Add the line a list's chips and stepper make (or take line `remove` out); answer the list, nothing saved."""
+    game = _game(game_id)
+    name = request.form.get("line", "")
+    found = tappable_list(game, name)
+    if found is None:
+        abort(404, description="That list can't be filled by taps.")
+    field, row = found
+    values = MultiDict(request.form)
+    text = values.get(name, "")
+    errors: dict[str, str] = {}
+    if "remove" in values:
+        try:
+            values[name] = without_line(text, int(values["remove"]))
+        except ValueError:
+            abort(400, description="Which line should be taken out?")
+    else:
+        try:
+            values[name] = with_line(text, built_line(field, values, name))
+            # The next card keeps its terrain and VP; its resources are tapped afresh.
+            for part in field.line.word_lists:
+                values.poplist(part_name(name, part))
+        except InputErrors as refused:
+            errors = {e.field: e.message for e in refused.errors}
+    context = _context(game, values, _options_or_defaults(game, {}), submitted=True, errors=errors)
+    return page_or_fragments(PAGE, LINE_FIELD, status=422 if errors else 200, field=field, row=row, **context)
 
 
 @bp.post("/<game_id>/save")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from functools import cache
 from typing import Annotated, Any, Literal, get_args, get_origin
@@ -39,6 +39,18 @@ class LineSpec:
     names: str | None  # a list of free text (e.g. leaders): after a ':', separated by commas
     example: str
     help: str
+    model: type[BaseModel] | None = None  # the item model, which checks a line built by taps
+    bounds: dict[str, tuple[int | None, int | None]] = dataclass_field(default_factory=dict)  # each int's range
+
+    def part_label(self, part: str) -> str:
+        """The label of one field of the item: its title, or its name read aloud ('vp' -> 'VP')."""
+        info = self.model.model_fields.get(part) if self.model else None
+        return (info.title if info else None) or field_label(part)
+
+    @property
+    def tappable(self) -> bool:
+        """True when every field is a number or a choice, so a line can be built by taps alone (no free text)."""
+        return self.text is None and self.names is None
 
 
 @dataclass(frozen=True)
@@ -134,7 +146,7 @@ def _is_model(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
-def _label(name: str) -> str:
+def field_label(name: str) -> str:
     """'scroll_vp' -> 'Scroll VP'."""
     text = " ".join(ACRONYMS.get(word, word) for word in name.split("_"))
     return text[:1].upper() + text[1:]
@@ -153,13 +165,15 @@ def _item(annotation: Any) -> tuple[Any, list[Any]]:
 def line_spec(model: type[BaseModel]) -> LineSpec:
     """How a line of text maps onto the fields of a small model such as a captured card."""
     ints: list[str] = []
+    bounds: dict[str, tuple[int | None, int | None]] = {}
     words: dict[str, tuple[str, ...]] = {}
     word_lists: dict[str, tuple[str, ...]] = {}
     text = names = None
     for name, info in model.model_fields.items():
-        bare, _ = _unwrap(info.annotation)
+        bare, inner = _unwrap(info.annotation)
         if bare is int:
             ints.append(name)
+            bounds[name] = _bounds([*info.metadata, *inner])
         elif get_origin(bare) is Literal:
             words[name] = _choices(bare)
         elif get_origin(bare) is list and get_origin(_item(bare)[0]) is Literal:
@@ -170,7 +184,8 @@ def line_spec(model: type[BaseModel]) -> LineSpec:
             text = name
         else:
             raise TypeError(f"The calculator can't read {model.__name__}.{name} from a line of text.")
-    return _finish_spec(tuple(ints), words, word_lists, text, names)
+    spec = _finish_spec(tuple(ints), words, word_lists, text, names)
+    return replace(spec, model=model, bounds=bounds)
 
 
 def _finish_spec(
@@ -181,15 +196,15 @@ def _finish_spec(
     names: str | None,
 ) -> LineSpec:
     """A LineSpec with its example line and help, both drawn from the fields."""
-    example_parts = [_label(text)] if text else []
+    example_parts = [field_label(text)] if text else []
     example_parts += ["5"] * len(ints)
     example_parts += ["+".join(choices[:2]) for choices in word_lists.values()]
     example_parts += [choices[0] for choices in words.values()]
     example = " ".join(example_parts) + (": Ann, Bob" if names else "")
-    hints = [f"{_label(n)}: {', '.join(c)}." for n, c in words.items()]
-    hints += [f"{_label(n)}: {', '.join(c)} (join several with +)." for n, c in word_lists.items()]
+    hints = [f"{field_label(n)}: {', '.join(c)}." for n, c in words.items()]
+    hints += [f"{field_label(n)}: {', '.join(c)} (join several with +)." for n, c in word_lists.items()]
     if names:
-        hints.append(f"After a colon, the {_label(names).lower()} separated by commas.")
+        hints.append(f"After a colon, the {field_label(names).lower()} separated by commas.")
     help_text = f"One per line, e.g. “{example}”. " + " ".join(hints)
     return LineSpec(ints, words, word_lists, text, names, example, help_text.strip())
 
@@ -199,7 +214,7 @@ def input_field(path: str, info: Any) -> InputField:
     bare, inner = _unwrap(info.annotation)
     low, high = _bounds([*info.metadata, *inner])
     name = path.rsplit(".", 1)[-1]
-    label = info.title or _label(name)
+    label = info.title or field_label(name)
     default = None if info.default is PydanticUndefined else info.default
     help_text = info.description or ""
     if bare is bool:
@@ -240,7 +255,7 @@ def model_inputs(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> 
             loose = []
         nested = tuple(input_field(f"{name}.{sub}", sub_info) for sub, sub_info in bare.model_fields.items())
         doc = (bare.__doc__ or "").strip().split("\n")[0]
-        groups.append(InputGroup(info.title or _label(name), nested, info.description or doc))
+        groups.append(InputGroup(info.title or field_label(name), nested, info.description or doc))
     if loose:
         groups.append(InputGroup("", tuple(loose)))
     return tuple(groups)
@@ -260,6 +275,16 @@ def option_inputs(game: Game) -> tuple[InputGroup, ...]:
 def _fields(groups: tuple[InputGroup, ...]) -> list[InputField]:
     """The fields of all groups, in order."""
     return [f for group in groups for f in group.fields]
+
+
+def tappable_list(game: Game, name: str) -> tuple[InputField, int | None] | None:
+    """The list a builder's form name belongs to ('captured-1': a player row's captured cards) and its row."""
+    candidates = [(f, row) for f in _fields(player_inputs(game)) for row in range(game.max_players)]
+    candidates += [(f, None) for f in _fields(option_inputs(game))]
+    for field, row in candidates:
+        if field.kind == LINES and field.line and field.line.tappable and field.form_name(row) == name:
+            return field, row
+    return None
 
 
 def parse_numbers(text: str, path: str) -> list[int]:

@@ -8,6 +8,7 @@ from jinja2.bccache import Bucket
 
 from .games import get_game
 from .games.base import NAME_MAX
+from .line_entry import line_items, part_name, stepper_start
 
 
 def game_name(game_id: str) -> str:
@@ -51,5 +52,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["name_max"] = NAME_MAX
+    # A list filled by taps (calculator_forms.LineSpec.tappable) reads its own text back into cards.
+    app.jinja_env.globals.update(line_items=line_items, part_name=part_name, stepper_start=stepper_start)
     app.add_template_filter(game_name)
     app.add_template_filter(signed)

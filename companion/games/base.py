@@ -235,7 +235,7 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
     return path
 
 
-def _message(error: dict[str, Any]) -> str:
+def said_error(error: dict[str, Any]) -> str:
     """A pydantic message, said for a person at the table."""
     kind = error["type"]
     ctx = error.get("ctx", {})
@@ -280,7 +280,7 @@ def nul_errors(value: Any, path: str = "") -> list[FieldError]:
 
 def validation_errors(exc: ValidationError, prefix: str = "") -> list[FieldError]:
     """Field errors from a pydantic ValidationError, paths prefixed."""
-    return [FieldError(field_path(prefix, e["loc"]), _message(e)) for e in exc.errors()]
+    return [FieldError(field_path(prefix, e["loc"]), said_error(e)) for e in exc.errors()]
 
 
 @dataclass(frozen=True)

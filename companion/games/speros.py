@@ -928,6 +928,7 @@ def view(standing: Standing) -> dict[str, Any]:
         "countdown": countdown(state, ctx),
         "mastery": [(table["mastery"][n] if n < len(table["mastery"]) else {"vp": 0, "leaders": []})
                     for n in range(count - 1)],
+        "card_vp": {"start": 1, "low": CARD_VP_MIN, "high": CARD_VP_MAX},
     }
 
 

@@ -56,7 +56,7 @@ def put_card(
     explorer: str | None = "active",
     taps: list[str] | None = None,
 ) -> None:
-    """Fill 'Put a card into play' with its chips and selects and send it; every tap a finger makes goes in `taps`.
+    """Fill 'Put a card into play' with its chips, stepper and select and send it; each finger's tap goes in `taps`.
 
     explorer: a player's name, None for 'nobody', or 'active' to leave the select as it stands (the player whose
     turn it is, as drawn). A chip already as wanted is left alone, as a player would.
@@ -77,10 +77,12 @@ def put_card(
         if box.is_checked() != (resource in resources):
             box.set_checked(resource in resources)
             taps.append(f"resource {resource}")
-    select = form.locator("select[name=vp]")
-    if select.input_value() != str(vp):
-        select.select_option(str(vp))
-        taps.extend([f"VP {vp}"] * SELECT_TAPS)
+    steps = vp - int(form.locator("input[name=vp]").input_value())
+    step = form.get_by_role("button", name="Printed VP: one more" if steps > 0 else "Printed VP: one less")
+    for _ in range(abs(steps)):
+        step.click()
+        taps.append(f"VP {'+' if steps > 0 else '−'}")
+    expect(form.locator("input[name=vp]")).to_have_value(str(vp))
     if explorer != "active":
         select = form.locator("select[name=seat]")
         wanted = "" if explorer is None else seat_of[explorer]
@@ -157,13 +159,14 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(notice).to_have_text("Ann captures Mountain card 1 (achieve majority).")
     expect(mountain).to_have_count(0)
     expect(ann_facts.locator(".captured li")).to_have_text(re.compile(r"^Mountain card 1: 3 VP, crystal, iron"))
-    # 1 terrain + 2 resources + 2 for the VP select + Put into play; 2 units; the capture (3 encampments is the default).
+    # 1 terrain + 2 resources + 2 on the VP stepper (1 to 3) + Put into play; 2 units; the capture (3 encampments is
+    # the default).
     assert taps == [
         "terrain mountain",
         "resource crystal",
         "resource iron",
-        "VP 3",
-        "VP 3",
+        "VP +",
+        "VP +",
         "Put into play",
         "Bob + Minion",
         "Ann + General",
@@ -469,10 +472,10 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
     try:
         _tracker_with_a_bit_of_everything(page, live_server)
         count = page.evaluate(CONTROLS_JS)
-        # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, 2 selects, Put; Mastery: select, 2 chips, Save; 2 cards in
-        # play: a capture, 7 unit buttons, 2 Move forms of 3 selects and a button; 6 Bonus Objective boxes; Finish;
-        # Put aside.
-        assert count == 48, f"{count} controls found in .tracker, not 48"
+        # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, the VP stepper (−, box, +), the explorer select, Put; Mastery:
+        # select, 2 chips, Save; 2 cards in play: a capture, 7 unit buttons, 2 Move forms of 3 selects and a button;
+        # 6 Bonus Objective boxes; Finish; Put aside.
+        assert count == 50, f"{count} controls found in .tracker, not 50"
         problems = []
         wide, room = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         if wide > room:

@@ -145,9 +145,10 @@ def selects(html: str) -> dict[str, str]:
 
 
 def put_card_defaults(html: str) -> dict[str, Any]:
-    """What the "Put a card into play" form sends untouched: its checked chips and selected options."""
+    """What the "Put a card into play" form sends untouched: its checked chips, stepper and selected options."""
     form = html.split('<form id="put-card"')[1].split("</form>")[0]
     values: dict[str, Any] = dict(hidden_fields(form))
+    values |= dict(re.findall(r'<input type="number" id="[^"]*" name="(\w+)" value="([^"]*)"', form))
     for name, value in re.findall(r'<input type="radio" name="(\w+)" value="([^"]*)" checked>', form):
         values[name] = value
     ticked = re.findall(r'<input type="checkbox" name="resources" value="(\w+)" checked>', form)
@@ -316,7 +317,7 @@ def test_tracker_page(client, count: int) -> None:
            'drawn</button>' in html
     assert '<p id="a-next_turn" class="error" role="alert"></p>' in html
     assert '<p id="a-last_drawn" class="error" role="alert"></p>' in html
-    # Put a card into play: terrain, encampment and resource chips, a VP select, the explorer.
+    # Put a card into play: terrain, encampment and resource chips, a VP stepper, the explorer.
     put = html.split('<form id="put-card"')[1].split("</form>")[0]
     assert "<h2>Put a card into play</h2>" in html
     assert re.findall(r'<input type="radio" name="terrain" value="(\w+)"', put) == TERRAINS
@@ -325,9 +326,11 @@ def test_tracker_page(client, count: int) -> None:
     assert '<input type="radio" name="encampments" value="3" checked>' in put
     assert "<legend>Encampments (an Artifact has 5)</legend>" in put
     assert re.findall(r'<input type="checkbox" name="resources" value="(\w+)">', put) == ["crystal", "iron", "gold"]
-    vp = put.split('<select name="vp">')[1].split("</select>")[0]
-    assert re.findall(r'<option value="(-?\d+)"', vp) == [str(v) for v in range(-10, 21)]
-    assert '<option value="1" selected>1</option>' in vp
+    # The printed VP on a stepper: − and + within the printed range, starting at 1.
+    assert re.search(r'<input type="number" id="put-card-vp" name="vp" value="1" step="1"\s+inputmode="text"\s+'
+                     r'min="-10" max="20">', put)
+    assert 'data-step="-1" aria-controls="put-card-vp" aria-label="Printed VP: one less"' in put
+    assert 'data-step="1" aria-controls="put-card-vp" aria-label="Printed VP: one more"' in put
     explorer = put.split('<select name="seat">')[1].split("</select>")[0]
     assert re.findall(r'<option value="(\d*)"', explorer) == [""] + [str(s) for s in seats]
     assert '<option value="">nobody (setup or an ability)</option>' in explorer
