@@ -42,10 +42,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     templating.init_app(app)
 
-    from . import api, calculator, history, plays
+    from . import api, app_shell, calculator, history, plays
 
     app.register_blueprint(history.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(calculator.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(app_shell.bp)
     return app

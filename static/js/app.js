@@ -1,5 +1,7 @@
-// Companion's only script of its own (htmx does the rest): steppers, and the offline message. When a tap can't reach the app, because the table's
-// Wi-Fi dropped, htmx stays silent: say so in the page's message area, and clear that once a request gets through.
+// Companion's own script (htmx does the rest; theme.js sets the theme before the first paint): steppers, the offline
+// message, the service worker, and the screen kept awake on a tracker. When a tap can't reach the app, because the
+// table's Wi-Fi dropped, htmx stays silent: say so in the page's message area, and clear that once a request gets
+// through.
 (function () {
   "use strict";
   const OFFLINE = "Not saved: the app can't be reached. Check the Wi-Fi, then tap again.";
@@ -33,4 +35,47 @@
       delete flash.dataset.offline;
     }
   });
+
+  // The offline page's "Try again": load the page that was asked for, now that the Wi-Fi may be back.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-reload]")) window.location.reload();
+  });
+
+  // The service worker (companion/app_shell.py) keeps the static files and the offline page on the device. Browsers
+  // only allow one on https or localhost; elsewhere the app works as before, online.
+  const worker = document.body.dataset.serviceWorker;
+  if (worker && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker, { scope: "/" }).catch(function () {
+      // Not registered (a private window, storage refused): the app still works, only not offline.
+    });
+  }
+
+  // The screen stays on while a tracker is open: a dimmed tablet in the middle of a game is a tap lost. Where the
+  // browser has no Wake Lock API, or refuses (low battery), the screen sleeps as it always did.
+  let wakeLock = null;
+  let asking = false;
+
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || asking) return;
+    if (!document.querySelector(".tracker")) {
+      // The tracker was swapped away (finished in place): the screen may sleep again.
+      if (wakeLock) wakeLock.release().catch(function () {});
+      wakeLock = null;
+      return;
+    }
+    if (wakeLock && !wakeLock.released) return;
+    asking = true;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+    } catch (refused) {
+      wakeLock = null;
+    } finally {
+      asking = false;
+    }
+  }
+
+  // The browser releases the lock whenever the page is hidden; it is asked for again when the page comes back.
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("htmx:afterSettle", keepAwake);
+  keepAwake();
 })();
