@@ -23,12 +23,18 @@ from .forms import (
 from .games import get_game
 from .games.base import Game, InputErrors, Note, read_path
 from .games.live import Applied, End, Live, validate_start
-from .htmx import after_change, client_redirect, page_or_fragments
-from .models import ABANDONED, FINISHED, ID_IN_URL, Play
+from .htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
+from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play
 from .pdf import render_pdf
 from .security import device_id
 
 bp = Blueprint("plays", __name__, url_prefix="/plays")
+
+# The form field every tracker request carries (templates/_partials/tracker_body.html): the play's version as the
+# device shows it, so an answer can be just what changed, and a sync check "nothing new" in one small query.
+SINCE = "since"
+# How often a tracker asks whether another device changed the play: its taps show elsewhere within a second.
+SYNC_EVERY_MS = 500
 
 
 def _tracked_game(game_id: str | None) -> Game:
@@ -119,8 +125,11 @@ def _load_play(play_id: int) -> Play:
     return play
 
 
-def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
-    """What the tracker page and its fragments need: seats, live score, notes, setup card, the game's own view."""
+def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any) -> dict[str, Any]:
+    """What the tracker page and its fragments need: seats, live score, notes, setup card, the game's own view.
+
+    `only`: the scopes (seat ids, 'table') whose counters a tap's answer redraws; None redraws every counter.
+    """
     game = records.game_of(play)
     try:
         standing = records.standing(play)
@@ -139,7 +148,7 @@ def _tracker_context(play: Play, **more: Any) -> dict[str, Any]:
         "setup": game.setup(len(play.seats), options) if game.setup else [],
         "reference_notes": game.reference_notes(options) if game.reference_notes else [],
         "flagged": flagged,
-        "live_values": _live_values(play, standing.state, live, options, flagged),
+        "live_values": _live_values(play, standing.state, live, options, flagged, only),
         **more,
     }
 
@@ -151,6 +160,7 @@ def _base_context(play: Play, game: Game, options: Any) -> dict[str, Any]:
         "game": game,
         "options": options,
         "can_undo": records.last_change(get_session(), play) is not None,
+        "sync_every_ms": SYNC_EVERY_MS,
         "tapped": None,
         "notice": None,
         "errors": {},
@@ -180,9 +190,15 @@ def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any
 
 
 def _live_values(
-    play: Play, state: dict[str, Any], live: Live, options: Any, flagged: dict[int, set[str]]
+    play: Play,
+    state: dict[str, Any],
+    live: Live,
+    options: Any,
+    flagged: dict[int, set[str]],
+    only: set[int | str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every counter the tracker shows with its saved value: each seat's and the table's (the finish form's own)."""
+    """The counters the tracker shows with their saved values: each seat's and the table's (the finish form's own);
+    with `only`, just those of the scopes named there."""
     seat_paths = [p for p in live.seat_counters(options) if p not in live.end_fields] if options is not None else ()
     values = [
         {
@@ -192,9 +208,10 @@ def _live_values(
             "flagged": path in flagged.get(seat.id, ()),
         }
         for seat, seat_state in zip(play.seats, state["seats"], strict=True)
+        if only is None or seat.id in only
         for path in seat_paths
     ]
-    table_paths = live.table_counters(options) if options is not None else ()
+    table_paths = live.table_counters(options) if options is not None and (only is None or "table" in only) else ()
     values += [
         {"scope": "table", "field": path, "value": read_path(state["table"], path), "flagged": False}
         for path in table_paths
@@ -220,6 +237,29 @@ def _counter_action(path: str) -> dict[str, Any]:
     return {"action": "set", "field": path, "value": parse_int(request.form.get("value"), path)}
 
 
+def _known_version() -> int | None:
+    """The play version the device showed when it sent this request (the tracker's sync field), if it said."""
+    try:
+        return int(request.values.get(SINCE, ""))
+    except ValueError:
+        return None
+
+
+def _changed_scopes(play: Play, applied: Applied | None) -> set[int | str] | None:
+    """The scopes a tap's answer redraws: those the tap changed when the device was up to date, else None (all).
+
+    Up to date means the device showed the version just before this tap: no other device's change lies between.
+    """
+    known = _known_version()
+    if known is None or known != play.version - (1 if applied else 0):
+        return None
+    parts = applied.changed if applied else {}
+    scopes: set[int | str] = {play.seats[int(index)].id for index in parts.get("seats", {})}
+    if "table" in parts:
+        scopes.add("table")
+    return scopes
+
+
 def _refuse_if_finished(play: Play) -> Response | None:
     """A finished play keeps its result, and one put aside waits to be resumed: taps go to its page."""
     if play.status in (FINISHED, ABANDONED):
@@ -237,8 +277,12 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
     if seat is None:
         abort(404, description="That player is not in this play.")
     path = request.form.get("field", "")
-    said, error = _try(lambda: records.act(get_session(), play, _counter_action(path), seat, device_id(), strict=True))
-    context = _tracker_context(play, errors={path: error} if error else {}, error_seat=seat_id)
+    applied, said, error = _try(
+        lambda: records.act(get_session(), play, _counter_action(path), seat, device_id(), strict=True)
+    )
+    context = _tracker_context(
+        play, only=_changed_scopes(play, applied), errors={path: error} if error else {}, error_seat=seat_id
+    )
     context.update(tapped={"scope": seat_id, "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
 
@@ -250,8 +294,10 @@ def tap_table(play_id: int) -> Response:
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     path = request.form.get("field", "")
-    said, error = _try(lambda: records.act(get_session(), play, _counter_action(path), None, device_id(), strict=True))
-    context = _tracker_context(play, errors={path: error} if error else {})
+    applied, said, error = _try(
+        lambda: records.act(get_session(), play, _counter_action(path), None, device_id(), strict=True)
+    )
+    context = _tracker_context(play, only=_changed_scopes(play, applied), errors={path: error} if error else {})
     context.update(tapped={"scope": "table", "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
 
@@ -267,7 +313,7 @@ def game_action(play_id: int) -> Response:
     raw = {
         key: values if len(values) > 1 else values[0]
         for key, values in request.form.lists()
-        if key not in ("csrf_token", "slot") and values != [""]
+        if key not in ("csrf_token", "slot", SINCE) and values != [""]
     }
     seat = None
     if raw.get("seat") not in (None, ""):
@@ -278,10 +324,10 @@ def game_action(play_id: int) -> Response:
         if seat is None:
             abort(404, description="That player is not in this play.")
     raw.pop("seat", None)
-    said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
+    applied, said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
     slot = request.form.get("slot") or raw.get("action")
     tapped = {"scope": None, "field": None, "action": raw.get("action"), "slot": slot, "error": error}
-    context = _tracker_context(play, tapped=tapped, notice=said)
+    context = _tracker_context(play, only=_changed_scopes(play, applied), tapped=tapped, notice=said)
     fragments = ("_partials/action_said.html",)
     if error:
         return page_or_fragments("tracker.html", fragments, status=422, **context)
@@ -294,8 +340,8 @@ def _gone_while_on_its_way(_error: records.NotInProgress) -> Response:
     return client_redirect(url_for("plays.show_play", play_id=request.view_args["play_id"]))
 
 
-def _try(save: Callable[[], Applied | None]) -> tuple[str, str | None]:
-    """Run an action: (what it said, None) when saved, ('', the messages) when the rules or bounds refused it.
+def _try(save: Callable[[], Applied | None]) -> tuple[Applied | None, str, str | None]:
+    """Run an action: (it, what it said, None) when saved, (None, '', the messages) when the rules or bounds refused it.
 
     An action on a play another device finished meanwhile is not answered here: see _gone_while_on_its_way.
     """
@@ -304,8 +350,8 @@ def _try(save: Callable[[], Applied | None]) -> tuple[str, str | None]:
     except records.NotInProgress:
         raise
     except InputErrors as errors:
-        return "", " ".join(dict.fromkeys(e.message for e in errors.errors))
-    return " ".join(applied.said) if applied else "", None
+        return None, "", " ".join(dict.fromkeys(e.message for e in errors.errors))
+    return applied, " ".join(applied.said) if applied else "", None
 
 
 def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Response:
@@ -337,7 +383,12 @@ def undo(play_id: int) -> Response:
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
 def live(play_id: int) -> Response:
-    """Every counter's saved value and the scoreboard, for the tracker's regular refresh (other devices' taps)."""
+    """The tracker's sync check: 204 when the play is as the device shows it (one small query), else every counter's
+    saved value, the scoreboard and the game's live pieces, with the version they show."""
+    known = _known_version()
+    if known is not None and is_fragment_request():
+        if records.play_version(get_session(), play_id) == (known, IN_PROGRESS):
+            return make_response("", 204)
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished

@@ -7,6 +7,7 @@ its Change row. A play's live state is each seat's `state` plus the table's, kep
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -110,6 +111,12 @@ def get_play(session: Session, play_id: int) -> Play | None:
     return session.get(Play, play_id)
 
 
+def play_version(session: Session, play_id: int) -> tuple[int, str] | None:
+    """A play's version and status in one small query: what a device's sync check compares with what it shows."""
+    row = session.exec(select(Play.version, Play.status).where(col(Play.id) == play_id)).first()
+    return (row[0], row[1]) if row else None
+
+
 def live_context(play: Play) -> Context:
     """The players' names and the validated options of a tracked play (InputErrors if the options no longer hold)."""
     game = game_of(play)
@@ -200,7 +207,7 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
         device=device,
     )
     session.add(change)
-    return applied
+    return replace(applied, changed=parts)
 
 
 def _store_state(play: Play, state: State, parts: dict[str, Any]) -> None:

@@ -88,6 +88,9 @@ class Applied:
 
     state: State
     said: tuple[str, ...] = ()
+    # The parts of the state before it that the action changed (changed_parts), once it is saved: what a device
+    # that was up to date must redraw.
+    changed: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,7 @@ class Live:
     to_input: Callable[[State, Context], tuple[list[dict[str, Any]], dict[str, Any]]] | None = None
     notes: Callable[[Standing], list[Note]] = lambda standing: []
     end: Callable[[Standing], End] = lambda standing: End()
+    # Marks a seat's counters from that seat's own counts only: a tap's answer redraws just the seats it changed.
     flagged: Callable[[Standing, int], set[str]] = lambda standing, seat: set()
     # What the game's own templates draw beyond counters (whose turn it is, who took which token), worked out here.
     view: Callable[[Standing], dict[str, Any]] = lambda standing: {}
