@@ -1,9 +1,13 @@
-"""How long a tracker tap takes, against a static file served by the same app in the same run.
+"""How long a tracker tap and a sync check take, against baselines served by the same app in the same run.
 
-Run: python3 bench/taps.py [taps]. Prints the median time of a Spires tap and of SPQF actions (htmx fragment:
-the game action, the write under the play's claim, its Change row, every live value, the scoreboard and undo
-re-rendered) and their ratio to the baseline GET of a static file, on SQLite in a temporary folder. Ratios, not
-seconds, are what to compare between machines.
+Run: python3 bench/taps.py [taps]. On SQLite in a temporary folder, prints the median time of:
+- the baselines: a GET of a static file, and a minimal endpoint that commits one row and renders one small
+  fragment (registered here, behind the same request hooks as every page);
+- a Spires tap and SPQF actions as htmx sends them from an up-to-date tracker (the game action, the write under the
+  play's claim, its Change row, the counters it changed, the scoreboard and undo) and, for comparison, from a device
+  that sent no version (every counter redrawn); ratios to the minimal endpoint (issue 10 asks for at most 3x);
+- the tracker's sync check when nothing changed (a 204 from one small query), as a ratio to the static GET.
+Ratios, not seconds, are what to compare between machines.
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from flask import render_template_string  # noqa: E402
+from sqlalchemy import text  # noqa: E402
+
 from companion import create_app  # noqa: E402
+from companion.db import get_session  # noqa: E402
 
 TOKEN = "bench"
 
@@ -32,6 +40,22 @@ def timed(call, repeat: int) -> float:
     return statistics.median(samples)
 
 
+def add_minimal_endpoint(app) -> None:
+    """POST /bench/minimal: commit one row and render one small fragment, the least a saved tap can cost."""
+
+    @app.post("/bench/minimal")
+    def minimal() -> str:
+        """One INSERT, one commit, one out-of-band <output>."""
+        session = get_session()
+        session.exec(text("INSERT INTO bench_row (n) VALUES (1)"))
+        session.commit()
+        return render_template_string('<output id="c-1-x-value" hx-swap-oob="true">{{ n }}</output>', n=1)
+
+    with app.app_context():
+        with app.extensions["db_engine"].begin() as connection:
+            connection.execute(text("CREATE TABLE bench_row (id INTEGER PRIMARY KEY, n INTEGER)"))
+
+
 def start_play(client, game: str, players: int) -> tuple[str, str]:
     """Start a play of the game through the new-play form: its page and the first seat's tap URL."""
     form = {"game": game, **{f"name-{i}": f"{game}{players}{i}" for i in range(players)}}
@@ -41,38 +65,56 @@ def start_play(client, game: str, players: int) -> tuple[str, str]:
 
 
 def main(taps: int = 300) -> None:
-    """Measure the baseline and the taps for 2 and 4 players and print the ratios."""
+    """Measure the baselines, the taps for 2 and 4 players and the sync check, and print the ratios."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench.sqlite'}"})
+        add_minimal_endpoint(app)
         client = app.test_client()
         with client.session_transaction() as session:
             session["csrf_token"] = TOKEN
         headers = {"X-CSRF-Token": TOKEN, "HX-Request": "true"}
         steps: dict[str, int] = {}
+        versions: dict[str, int] = {}
 
-        def tap_back_and_forth(url: str, field: str) -> None:
-            """One tap on a counter of the first seat: +1, then -1 the next time, so it never runs out of room."""
+        def tap_back_and_forth(url: str, field: str, up_to_date: bool = True) -> None:
+            """One tap on a counter of the first seat: +1, then -1 the next time, so it never runs out of room.
+
+            Up to date, it sends the version its last answer showed, as the tracker does.
+            """
             delta = steps[url + field] = -steps.get(url + field, -1)
-            client.post(url, data={"field": field, "delta": str(delta)}, headers=headers).close()
+            data = {"field": field, "delta": str(delta)}
+            if up_to_date and url in versions:
+                data["since"] = str(versions[url])
+            response = client.post(url, data=data, headers=headers)
+            found = re.search(r'id="play-version" name="since" value="(\d+)"', response.get_data(as_text=True))
+            versions[url] = int(found.group(1))
+            response.close()
 
-        baseline = timed(lambda: client.get("/static/css/app.css").close(), taps)
-        print(f"baseline GET static/css/app.css: {baseline * 1e3:.2f} ms")
+        static = timed(lambda: client.get("/static/css/app.css").close(), taps)
+        minimal = timed(lambda: client.post("/bench/minimal", headers=headers).close(), taps)
+        print(f"baseline GET static/css/app.css: {static * 1e3:.2f} ms")
+        print(f"baseline minimal commit + fragment: {minimal * 1e3:.2f} ms ({minimal / static:.1f}x static)")
         for players in (2, 4):
             location, url = start_play(client, "spires", players)
             tap = timed(lambda: tap_back_and_forth(url, "scroll_vp"), taps)
+            every = timed(lambda: tap_back_and_forth(url, "scroll_vp", up_to_date=False), taps)
             full = timed(lambda: client.get(location).close(), max(taps // 5, 20))
             print(
-                f"Spires, {players} players: tap {tap * 1e3:.2f} ms ({tap / baseline:.1f}x baseline), "
-                f"full tracker page {full * 1e3:.2f} ms ({full / baseline:.1f}x baseline)"
+                f"Spires, {players} players: tap {tap * 1e3:.2f} ms ({tap / minimal:.1f}x minimal), "
+                f"every counter redrawn {every * 1e3:.2f} ms ({every / minimal:.1f}x minimal), "
+                f"full tracker page {full * 1e3:.2f} ms ({full / static:.1f}x static)"
             )
+            check = f"{location}/live?since={versions[url]}"
+            unchanged = timed(lambda: client.get(check, headers=headers).close(), taps)
+            print(f"  sync check, nothing new (204): {unchanged * 1e3:.2f} ms ({unchanged / static:.1f}x static)")
         for players in (2, 4):
             _location, url = start_play(client, "spqf", players)
             tokens = timed(lambda: tap_back_and_forth(url, "vp_tokens"), taps)
             # A level up and back down: the first-to-level token given and taken back each time.
             level = timed(lambda: tap_back_and_forth(url, "civ_level"), taps)
             print(
-                f"SPQF, {players} players: VP tokens tap {tokens * 1e3:.2f} ms ({tokens / baseline:.1f}x baseline), "
-                f"level tap with its token {level * 1e3:.2f} ms ({level / baseline:.1f}x baseline)"
+                f"SPQF, {players} players: VP tokens tap {tokens * 1e3:.2f} ms ({tokens / minimal:.1f}x minimal), "
+                f"level tap with its token {level * 1e3:.2f} ms ({level / minimal:.1f}x minimal)"
             )
         app.extensions["db_engine"].dispose()
 

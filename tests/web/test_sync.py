@@ -35,12 +35,12 @@ def tap(client, play_id: int, seat: int, field: str, delta: int, since: int | No
     return client.htmx("POST", f"/plays/{play_id}/seats/{seat}", data=data)
 
 
-def test_the_tracker_page_carries_its_version_and_asks_twice_a_second(client, play_id) -> None:
+def test_the_tracker_page_carries_its_version_and_asks_every_400_ms(client, play_id) -> None:
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     version, out_of_band = shown_version(html)
     assert version >= 0 and not out_of_band
     assert '<div id="tracker" class="tracker" hx-include="#play-version">' in html
-    assert re.search(r'hx-get="/plays/\d+/live" hx-trigger="every 500ms"\s+hx-swap="none"', html)
+    assert re.search(r'hx-get="/plays/\d+/live" hx-trigger="every 400ms"\s+hx-swap="none"', html)
 
 
 def test_nothing_new_is_a_204_without_a_body(client, play_id) -> None:
