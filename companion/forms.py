@@ -70,6 +70,26 @@ def options_from_form(game: Game, form: MultiDict[str, str]) -> dict[str, Any]:
     return options
 
 
+def passed_left(rows: list[SeatRow]) -> list[SeatRow]:
+    """The same players with their colours for the next game: the first player passed to the left (the second
+    player starts, the first plays last)."""
+    return rows[1:] + rows[:1]
+
+
+def new_play_fields(game: Game, rows: list[SeatRow], options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The new-play form's fields, filled: the game, each row's name and colour, the options as option_fields()
+    draws them. Posted as they are, they start that play in one tap (Play again)."""
+    fields = [("game", game.id)]
+    for i, row in enumerate(rows):
+        fields += [(f"name-{i}", row.name), (f"colour-{i}", row.colour)]
+    for option in option_fields(game, options):
+        if option.kind == "checkbox":
+            fields += [(option.name, "on")] if option.value else []
+        else:
+            fields += [(f"{option.name}-{i}", str(v)) for i, v in enumerate(option.value)]
+    return fields
+
+
 def seat_rows(form: MultiDict[str, str], count: int) -> list[SeatRow]:
     """The name and colour rows of the new-play form, names trimmed."""
     return [

@@ -6,16 +6,19 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
+from markupsafe import Markup
 
 from . import records
 from .db import get_session
 from .forms import (
     SeatRow,
     colour_errors,
+    new_play_fields,
     option_fields,
     options_from_form,
     parse_int,
+    passed_left,
     players_from_rows,
     row_errors,
     seat_rows,
@@ -23,6 +26,7 @@ from .forms import (
 from .games import get_game
 from .games.base import Game, InputErrors, Note, read_path
 from .games.live import Applied, End, Live, validate_start
+from .join import join_url, qr_svg
 from .htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
 from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play
 from .pdf import render_pdf
@@ -66,10 +70,29 @@ def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], erro
 
 @bp.get("/new")
 def new_play() -> Response:
-    """The form to start a play: players from the roster or typed new, turn order, options."""
-    game = _tracked_game(request.args.get("game", "spires"))
-    rows = [SeatRow("", game.colours[i] if i < len(game.colours) else "") for i in range(game.max_players)]
-    return make_response(render_template("new_play.html", **_new_play_context(game, rows, {}, {})))
+    """The form to start a play: players from the roster or typed new, turn order, options; with `again`, filled
+    with that play's players passed to the left, their colours and its options (to change before starting)."""
+    again = _play_to_play_again(request.args.get("again", ""))
+    game = _tracked_game(again.game if again else request.args.get("game", "spires"))
+    rows = _next_game_rows(again) if again else []
+    # The empty rows offer the colours nobody has yet, in the game's order.
+    free = [colour for colour in game.colours if colour not in {row.colour for row in rows}]
+    rows += [SeatRow("", free[i] if i < len(free) else "") for i in range(game.max_players - len(rows))]
+    options = again.options if again else {}
+    return make_response(render_template("new_play.html", **_new_play_context(game, rows, options, {})))
+
+
+def _play_to_play_again(play_id: str) -> Play | None:
+    """The play named by the new-play form's `again`, when there is one."""
+    try:
+        return records.get_play(get_session(), int(play_id)) if play_id else None
+    except ValueError:
+        return None
+
+
+def _next_game_rows(play: Play) -> list[SeatRow]:
+    """A play's players with their colours, as the next game seats them."""
+    return passed_left([SeatRow(seat.name, seat.colour or "") for seat in play.seats])
 
 
 @bp.post("/new/first-player")
@@ -382,6 +405,17 @@ def undo(play_id: int) -> Response:
     )
 
 
+@bp.get(f"/<{ID_IN_URL}:play_id>/join")
+def join(play_id: int) -> Response:
+    """A QR code of the play's address on the table's network, so another phone joins in one scan."""
+    play = _load_play(play_id)
+    page_url = url_for("plays.show_play", play_id=play.id, _external=True)
+    address = join_url(page_url, current_app.config.get("PUBLIC_URL"))
+    context = {"play": play, "game": records.game_of(play), "address": address,
+               "qr": Markup(qr_svg(address, f"QR code of {address}"))}
+    return page_or_fragments("join.html", ("_partials/join.html",), **context)
+
+
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
 def live(play_id: int) -> Response:
     """The tracker's sync check: 204 when the play is as the device shows it (one small query), else every counter's
@@ -463,9 +497,18 @@ def resume(play_id: int) -> Response:
 
 
 def _result_context(play: Play) -> dict[str, Any]:
-    """What the result page and the score sheet need."""
+    """What the result page and the score sheet need; Play again's fields when the game has a tracker."""
     game = records.game_of(play)
-    return {"play": play, "game": game, "result": records.stored_result(play), "seats": play.seats}
+    rows = _next_game_rows(play)
+    again = new_play_fields(game, rows, play.options) if game.has_tracker else []
+    return {
+        "play": play,
+        "game": game,
+        "result": records.stored_result(play),
+        "seats": play.seats,
+        "again": again,
+        "again_first": rows[0].name if rows else "",
+    }
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/sheet.pdf")
