@@ -21,7 +21,9 @@ NUMBER, NUMBERS, CHOICE, LINES, TEXT, CHECK = "number", "numbers", "choice", "li
 TYPED_KINDS = (NUMBER, NUMBERS, LINES, TEXT)
 # Phone keyboards offer a true minus and dashes; a score means a plain '-'.
 MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "—": "-"})
-NUMBER_SEPARATORS = re.compile(r"[\s,;+]+")
+# A phone's number pad may offer only a dot or a comma between digits: both separate, as spaces do (scores are
+# whole numbers, so "3.5" can only mean 3 and 5).
+NUMBER_SEPARATORS = re.compile(r"[\s,.;+]+")
 # Labels come from field names; these words are read as capitals at the table.
 ACRONYMS = {"vp": "VP"}
 PLAYER_ERROR = re.compile(r"players\[(\d+)\]\.?(.*)")
@@ -230,7 +232,7 @@ def input_field(path: str, info: Any) -> InputField:
         if item is int:
             low, high = _bounds(item_constraints)
             span = f" Each {low} to {high}." if low is not None and high is not None else ""
-            help_text = help_text or f"Numbers separated by spaces or commas.{span}"
+            help_text = help_text or f"Numbers separated by spaces, commas or dots.{span}"
             return InputField(path, label, NUMBERS, low, high, default=default, help=help_text)
         if _is_model(item):
             spec = line_spec(item)
@@ -294,7 +296,7 @@ def parse_numbers(text: str, path: str) -> list[int]:
         try:
             numbers.append(int(word))
         except ValueError:
-            message = f"“{word}” is not a whole number: write numbers separated by spaces or commas."
+            message = f"“{word}” is not a whole number: write numbers separated by spaces, commas or dots."
             raise InputErrors([FieldError(path, message)]) from None
     return numbers
 

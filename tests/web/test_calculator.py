@@ -244,6 +244,26 @@ def test_spyrium_numbers_may_be_separated_by_spaces_or_commas(client) -> None:
     assert "2 techniques: 4 + 2 = 6 VP" in html
 
 
+def test_lists_of_numbers_get_the_number_pad_and_its_dot_separates(client) -> None:
+    """Issue 10: list fields (building VP, technique VP, bonus objectives) get a numeric keyboard; a phone's number
+    pad may offer only a dot between digits."""
+    form = FormState(client.get("/calculator/spyrium").get_data(as_text=True))
+    assert form.attrs["building_vp-0"]["inputmode"] == "decimal"
+    assert form.attrs["technique_vp-0"]["inputmode"] == "decimal"
+    speros = FormState(client.get("/calculator/speros").get_data(as_text=True))
+    assert speros.attrs["bonus_objectives-0"]["inputmode"] == "decimal"
+    assert "inputmode" not in FormState(client.get("/calculator/speros").get_data(as_text=True)).attrs["name-0"]
+    response = client.post("/calculator/spyrium", data={**SPYRIUM_FORM, "building_vp-0": "3.5.2"})
+    assert "3 buildings: 3 + 5 + 2 = 10 VP" in flat(response)
+
+
+def test_clear_the_form_asks_first(client) -> None:
+    html = flat(client.get("/calculator/spires"))
+    link = re.search(r'<a class="button" href="/calculator/spires"[^>]*>Clear the form</a>', html)
+    assert link and 'hx-confirm="Clear the form? Everything typed in it is lost."' in link.group(0)
+    assert 'hx-select="#calculator" hx-target="#calculator"' in link.group(0)
+
+
 def test_blank_rows_are_ignored_and_rows_keep_their_place(client) -> None:
     data = {"name-0": "Ann", "towers.red-0": "2", "name-2": "Cy", "towers.blue-2": "1"}
     response = client.post("/calculator/spires", data=data)
@@ -295,7 +315,7 @@ MISTAKES = {
         "spyrium",
         {**SPYRIUM_FORM, "building_vp-0": "3 x"},
         "building_vp-0",
-        "“x” is not a whole number",
+        "“x” is not a whole number: write numbers separated by spaces, commas or dots.",
     ),
     "list item out of range": (
         "spyrium",
