@@ -56,3 +56,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(line_items=line_items, part_name=part_name, stepper_start=stepper_start)
     app.add_template_filter(game_name)
     app.add_template_filter(signed)
+    app.add_template_global(__import__("companion.result_grid", fromlist=["result_grid"]).result_grid)
