@@ -248,13 +248,14 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     finish(page)
     assert re.search(r"/plays/\d+$", page.url)
     result = page.locator("#result")
-    text = result.inner_text()
+    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
+    text = result.text_content()
     # Ann: cards 3 + 2, no set (2 cards), 4 Minions off her colour, the General on a Mountain 2, bonus 6 = 17.
     # Bob: his Minion on Mountain card 1 is on his colour 2, General at home 0, bonus 5 = 7.
     assert "Ann wins" in text
     assert "with 17 points" in text
     for name in NAMES:
-        expect(result.locator("tbody th", has_text=name)).to_have_count(1)
+        expect(result.locator("thead th", has_text=name)).to_have_count(1)
     for label in ("Captured cards", "Resource sets", "Deployed Minions", "Deployed General", "Bonus Objective"):
         assert label in text, label
     assert "1 Location: 3 VP; 1 Artifact: 2 VP. Total 5 VP." in text

@@ -57,7 +57,8 @@ def test_two_player_spires_to_final_table(page, live_server: str) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Finish and score").click()
     page.wait_for_url(re.compile(r"/plays/\d+$"))
-    text = page.locator("#result").inner_text()
+    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
+    text = page.locator("#result").text_content()
     # Ann: red 3 (+15), blue 4 (-4), most crowns (+15) = 26; Bob: green 2 (+10), most swords (+20) = 30.
     assert "Bob wins" in text
     assert "26" in text and "30" in text
@@ -152,7 +153,8 @@ def test_undo_and_finish_wait_for_the_taps_before_them(page, live_server: str) -
     page.get_by_role("button", name="Finish and score").click()
     page.wait_for_url(re.compile(r"/plays/\d+$"))
     page.locator("#result").wait_for()
-    text = page.locator("#result").inner_text()
+    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
+    text = page.locator("#result").text_content()
     assert "Most crowns (3)" in text and "red 3" not in text and "red 4: 4 cards" in text
 
 

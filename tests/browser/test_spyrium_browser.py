@@ -208,12 +208,13 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
     finish(page)
     assert re.search(r"/plays/\d+$", page.url)
     result = page.locator("#result")
-    text = result.inner_text()
+    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
+    text = result.text_content()
     # Ann: 10 track; Bob: one 4 VP building; Cy: one 5 VP technique.
     assert "Ann wins" in text
     assert "with 10 points" in text
     for name in NAMES:
-        expect(result.locator("tbody th", has_text=name)).to_have_count(1)
+        expect(result.locator("thead th", has_text=name)).to_have_count(1)
     for label in ("Score track", "Buildings", "Techniques"):
         assert label in text
     assert "10 VP on the score track." in text

@@ -1142,8 +1142,14 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
     assert state["seats"] == [{"bonus_1": 4, "bonus_2": 7, "bonus_3": 0}, {"bonus_1": 3, "bonus_2": 3, "bonus_3": 9}]
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     for line in LINES:
-        assert html.count(f"<td>{line}</td>") == 2, line
-    rows = re.findall(r'<td>([\w ]+)</td>\s*<td class="num">([+-]?\d+)</td>\s*<td class="why">(.*?)</td>', html)
+        assert html.count(f"<summary><span>{line}</span></summary>") == 1, line
+    # The grid opens each line's reasons player by player; read them back as each player's lines.
+    by_player: dict[str, list[tuple[str, str, str]]] = {"Ann": [], "Bob": []}
+    for label, reasons in re.findall(r"<summary><span>([\w ]+)</span></summary>(.*?)</ul>", html, re.S):
+        item = r'<li><strong>(\w+)</strong> <span class="num">([+−]?\d+)</span> <span class="why">(.*?)</span></li>'
+        for name, points, why in re.findall(item, reasons):
+            by_player[name].append((label, points, why))
+    rows = by_player["Ann"] + by_player["Bob"]
     assert rows == [
         # Ann: Forest 5 + Ocean 2; iron/gold and crystal from 2 cards make no set (a set needs 3 cards);
         # her Minion and General on her own Forest, two Minions on the Ocean; best Bonus Objective 7; 5 // 2.
@@ -1161,8 +1167,10 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
         ("Bonus Objective", "+9", "Best of 3, 3 and 9: 9."),
         ("Mastery Objectives", "+2", "Mastery &#39;Mastery Objective 1&#39; 5 VP split 2 ways, rounded down: 2."),
     ]
-    assert re.findall(r'<tr class="total"><td>Total</td><td class="num">(\d+)</td><td>Rank (\d)</td>', html) == [
-        ("23", "1"), ("19", "2")
+    total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.S)
+    totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
+    assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
+        ("23", "1st"), ("19", "2nd")
     ]
     assert "<strong>Ann</strong> wins" in html and "with 23 points." in html
     assert f'href="/plays/{play_id}/sheet.pdf"' in html and 'href="/plays/new?game=speros"' in html
