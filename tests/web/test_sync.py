@@ -132,3 +132,15 @@ def test_a_game_action_does_not_take_the_version_for_a_parameter(client) -> None
     answer = client.htmx("POST", f"/plays/{play_id}/actions", data={"action": action, "since": str(version)})
     assert answer.status_code == 200, answer.get_data(as_text=True)
     assert shown_version(answer.get_data(as_text=True)) == (version + 1, True)
+
+
+def test_every_answer_empties_every_counters_message_before_its_own_lands(client, play_id) -> None:
+    """A refused tap's message on Ann's counter goes with the next tap anywhere, even one that redraws only Bob."""
+    ann, bob = seat_ids(client, play_id)
+    version, _ = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))
+    refused = tap(client, play_id, ann, "crowns", -1, version).get_data(as_text=True)
+    saved = tap(client, play_id, bob, "crowns", 1, version).get_data(as_text=True)
+    clear = '<div hx-swap-oob="innerHTML:#tracker .counter .error"></div>'
+    assert clear in refused and clear in saved
+    # The target (this tap's own message slot) comes first in the answer; the clearing is out of band.
+    assert saved.index(f'id="c-{bob}-crowns-error"') < saved.index(clear)
