@@ -9,6 +9,7 @@ from jinja2.bccache import Bucket
 from .games import get_game
 from .games.base import NAME_MAX
 from .line_entry import line_items, part_name, stepper_start
+from .result_grid import result_grid
 
 
 def game_name(game_id: str) -> str:
@@ -56,4 +57,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(line_items=line_items, part_name=part_name, stepper_start=stepper_start)
     app.add_template_filter(game_name)
     app.add_template_filter(signed)
-    app.add_template_global(__import__("companion.result_grid", fromlist=["result_grid"]).result_grid)
+    app.add_template_global(result_grid)
