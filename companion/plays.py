@@ -184,6 +184,7 @@ def _base_context(play: Play, game: Game, options: Any) -> dict[str, Any]:
         "game": game,
         "options": options,
         "can_undo": records.last_change(get_session(), play) is not None,
+        "has_counters": any(_counter_paths(game.live, options)),
         "sync_every_ms": SYNC_EVERY_MS,
         "tapped": None,
         "notice": None,
@@ -223,7 +224,7 @@ def _live_values(
 ) -> list[dict[str, Any]]:
     """The counters the tracker shows with their saved values: each seat's and the table's (the finish form's own);
     with `only`, just those of the scopes named there."""
-    seat_paths = [p for p in live.seat_counters(options) if p not in live.end_fields] if options is not None else ()
+    seat_paths, table_paths = _counter_paths(live, options) if options is not None else ((), ())
     values = [
         {
             "scope": seat.id,
@@ -235,12 +236,18 @@ def _live_values(
         if only is None or seat.id in only
         for path in seat_paths
     ]
-    table_paths = live.table_counters(options) if options is not None and (only is None or "table" in only) else ()
     values += [
         {"scope": "table", "field": path, "value": read_path(state["table"], path), "flagged": False}
         for path in table_paths
+        if only is None or "table" in only
     ]
     return values
+
+
+def _counter_paths(live: Live, options: Any) -> tuple[list[str], list[str]]:
+    """The paths of the counters a tracker draws: each seat's (not the finish form's end fields) and the table's."""
+    seat_paths = [path for path in live.seat_counters(options) if path not in live.end_fields]
+    return seat_paths, list(live.table_counters(options))
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>")

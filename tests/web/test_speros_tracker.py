@@ -1173,7 +1173,7 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
         ("23", "1st"), ("19", "2nd")
     ]
     assert "<strong>Ann</strong> wins" in html and "with 23 points." in html
-    assert f'href="/plays/{play_id}/sheet.pdf"' in html and 'href="/plays/new?game=speros"' in html
+    assert f'href="/plays/{play_id}/sheet.pdf"' in html and f'href="/plays/new?again={play_id}"' in html
     with Session(app.extensions["db_engine"]) as session:
         seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
         assert [(s.total, s.rank) for s in seats] == [(23, 1), (19, 2)]

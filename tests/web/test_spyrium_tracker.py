@@ -848,7 +848,7 @@ def test_finish_scores_track_buildings_and_techniques(client, app, play_id: int,
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
         ("20", "1st"), ("18", "2nd")
     ]
-    assert f'href="/plays/{play_id}/sheet.pdf"' in html and 'href="/plays/new?game=spyrium"' in html
+    assert f'href="/plays/{play_id}/sheet.pdf"' in html and f'href="/plays/new?again={play_id}"' in html
     with Session(app.extensions["db_engine"]) as session:
         seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
         assert [(s.total, s.rank) for s in seats] == [(20, 1), (18, 2)]
