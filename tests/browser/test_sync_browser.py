@@ -80,3 +80,24 @@ def test_undo_keeps_the_keyboard_focus(browser, live_server: str) -> None:
             expect(undo).to_be_focused()
     finally:
         context.close()
+
+
+def test_a_redrawn_button_keeps_the_keyboard_focus(browser, live_server: str) -> None:
+    """Conquest of Speros redraws its Skirmish Area after every action: Enter on '+ Minion' leaves the focus on the
+    new '+ Minion' of the same card and player, so Enter again deploys another."""
+    from tests.browser.test_speros_browser import deploy_button, put_card, start_speros
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        seat_of = start_speros(page, live_server)
+        put_card(page, seat_of, "ocean", resources=("gold",), vp=2, encampments=4, explorer=None)
+        button = deploy_button(page, "Bob", "Ocean card 1")
+        button.focus()
+        dots = page.locator("#card-1 .dot.colour-red")
+        for placed in (1, 2):
+            page.keyboard.press("Enter")
+            expect(dots).to_have_count(placed)
+            expect(deploy_button(page, "Bob", "Ocean card 1")).to_be_focused()
+    finally:
+        context.close()

@@ -114,7 +114,7 @@ def facts(html: str, seat_id: int) -> str:
 
 def capture_buttons(html: str) -> list[str]:
     """Who the Skirmish Area offers a capture to: the names on the "X captures it" buttons."""
-    return re.findall(r'<button class="button primary" type="submit">(\w+) captures it</button>', html)
+    return re.findall(r'<button id="capture-\d+" class="button primary" type="submit">(\w+) captures it</button>', html)
 
 
 def forms(html: str) -> list[str]:
