@@ -4,8 +4,10 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
 
 - POST /api/v1/score/<game> with {"players": [...], "options": {...}} (players in turn order, first player
   first; options optional) answers 200 with Result.to_dict(): {"game", "players": [{"name", "total", "rank",
-  "breakdown": [{"key", "label", "points", "why"}]}], "winners", "tiebreak"} plus any game extras (Spires solo:
-  "appraisal", "appraisal_text"), players in request order.
+  "breakdown": [{"key", "label", "points", "why"}]}], "winners", "tiebreak", "winners_text"} plus any game extras
+  (Spires solo: "appraisal", "appraisal_text"), players in request order. "winners_text" is the winners' sentence
+  exactly as the result page and the score sheet say it ("Ann wins with 42 VP.", "Ann and Bob share the victory
+  with 40 VP.", one player alone "Ann scores 42 VP."); every "result" and "live" answer below has it too.
 - POST /api/v1/plays with {"game", "players", "options"?, "played_at"?, "notes"?} scores and saves a finished
   play and answers 201 with {"id", "url", "result"} and a Location header. `url` and Location are
   site-relative ("/plays/7"), so they stay right behind any proxy or LAN address; join them to the address you
@@ -85,7 +87,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from . import records
 from .db import get_session
 from .games import GAMES, get_game, speros
-from .games.base import FieldError, Game, InputErrors, PlayerName, Result, nul_errors, plural, validation_errors
+from .games.base import (
+    FieldError,
+    Game,
+    InputErrors,
+    PlayerName,
+    Result,
+    nul_errors,
+    plural,
+    validation_errors,
+    winners_sentence,
+)
 from .games.live import validate_start
 from .models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
 
@@ -350,9 +362,15 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
         "live": live_answer,
         "tracker_notes": tracker_notes,
         "end": end,
-        "result": records.stored_result(play) if play.status == FINISHED else None,
+        "result": _stored_result(play) if play.status == FINISHED else None,
         **more,
     }
+
+
+def _stored_result(play: Play) -> dict[str, Any]:
+    """A finished play's result with the winners' sentence, made from the stored ranks as the result page makes it."""
+    result = records.stored_result(play)
+    return {**result, "winners_text": winners_sentence(result)}
 
 
 def _load_play(play_id: int) -> Play:

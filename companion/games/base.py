@@ -3,10 +3,26 @@
 Plain Python and pydantic only: nothing here knows about Flask or the database.
 """
 
+# House style of every sentence the games say (a line's "why", tracker notes, tie-breaks, the winners' sentence),
+# so that the four games read alike wherever a result is shown (page, score sheet, API):
+# - A "why" is whole sentences in sentence case, ending with a full stop, and ends with its result: what was
+#   counted, the arithmetic, then the points: "Red 3, blue 3: 6 cards × 5 = 30 VP." A line that scores nothing
+#   says why, then "0 VP.": "No building: 0 VP."
+# - Points are "VP", never "points", on every line that gives some; a bonus is said by its VP ("15 VP").
+# - Numbers are digits; a negative one has the true minus (−1, as the `signed` filter writes it, via figure()),
+#   never the ASCII hyphen-minus; ranges are words ("1 to 3 cards"); × for times, ≥ and < for comparisons.
+# - Players are named as their seat: the spelling typed when the play started. A name typed again in a later
+#   field (a Mastery Objective's leaders) is matched with name_key() and said as the seat spells it.
+# - Verbs agree with the names: "Cleo leads with 4.", "Ann and Bob lead with 4."
+# - The winners' sentence comes from winners_sentence() only: "Ann wins with 42 VP.", "Ann and Bob share the
+#   victory with 40 VP.", one player alone "Ann scores 42 VP."
+# - A tie-break names each tied player with their own value ("Ann 2 green (Forest), Bob 2 blue (Ocean)"); a game
+#   without a tie-break says so once and never "Still tied".
+
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,6 +42,13 @@ def name_key(name: str) -> str:
     trimmed and inner spaces collapsed ("  ÓSCAR " and "óscar" are one player; so are "İpek" and "i̇pek")."""
     text = unicodedata.normalize("NFKC", name).translate(INVISIBLE)
     return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
+
+
+def as_seated(typed: str, names: Sequence[str]) -> str:
+    """A name typed in a later field, spelled as the seat it names ("ann" -> "Ann"); as typed if it names none."""
+    key = name_key(typed)
+    return next((name for name in names if name_key(name) == key), typed)
+
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
 
@@ -127,6 +150,7 @@ class Result:
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
         }
+        answer["winners_text"] = winners_sentence(answer)
         answer.update(self.extra)
         return answer
 
@@ -140,6 +164,11 @@ class TieBreak:
     show: Callable[[PlayerScore], str]
 
 
+def figure(number: int) -> str:
+    """A whole number as the sentences write it: '7', and '−3' with the true minus, as the `signed` filter does."""
+    return f"−{-number}" if number < 0 else str(number)
+
+
 def plural(count: int, word: str, words: str | None = None) -> str:
     """'1 card', '3 cards'."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
@@ -151,6 +180,22 @@ def join_names(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winners_sentence(result: Mapping[str, Any]) -> str:
+    """The winners' sentence of a result dict, new or stored: 'Ann wins with 42 VP.', 'Ann and Bob share the ...'."""
+    # The page, the score sheet and the API all say this one sentence; a player alone "scores" rather than wins.
+    players = list(result.get("players") or [])
+    first = [p for p in players if p.get("rank") == 1]
+    if not first:
+        return ""
+    names = join_names([str(p["name"]) for p in first])
+    vp = f"{figure(int(first[0]['total']))} VP"
+    if len(players) == 1:
+        return f"{names} scores {vp}."
+    if len(first) == 1:
+        return f"{names} wins with {vp}."
+    return f"{names} share the victory with {vp}."
 
 
 def rank_scores(
@@ -176,7 +221,13 @@ def rank_scores(
         group = [p for p in ranked if p.total == total]
         if len(group) > 1:
             names = join_names([p.name for p in group])
-            sentences.append(f"{names} tied on {plural(total, 'point')}. " + _explain_tie(group, tiebreaks, 0))
+            shared = "the victory" if group[0].rank == 1 else f"rank {group[0].rank}"
+            if not tiebreaks:
+                # A game without a tie-break: the tie is shared, with no "still tied" as if one had been tried.
+                sentences.append(f"{names} tied on {figure(total)} VP; the game has no tie-break, so they share "
+                                 f"{shared}.")
+            else:
+                sentences.append(f"{names} tied on {figure(total)} VP. " + _explain_tie(group, tiebreaks, 0))
     return Result(game, ranked, winners, " ".join(sentences) or None, dict(extra or {}))
 
 
@@ -188,13 +239,16 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
         return f"Still tied, {names} share {shared}."
     tb = tiebreaks[level]
     values = sorted({tb.key(p) for p in group}, reverse=True)
+    each = ", ".join(f"{p.name} {tb.show(p)}" for p in sorted(group, key=lambda p: -tb.key(p)))
     if len(values) == 1:
+        # Equal keys can still read differently (Speros counts each player's own colour): then name everyone's.
+        shown = {tb.show(p) for p in group}
+        equal = f"{shown.pop()} each" if len(shown) == 1 else each
         # Only the first letter: str.capitalize() would lowercase the rule's own words ("Civilization Level").
-        return f"{tb.label[:1].upper()}{tb.label[1:]} is equal too: {tb.show(group[0])}. " + _explain_tie(
+        return f"{tb.label[:1].upper()}{tb.label[1:]} is equal too: {equal}. " + _explain_tie(
             group, tiebreaks, level + 1
         )
-    ordered = sorted(group, key=lambda p: -tb.key(p))
-    text = f"Tie-break, {tb.label}: " + ", ".join(f"{p.name} {tb.show(p)}" for p in ordered) + "."
+    text = f"Tie-break, {tb.label}: {each}."
     for value in values:
         subgroup = [p for p in group if tb.key(p) == value]
         if len(subgroup) > 1:
@@ -309,6 +363,10 @@ class Game:
     def has_tracker(self) -> bool:
         """True when the game can be tracked while it is played."""
         return self.live is not None
+
+    def winners_sentence(self, result: Mapping[str, Any]) -> str:
+        """The winners' sentence of a result dict, for the templates (see winners_sentence())."""
+        return winners_sentence(result)
 
     def player_count_error(self, count: int, options: Any) -> str | None:
         """Why this many players can't play with these options, or None."""

@@ -26,6 +26,8 @@ from .base import (
     Result,
     Schema,
     TieBreak,
+    as_seated,
+    figure,
     join_names,
     name_key,
     plural,
@@ -178,7 +180,8 @@ TIEBREAKS = (
     TieBreak(
         "most captured Locations of their own colour",
         key=lambda p: p.extra["own_color_locations"],
-        show=lambda p: f"{p.extra['own_color_locations']} {TERRAIN_OF_COLOUR[p.extra['color']].capitalize()}",
+        show=lambda p: f"{p.extra['own_color_locations']} {p.extra['color']} "
+        f"({TERRAIN_OF_COLOUR[p.extra['color']].capitalize()})",
     ),
 )
 
@@ -231,10 +234,10 @@ def _resource_words(wanted: frozenset[str]) -> str:
 
 
 def _sum_text(values: Sequence[int]) -> str:
-    """'3 + 2 - 1' for [3, 2, -1]."""
-    text = str(values[0])
+    """'3 + 2 − 1' for [3, 2, -1], with the true minus."""
+    text = figure(values[0])
     for value in values[1:]:
-        text += f" - {-value}" if value < 0 else f" + {value}"
+        text += f" − {-value}" if value < 0 else f" + {value}"
     return text
 
 
@@ -245,21 +248,24 @@ LIST_VALUES_MAX = 12
 def _captured_line(player: SperosPlayer) -> Line:
     """'Captured card is worth whatever value is written on the card.'"""
     if not player.captured:
-        return Line("captured", LABELS["captured"], 0, "No captured cards.")
+        return Line("captured", LABELS["captured"], 0, "No captured cards: 0 VP.")
     parts = []
+    sums = []
     for kind, word in (("location", "Location"), ("artifact", "Artifact")):
         values = [c.vp for c in player.captured if (c.terrain == "artifact") == (kind == "artifact")]
         if not values:
             continue
         total = sum(values)
+        sums.append(total)
         if len(values) == 1:
-            parts.append(f"1 {word}: {total} VP")
+            parts.append(f"1 {word}: {figure(total)} VP")
         elif len(values) <= LIST_VALUES_MAX:
-            parts.append(f"{plural(len(values), word)}: {_sum_text(values)} = {total} VP")
+            parts.append(f"{plural(len(values), word)}: {_sum_text(values)} = {figure(total)} VP")
         else:
-            parts.append(f"{plural(len(values), word)}: {total} VP in all")
+            parts.append(f"{plural(len(values), word)}: {figure(total)} VP in all")
     points = sum(c.vp for c in player.captured)
-    why = "; ".join(parts) + (f". Total {points} VP." if len(parts) > 1 else ".")
+    together = f"; together {_sum_text(sums)} = {figure(points)} VP." if len(parts) > 1 else "."
+    why = "; ".join(parts) + together
     return Line("captured", LABELS["captured"], points, why)
 
 
@@ -270,16 +276,16 @@ def _resource_line(player: SperosPlayer) -> Line:
     held = sum(mix.values())
     points = RESOURCE_SET_POINTS * sets
     if held == 0:
-        return Line("resource_sets", LABELS["resource_sets"], 0, "No captured card shows a resource.")
+        return Line("resource_sets", LABELS["resource_sets"], 0, "No captured card shows a resource: 0 VP.")
     missing = [r for r in RESOURCES if able_to_fill(mix, frozenset({r})) == 0]
     if missing:
-        why = f"No set: no captured card shows {' or '.join(missing)}."
+        why = f"No set, as no captured card shows {' or '.join(missing)}: 0 VP."
         return Line("resource_sets", LABELS["resource_sets"], 0, why)
     n_wanted = able_to_fill(mix, wanted)
     if len(wanted) == len(RESOURCES):
         if sets == 0:
             verb = "shows" if n_wanted == 1 else "show"
-            why = f"No set: only {plural(n_wanted, 'card')} {verb} a resource, and a set needs 3."
+            why = f"No set, as only {plural(n_wanted, 'card')} {verb} a resource and a set needs 3: 0 VP."
             return Line("resource_sets", LABELS["resource_sets"], 0, why)
         limit = f"{plural(n_wanted, 'card')} with a resource allow at most {plural(sets, 'set')}"
     elif len(wanted) == 1:
@@ -290,10 +296,10 @@ def _resource_line(player: SperosPlayer) -> Line:
             " of those"
         )
     if sets == 0:
-        return Line("resource_sets", LABELS["resource_sets"], 0, f"No set: {limit}.")
+        return Line("resource_sets", LABELS["resource_sets"], 0, f"No set, as {limit}: 0 VP.")
     why = (
-        f"{plural(sets, 'set')} × {RESOURCE_SET_POINTS} VP: crystal, iron and gold from {3 * sets} of your"
-        f" {plural(len(player.captured), 'card')} ({limit})."
+        f"Crystal, iron and gold from {3 * sets} of your {plural(len(player.captured), 'card')} ({limit}):"
+        f" {plural(sets, 'set')} × {RESOURCE_SET_POINTS} = {points} VP."
     )
     return Line("resource_sets", LABELS["resource_sets"], points, why)
 
@@ -303,10 +309,10 @@ def _minion_line(player: SperosPlayer) -> Line:
     familiar, unfamiliar = player.minions_familiar, player.minions_unfamiliar
     points = MINION_FAMILIAR_POINTS * familiar + MINION_UNFAMILIAR_POINTS * unfamiliar
     if familiar + unfamiliar == 0:
-        return Line("minions", LABELS["minions"], 0, "No Minion deployed: units in Base Camp score 0.")
+        return Line("minions", LABELS["minions"], 0, "No Minion deployed, and units in Base Camp score nothing: 0 VP.")
     why = (
         f"{familiar} familiar × {MINION_FAMILIAR_POINTS} + {unfamiliar} unfamiliar × {MINION_UNFAMILIAR_POINTS}"
-        f" = {points}."
+        f" = {points} VP."
     )
     return Line("minions", LABELS["minions"], points, why)
 
@@ -315,9 +321,9 @@ def _general_line(player: SperosPlayer) -> Line:
     """'Deployed Generals on familiar terrain: 3 VP; on unfamiliar terrain: 2 VP'; Base Camp scores 0."""
     points = GENERAL_POINTS[player.general]
     why = {
-        "base": "General in Base Camp: 0.",
-        "familiar": f"General on familiar terrain: {points}.",
-        "unfamiliar": f"General on unfamiliar terrain (or an Artifact): {points}.",
+        "base": "General in Base Camp: 0 VP.",
+        "familiar": f"General on familiar terrain: {points} VP.",
+        "unfamiliar": f"General on unfamiliar terrain (or an Artifact): {points} VP.",
     }[player.general]
     return Line("general", LABELS["general"], points, why)
 
@@ -326,12 +332,12 @@ def _bonus_line(player: SperosPlayer) -> Line:
     """Each player scores one Bonus Objective; the app takes the best one (rules notes)."""
     values = player.bonus_objectives
     if not values:
-        return Line("bonus_objective", LABELS["bonus_objective"], 0, "No Bonus Objective entered.")
+        return Line("bonus_objective", LABELS["bonus_objective"], 0, "No Bonus Objective entered: 0 VP.")
     best = max(values)
     if len(values) == 1:
-        return Line("bonus_objective", LABELS["bonus_objective"], best, f"One Bonus Objective: {best}.")
+        return Line("bonus_objective", LABELS["bonus_objective"], best, f"One Bonus Objective: {best} VP.")
     choices = join_names([str(v) for v in values])
-    return Line("bonus_objective", LABELS["bonus_objective"], best, f"Best of {choices}: {best}.")
+    return Line("bonus_objective", LABELS["bonus_objective"], best, f"The best of {choices}: {best} VP.")
 
 
 def mastery_share(vp: int, leaders: int) -> int:
@@ -339,34 +345,39 @@ def mastery_share(vp: int, leaders: int) -> int:
     return vp // leaders if leaders else 0
 
 
-def _mastery_line(player: SperosPlayer, options: SperosOptions) -> Line:
+def _mastery_line(player: SperosPlayer, options: SperosOptions, names: Sequence[str]) -> Line:
     """'The player who best meets the condition ... In the event of a tie, all tied players share the points
-    (rounded down).'"""
+    (rounded down).' Leaders are said as their seats spell them, whatever the case they were typed in."""
     if not options.mastery:
-        return Line("mastery", LABELS["mastery"], 0, "No Mastery Objectives in play.")
-    me = player.name.casefold()
-    points = 0
+        return Line("mastery", LABELS["mastery"], 0, "No Mastery Objectives in play: 0 VP.")
+    me = name_key(player.name)
+    shares = []
     parts = []
     for card in options.mastery:
-        leaders = card.leaders
+        leaders = [as_seated(leader, names) for leader in card.leaders]
         share = mastery_share(card.vp, len(leaders))
         title = f"Mastery '{card.name}'"
         if not leaders:
-            parts.append(f"{title}: nobody meets it")
-        elif me not in {name.casefold() for name in leaders}:
+            shares.append(0)
+            parts.append(f"{title}: nobody meets it, 0 VP")
+        elif me not in {name_key(name) for name in leaders}:
+            shares.append(0)
             verb = "takes" if len(leaders) == 1 else "share"
-            parts.append(f"{title}: {join_names(leaders)} {verb} it")
+            parts.append(f"{title}: {join_names(leaders)} {verb} it, 0 VP")
         elif len(leaders) == 1:
-            points += share
-            parts.append(f"{title}: {card.vp} VP, you best meet it")
+            shares.append(share)
+            parts.append(f"{title}: you best meet it, {card.vp} VP")
         else:
-            points += share
-            parts.append(f"{title} {card.vp} VP split {len(leaders)} ways, rounded down: {share}")
-    return Line("mastery", LABELS["mastery"], points, "; ".join(parts) + ".")
+            shares.append(share)
+            parts.append(f"{title}: {card.vp} VP split {len(leaders)} ways, rounded down, {share} VP")
+    points = sum(shares)
+    together = f"; together {_sum_text(shares)} = {points} VP." if len(parts) > 1 else "."
+    return Line("mastery", LABELS["mastery"], points, "; ".join(parts) + together)
 
 
 def score(players: Sequence[SperosPlayer], options: SperosOptions) -> Result:
     """Score a finished game of Conquest of Speros, ranked by total, then own-colour Locations."""
+    names = [player.name for player in players]
     rows = []
     for player in players:
         lines = [
@@ -375,7 +386,7 @@ def score(players: Sequence[SperosPlayer], options: SperosOptions) -> Result:
             _minion_line(player),
             _general_line(player),
             _bonus_line(player),
-            _mastery_line(player, options),
+            _mastery_line(player, options, names),
         ]
         extra = {"color": player.color, "own_color_locations": own_colour_locations(player)}
         rows.append((player.name, lines, extra))
@@ -418,16 +429,18 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
                 f" {len(options.mastery)} given.",
             )
         )
-    names = {p.name.casefold() for p in players}
+    # Leaders are matched as the seats are (name_key), so a leader typed "ann" is Ann, and said as the seat spells it.
+    names = [p.name for p in players]
+    playing = {name_key(name) for name in names}
     for m, card in enumerate(options.mastery):
         listed: set[str] = set()
         for j, leader in enumerate(card.leaders):
             where = f"options.mastery[{m}].leaders[{j}]"
-            if leader.casefold() not in names:
+            if name_key(leader) not in playing:
                 errors.append(FieldError(where, f"{leader} is not playing."))
-            elif leader.casefold() in listed:
-                errors.append(FieldError(where, f"{leader} is listed twice."))
-            listed.add(leader.casefold())
+            elif name_key(leader) in listed:
+                errors.append(FieldError(where, f"{as_seated(leader, names)} is listed twice."))
+            listed.add(name_key(leader))
     return errors
 
 
@@ -661,7 +674,7 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
             "resources": list(params.resources), "units": [], "captured_by": None}
     table["next_card"] += 1
     table["cards"].append(card)
-    said = [f"{card_name(card)} ({params.vp} VP, {', '.join(params.resources)}) is in the Skirmish Area."]
+    said = [f"{card_name(card)} ({figure(params.vp)} VP, {', '.join(params.resources)}) is in the Skirmish Area."]
     if action.seat is not None and params.terrain != "artifact":
         name = ctx.names[action.seat]
         if params.terrain == familiar_terrain(ctx.colours[action.seat]):
@@ -829,7 +842,7 @@ def mastery(state: State, action: Action, ctx: Context) -> Applied:
         slots.append({"vp": 0, "leaders": []})
     name = slots[params.number - 1].get("name") or f"Mastery Objective {params.number}"
     slots[params.number - 1] = {"name": name, "vp": params.vp, "leaders": sorted(set(leaders), key=ctx.names.index)}
-    who = join_names(leaders) if leaders else "nobody"
+    who = join_names(slots[params.number - 1]["leaders"]) or "nobody"
     return Applied(state, (f"Mastery Objective {params.number}: {params.vp} VP, best met by {who}.",))
 
 
@@ -878,7 +891,7 @@ def live_notes(standing: Standing) -> list[Note]:
     leaders = [p for p in result.players if p.rank == 1]
     if any(p.total for p in result.players):
         notes.append(Note(f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} with "
-                          f"{leaders[0].total} VP."))
+                          f"{figure(leaders[0].total)} VP."))
     for card in table["cards"]:
         decided = capture_now(card, ctx.names)
         if decided.captured_by is not None:
@@ -926,7 +939,10 @@ def view(standing: Standing) -> dict[str, Any]:
         "familiar": [familiar_terrain(colour) for colour in ctx.colours],
         "last_drawn": table["last_drawn"] is not None,
         "countdown": countdown(state, ctx),
-        "mastery": [(table["mastery"][n] if n < len(table["mastery"]) else {"vp": 0, "leaders": []})
+        # Leaders given when the play started are kept as typed: the tracker ticks and names them by their seat.
+        "mastery": [({**table["mastery"][n],
+                      "leaders": [as_seated(leader, ctx.names) for leader in table["mastery"][n]["leaders"]]}
+                     if n < len(table["mastery"]) else {"vp": 0, "leaders": []})
                     for n in range(count - 1)],
         "card_vp": {"start": 1, "low": CARD_VP_MIN, "high": CARD_VP_MAX},
     }

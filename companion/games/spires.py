@@ -7,10 +7,24 @@ Decisions: shared/rules-notes.md, "Spires".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from pydantic import Field
 
-from .base import FieldError, Game, Line, Note, PlayerInput, Result, Schema, TieBreak, join_names, plural, rank_scores
+from .base import (
+    FieldError,
+    Game,
+    Line,
+    Note,
+    PlayerInput,
+    Result,
+    Schema,
+    TieBreak,
+    figure,
+    join_names,
+    plural,
+    rank_scores,
+)
 from .live import Context, Live, Standing, State, counter_actions
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
@@ -34,6 +48,15 @@ APPRAISAL_BANDS = (
     (51, "stocks", "A few days in the stocks, then back to work with a slightly higher tax."),
 )
 APPRAISAL_LOWEST = ("beheaded", "The King is very displeased. You are beheaded.")
+# Each band in a few words, for the reference notes' list of bands.
+APPRAISAL_SHORT = {
+    "beheaded": "beheaded",
+    "stocks": "a few days in the stocks",
+    "greeting-card": "a greeting card",
+    "gala": "an invitation to the King's gala",
+    "smile": "a smile",
+    "jailed": "jailed for cheating",
+}
 
 
 class Towers(Schema):
@@ -86,7 +109,7 @@ TIEBREAKS = (
     TieBreak(
         "fewest negative points",
         key=lambda p: p.points("tall_towers"),
-        show=lambda p: f"({p.points('tall_towers')})".replace("-", "−"),
+        show=lambda p: f"{figure(p.points('tall_towers'))} VP",
     ),
 )
 
@@ -99,16 +122,15 @@ def _tower_lines(player: SpiresPlayer) -> list[Line]:
     short_points = SHORT_TOWER_POINTS * sum(short.values())
     tall_points = TALL_TOWER_POINTS * sum(tall.values())
     short_why = (
-        ", ".join(f"{suit} {n}" for suit, n in short.items())
-        + f": {plural(sum(short.values()), 'card')} × {SHORT_TOWER_POINTS}"
+        _towers_text(short) + f": {plural(sum(short.values()), 'card')} × {SHORT_TOWER_POINTS} = {short_points} VP."
         if short
-        else "No tower of 1 to 3 cards."
+        else "No tower of 1 to 3 cards: 0 VP."
     )
     tall_why = (
-        ", ".join(f"{suit} {n}" for suit, n in tall.items())
-        + f": {plural(sum(tall.values()), 'card')} × −{-TALL_TOWER_POINTS}"
+        _towers_text(tall)
+        + f": {plural(sum(tall.values()), 'card')} × {figure(TALL_TOWER_POINTS)} = {figure(tall_points)} VP."
         if tall
-        else "No tower of 4 or more cards."
+        else "No tower of 4 or more cards: 0 VP."
     )
     return [
         Line("towers", LABELS["towers"], short_points, short_why),
@@ -116,9 +138,15 @@ def _tower_lines(player: SpiresPlayer) -> list[Line]:
     ]
 
 
+def _towers_text(towers: dict[str, int]) -> str:
+    """'Red 3, blue 3': the towers counted, the sentence's first word capitalised."""
+    text = ", ".join(f"{suit} {n}" for suit, n in towers.items())
+    return text[:1].upper() + text[1:]
+
+
 def _scroll_line(player: SpiresPlayer) -> Line:
     """'Points per Scroll cards you have collected.'"""
-    why = f"Scroll cards show {player.scroll_vp} VP." if player.scroll_vp else "No scroll VP."
+    why = f"Scroll cards show {player.scroll_vp} VP." if player.scroll_vp else "No VP on Scroll cards: 0 VP."
     return Line("scrolls", LABELS["scrolls"], player.scroll_vp, why)
 
 
@@ -129,13 +157,14 @@ def _symbol_line_multi(symbol: str, player: SpiresPlayer, players: Sequence[Spir
     mine = getattr(player, symbol)
     leaders = [p.name for p in players if getattr(p, symbol) == most]
     if most == 0:
-        return Line(symbol, LABELS[symbol], 0, f"Nobody has a {SINGULAR[symbol]}: no bonus.")
+        return Line(symbol, LABELS[symbol], 0, f"Nobody has a {SINGULAR[symbol]}, so nobody scores the bonus: 0 VP.")
     if mine < most:
-        why = f"{plural(mine, SINGULAR[symbol])}; the most is {most} ({join_names(leaders)})."
+        have = "has" if len(leaders) == 1 else "have"
+        why = f"{plural(mine, SINGULAR[symbol]).capitalize()}; {join_names(leaders)} {have} the most ({most}): 0 VP."
         return Line(symbol, LABELS[symbol], 0, why)
     others = [name for name in leaders if name != player.name]
-    tied = f", tied with {join_names(others)}: every tied player gets the full bonus" if others else ""
-    return Line(symbol, LABELS[symbol], bonus, f"Most {symbol} ({mine}){tied}.")
+    tied = f", tied with {join_names(others)}; every tied player gets the full bonus" if others else ""
+    return Line(symbol, LABELS[symbol], bonus, f"Most {symbol} ({mine}){tied}: {bonus} VP.")
 
 
 def _symbol_line_solo(symbol: str, player: SpiresPlayer, discard: SymbolCounts) -> Line:
@@ -144,10 +173,12 @@ def _symbol_line_solo(symbol: str, player: SpiresPlayer, discard: SymbolCounts) 
     mine = getattr(player, symbol)
     pile = getattr(discard, symbol)
     if mine == 0:
-        return Line(symbol, LABELS[symbol], 0, f"No {symbol}: a count of 0 never scores the bonus.")
+        return Line(symbol, LABELS[symbol], 0, f"No {symbol}, and a count of 0 never scores the bonus: 0 VP.")
     if mine >= pile:
-        return Line(symbol, LABELS[symbol], bonus, f"{mine} {symbol} ≥ {pile} in the discard pile.")
-    return Line(symbol, LABELS[symbol], 0, f"{mine} {symbol} < {pile} in the discard pile.")
+        return Line(symbol, LABELS[symbol], bonus, f"{plural(mine, SINGULAR[symbol], symbol)} ≥ {pile} in the "
+                                                   f"discard pile: {bonus} VP.")
+    return Line(symbol, LABELS[symbol], 0, f"{plural(mine, SINGULAR[symbol], symbol)} < {pile} in the discard pile: "
+                                           "0 VP.")
 
 
 def appraisal(total: int) -> tuple[str, str]:
@@ -174,6 +205,36 @@ def score(players: Sequence[SpiresPlayer], options: SpiresOptions) -> Result:
         band, sentence = appraisal(result.players[0].total)
         result.extra.update({"appraisal": band, "appraisal_text": sentence})
     return result
+
+
+def reference_notes(options: SpiresOptions) -> list[str]:
+    """How Spires scores, its tie-break, the solo rule and the King's Appraisal bands, as the calculator shows them."""
+    bonuses = ", ".join(f"{symbol} {SYMBOL_BONUS[symbol]} VP" for symbol in ("quills", "crowns", "swords"))
+    lows = [(lowest, band) for lowest, band, _sentence in reversed(APPRAISAL_BANDS)]
+    bands = [f"{lows[0][0] - 1} or less: {APPRAISAL_SHORT[APPRAISAL_LOWEST[0]]}"]
+    for (lowest, band), (above, _next) in pairwise(lows):
+        bands.append(f"{lowest} to {above - 1}: {APPRAISAL_SHORT[band]}")
+    bands.append(f"{lows[-1][0]} or more: {APPRAISAL_SHORT[lows[-1][1]]}")
+    return [
+        (
+            f"Towers: {SHORT_TOWER_POINTS} VP per card in each tower of 1 to {SHORT_TOWER_MAX} cards, "
+            f"{figure(TALL_TOWER_POINTS)} VP per card in each tower of {SHORT_TOWER_MAX + 1} or more; cards 73 and "
+            "74 join your tallest tower."
+        ),
+        (
+            f"Symbol bonuses to the player with the most of each symbol: {bonuses}. Every tied player gets the "
+            "full bonus; nobody scores a symbol nobody has."
+        ),
+        (
+            "Tied totals: the fewest negative points (from towers of 4 or more cards) wins; still tied, the victory "
+            "is shared."
+        ),
+        (
+            "Solo: a symbol bonus scores when you have at least as many of that symbol as the discard pile, and "
+            "never for a count of 0; then the King's Appraisal."
+        ),
+        f"King's Appraisal (solo), by your total: {'; '.join(bands)}.",
+    ]
 
 
 def player_count(count: int, options: SpiresOptions) -> str | None:
@@ -238,16 +299,18 @@ def tracker_notes(standing: Standing) -> list[Note]:
             pile = getattr(options.discard, symbol)
             state = "scores" if holders else "does not score"
             bonus = SYMBOL_BONUS[symbol]
-            notes.append(Note(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: {state} {bonus}."))
+            notes.append(Note(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: the {bonus} VP bonus {state}."))
         elif holders:
             most = max(getattr(p, symbol) for p in players)
-            notes.append(Note(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} lead with {most}."))
+            verb = "leads" if len(holders) == 1 else "lead"
+            notes.append(Note(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} {verb} with {most}."))
         else:
             notes.append(Note(f"{symbol.capitalize()}: nobody has one yet."))
     for player in players:
         for suit, n in player.towers.model_dump().items():
             if n > SHORT_TOWER_MAX:
-                notes.append(Note(f"{player.name}'s {suit} tower has {n} cards: each scores −1 now.", warning=True))
+                notes.append(Note(f"{player.name}'s {suit} tower has {n} cards: each card scores "
+                                  f"{figure(TALL_TOWER_POINTS)} VP now.", warning=True))
     return notes
 
 
@@ -301,5 +364,6 @@ GAME = Game(
     player_count=player_count,
     check=check,
     setup=setup,
+    reference_notes=reference_notes,
     live=LIVE,
 )

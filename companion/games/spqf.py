@@ -97,7 +97,8 @@ def _tokens_line(player: SpqfPlayer) -> Line:
 def _level_line(player: SpqfPlayer, options: SpqfOptions) -> Line:
     """'Civilization Level (Ex: Level 3 awards 9VP)', from the level table in use."""
     vp = options.level_vp[player.civ_level]
-    why = f"Level {player.civ_level} of {LEVEL_MAX}: {vp} VP from the level table (check your reference card)."
+    table = "from the level table (check your reference card)"
+    why = f"Civilization Level {player.civ_level} of {LEVEL_MAX}, {table}: {vp} VP."
     return Line("civ_level", LABELS["civ_level"], vp, why)
 
 
@@ -105,9 +106,9 @@ def _monument_line(player: SpqfPlayer) -> Line:
     """'Score 1 VP per indicated modifier on cards in your deck (or stored). Don't count oak leaves!'"""
     count = player.monument_modifiers
     if count:
-        why = f"{plural(count, 'modifier')} matching your Monument: {count} × 1 = {count} VP (oak leaves never count)."
+        why = f"{plural(count, 'modifier')} matching your Monument (oak leaves never count): {count} × 1 = {count} VP."
     else:
-        why = "No modifier matching your Monument: 0 VP (oak leaves never count)."
+        why = "No modifier matching your Monument (oak leaves never count): 0 VP."
     return Line("monument", LABELS["monument"], count, why)
 
 
@@ -118,18 +119,18 @@ def _bonus_line(player: SpqfPlayer, players: Sequence[SpqfPlayer]) -> Line:
     leaders = [p.name for p in players if p.monument_modifiers == most]
     if len(leaders) == 1 and leaders[0] == player.name:
         runner_up = max((p.monument_modifiers for p in players if p is not player), default=0)
-        why = f"The most Monument VP ({mine}, next best {runner_up}): +{MONUMENT_BONUS} VP."
+        why = f"The most Monument VP ({mine}; next best {runner_up}): {MONUMENT_BONUS} VP."
         return Line("monument_bonus", LABELS["monument_bonus"], MONUMENT_BONUS, why)
     if len(leaders) == 1:
-        why = f"{mine} Monument VP; {leaders[0]} has the most ({most}) and takes the +{MONUMENT_BONUS}."
+        why = f"{mine} Monument VP; {leaders[0]} has the most ({most}) and takes the {MONUMENT_BONUS} VP bonus: 0 VP."
     elif most == 0:
         # With 2+ players a most of 0 always means everyone is tied at 0, so the tie rule already says no bonus.
-        why = "Everyone has 0 Monument VP: a tie for the most, so no bonus is awarded."
+        why = "Everyone has 0 Monument VP, a tie for the most, so nobody gets the bonus: 0 VP."
     elif mine == most:
         others = join_names([name for name in leaders if name != player.name])
-        why = f"Tied for the most Monument VP ({most}) with {others}: a tie awards no bonus to anybody."
+        why = f"Tied with {others} for the most Monument VP ({most}), and a tie awards the bonus to nobody: 0 VP."
     else:
-        why = f"{mine} Monument VP; {join_names(leaders)} tie for the most ({most}): no bonus to anybody."
+        why = f"{mine} Monument VP; {join_names(leaders)} tie for the most ({most}), so nobody gets the bonus: 0 VP."
     return Line("monument_bonus", LABELS["monument_bonus"], 0, why)
 
 

@@ -102,9 +102,10 @@ def _sum_text(values: Sequence[int]) -> str:
 
 def _track_line(player: SpyriumPlayer) -> Line:
     """VP scored during play (characters, Residence, buildings used, the 8 and 20 VP bonuses) are on the track."""
-    why = f"{player.vp_track} VP on the score track."
+    why = f"The score track shows {player.vp_track} VP."
     if player.money or player.spyrium:
-        why += f" Money (£{player.money}) and Spyrium ({player.spyrium}) left over score nothing."
+        left = f"Money (£{player.money}) and Spyrium ({player.spyrium}) left over score nothing"
+        why = f"{left}; the score track shows {player.vp_track} VP."
     return Line("vp_track", LABELS["vp_track"], player.vp_track, why)
 
 
@@ -113,7 +114,8 @@ def _buildings_line(player: SpyriumPlayer) -> Line:
     values = player.building_vp
     if not values:
         return Line("buildings", LABELS["buildings"], 0, "No building: 0 VP.")
-    why = f"{plural(len(values), 'building')}: {_sum_text(values)} VP (the VP printed on each)."
+    printed = "the VP printed on it" if len(values) == 1 else "the VP printed on each"
+    why = f"{plural(len(values), 'building')}, {printed}: {_sum_text(values)} VP."
     return Line("buildings", LABELS["buildings"], sum(values), why)
 
 
@@ -122,7 +124,7 @@ def _techniques_line(player: SpyriumPlayer) -> Line:
     values = player.technique_vp
     if not values:
         return Line("techniques", LABELS["techniques"], 0, "No technique: 0 VP.")
-    why = f"{plural(len(values), 'technique')}: {_sum_text(values)} VP (each at most {TECHNIQUE_VP_MAX})."
+    why = f"{plural(len(values), 'technique')}, end-game VP (at most {TECHNIQUE_VP_MAX} each): {_sum_text(values)} VP."
     return Line("techniques", LABELS["techniques"], sum(values), why)
 
 

@@ -35,7 +35,7 @@ def test_spqf_calculate_then_save(page, live_server: str) -> None:
     result.wait_for()
     assert "Ann wins" in result.inner_text()
     # 10 tokens + 9 (level 3) + 4 Monument + 3 bonus = 26.
-    assert "with 26 points" in result.inner_text()
+    assert "Ann wins with 26 VP." in result.inner_text()
     # The typed form survived the swap, and htmx focused the result (so the phone scrolls to it).
     assert page.input_value("[name='vp_tokens-1']") == "12"
     assert page.evaluate("document.activeElement.id") == "calc-result"

@@ -126,7 +126,7 @@ def test_four_players_fit_and_reasons_open_by_tap_and_keyboard(browser, live_ser
         crowns.tap()
         expect(grid.locator("tr.line-crowns details")).to_have_attribute("open", "")
         expect(grid.locator("tr.line-crowns .reasons li")).to_have_count(4)
-        expect(grid.locator("tr.line-crowns .reasons")).to_contain_text("Most crowns (3).")
+        expect(grid.locator("tr.line-crowns .reasons")).to_contain_text("Most crowns (3): 15 VP.")
         check_opened(page, "Crowns bonus")
         shoot(page, f"spires-4-{width}-crowns-open")
         crowns.tap()
@@ -141,7 +141,7 @@ def test_four_players_fit_and_reasons_open_by_tap_and_keyboard(browser, live_ser
         assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
         page.keyboard.press("Enter")
         expect(grid.locator("tr.line-towers .reasons")).to_be_visible()
-        expect(grid.locator("tr.line-towers .reasons")).to_contain_text("red 3, blue 2")
+        expect(grid.locator("tr.line-towers .reasons")).to_contain_text("Red 3, blue 2: 5 cards × 5 = 25 VP.")
         check_opened(page, "Towers of 1-3 cards")
         page.keyboard.press("Space")
         expect(grid.locator("tr.line-towers .reasons")).to_be_hidden()

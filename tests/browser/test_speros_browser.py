@@ -253,18 +253,18 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     # Ann: cards 3 + 2, no set (2 cards), 4 Minions off her colour, the General on a Mountain 2, bonus 6 = 17.
     # Bob: his Minion on Mountain card 1 is on his colour 2, General at home 0, bonus 5 = 7.
     assert "Ann wins" in text
-    assert "with 17 points" in text
+    assert "with 17 VP." in text
     for name in NAMES:
         expect(result.locator("thead th", has_text=name)).to_have_count(1)
     for label in ("Captured cards", "Resource sets", "Deployed Minions", "Deployed General", "Bonus Objective"):
         assert label in text, label
-    assert "1 Location: 3 VP; 1 Artifact: 2 VP. Total 5 VP." in text
-    assert "No set: only 2 cards show a resource, and a set needs 3." in text
-    assert "0 familiar × 2 + 4 unfamiliar × 1 = 4." in text
-    assert "1 familiar × 2 + 0 unfamiliar × 1 = 2." in text
-    assert "General on unfamiliar terrain (or an Artifact): 2." in text
-    assert "Best of 4, 6 and 1: 6." in text
-    assert "Best of 5, 0 and 0: 5." in text
+    assert "1 Location: 3 VP; 1 Artifact: 2 VP; together 3 + 2 = 5 VP." in text
+    assert "No set, as only 2 cards show a resource and a set needs 3: 0 VP." in text
+    assert "0 familiar × 2 + 4 unfamiliar × 1 = 4 VP." in text
+    assert "1 familiar × 2 + 0 unfamiliar × 1 = 2 VP." in text
+    assert "General on unfamiliar terrain (or an Artifact): 2 VP." in text
+    assert "The best of 4, 6 and 1: 6 VP." in text
+    assert "The best of 5, 0 and 0: 5 VP." in text
 
     link = page.get_by_role("link", name="Score sheet (PDF)")
     href = link.get_attribute("href")

@@ -64,7 +64,7 @@ def test_two_player_spires_to_final_table(page, live_server: str) -> None:
     assert "26" in text and "30" in text
     assert "Towers of 4+ cards" in text
     assert "Total" in text
-    assert "blue 4: 4 cards" in text
+    assert "Blue 4: 4 cards × −1 = −4 VP." in text
     assert not [e for e in page.console_errors if "Content Security Policy" in e or "Refused" in e]
 
 
@@ -155,7 +155,7 @@ def test_undo_and_finish_wait_for_the_taps_before_them(page, live_server: str) -
     page.locator("#result").wait_for()
     # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
     text = page.locator("#result").text_content()
-    assert "Most crowns (3)" in text and "red 3" not in text and "red 4: 4 cards" in text
+    assert "Most crowns (3)" in text and "Red 3" not in text and "Red 4: 4 cards × −1 = −4 VP." in text
 
 
 def test_another_devices_taps_show_up_without_reloading(browser, live_server: str) -> None:
@@ -168,7 +168,7 @@ def test_another_devices_taps_show_up_without_reloading(browser, live_server: st
     expect(value_of(second, bob, "swords")).to_have_text("1")
     # The phone's regular refresh (every 5 s) brings the tablet's tap and the new leader.
     expect(value_of(first, bob, "swords")).to_have_text("1", timeout=12_000)
-    expect(first.locator("#scoreboard")).to_contain_text("Swords: Bob lead with 1.")
+    expect(first.locator("#scoreboard")).to_contain_text("Swords: Bob leads with 1.")
     phone.close()
     tablet.close()
 

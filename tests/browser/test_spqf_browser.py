@@ -133,11 +133,11 @@ def test_three_player_spqf_to_score_sheet(page, live_server: str) -> None:
     # Ann: 10 tokens + 0 (level 0) + 4 Monument + 3 bonus + 1 card = 18; Bob: 1 + 3 + 2 + 0 + 0 = 6;
     # Cy: 0 + 3 + 1 + 0 + 3 = 7.
     assert "Ann wins" in text
-    assert "with 18 points" in text
+    assert "with 18 VP." in text
     for name in NAMES:
         expect(result.locator("thead th", has_text=name)).to_have_count(1)
     assert "Monument bonus" in text
-    assert "The most Monument VP (4, next best 2): +3 VP." in text
+    assert "The most Monument VP (4; next best 2): 3 VP." in text
 
     link = page.get_by_role("link", name="Score sheet (PDF)")
     href = link.get_attribute("href")

@@ -212,14 +212,14 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
     text = result.text_content()
     # Ann: 10 track; Bob: one 4 VP building; Cy: one 5 VP technique.
     assert "Ann wins" in text
-    assert "with 10 points" in text
+    assert "with 10 VP." in text
     for name in NAMES:
         expect(result.locator("thead th", has_text=name)).to_have_count(1)
     for label in ("Score track", "Buildings", "Techniques"):
         assert label in text
-    assert "10 VP on the score track." in text
-    assert "1 building: 4 VP (the VP printed on each)." in text
-    assert "1 technique: 5 VP (each at most 7)." in text
+    assert "left over score nothing; the score track shows 10 VP." in text
+    assert "1 building, the VP printed on it: 4 VP." in text
+    assert "1 technique, end-game VP (at most 7 each): 5 VP." in text
 
     link = page.get_by_role("link", name="Score sheet (PDF)")
     href = link.get_attribute("href")

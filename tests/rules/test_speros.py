@@ -116,21 +116,23 @@ SCORING = [
         [player("Ann", "green", captured=[card(4, C), card(-3, C, terrain="artifact")])],
         {},
         {"Ann": {"captured": 1}},
-        "1 Artifact: -3 VP",
+        "1 Location: 4 VP; 1 Artifact: −3 VP; together 4 − 3 = 1 VP.",
         id="Victory Point values on Artifact vary from card to card (and in rare cases can even be negative)",
     ),
     pytest.param(
         [player("Ann", "green", captured=[card(0, C), card(0, I), card(0, G)])],
         {},
         {"Ann": {"resource_sets": 3}},
-        "1 set × 3 VP: crystal, iron and gold from 3 of your 3 cards",
+        "Crystal, iron and gold from 3 of your 3 cards (3 cards with a resource allow at most 1 set): "
+        "1 set × 3 = 3 VP.",
         id="Resource sets: 3 VP each",
     ),
     pytest.param(
         [player("Ann", "green", captured=[card(0, r) for r in RESOURCES * 4] + [card(0, C), card(0, I)])],
         {},
         {"Ann": {"resource_sets": 12}},
-        "4 sets × 3 VP: crystal, iron and gold from 12 of your 14 cards",
+        "Crystal, iron and gold from 12 of your 14 cards (14 cards with a resource allow at most 4 sets): "
+        "4 sets × 3 = 12 VP.",
         id="A player can collect any number of sets",
     ),
     pytest.param(
@@ -144,7 +146,7 @@ SCORING = [
         [player("Ann", "green", captured=[card(0, C, I, G), card(0, C, I, G)])],
         {},
         {"Ann": {"resource_sets": 0}},
-        "No set: only 2 cards show a resource, and a set needs 3.",
+        "No set, as only 2 cards show a resource and a set needs 3: 0 VP.",
         id="notes: a resource set is 3 captured cards (two all-resource cards are not a set)",
     ),
     pytest.param(
@@ -158,7 +160,7 @@ SCORING = [
         [player("Ann", "green", captured=[card(0, C, I), card(0, G), card(0, G)])],
         {},
         {"Ann": {"resource_sets": 0}},
-        "No set: only 1 card can be crystal or iron, and each set needs 2 of those.",
+        "No set, as only 1 card can be crystal or iron, and each set needs 2 of those: 0 VP.",
         id="each of which displaying a different one (or more) of the three resources: one card, one slot",
     ),
     pytest.param(
@@ -172,35 +174,35 @@ SCORING = [
         [player("Ann", "green", captured=[card(0, C), card(0, I), card(0, C)])],
         {},
         {"Ann": {"resource_sets": 0}},
-        "No set: no captured card shows gold.",
+        "No set, as no captured card shows gold: 0 VP.",
         id="Crystal, Gold, and Iron: a set needs all three",
     ),
     pytest.param(
         [player("Ann", "green", minions_familiar=3)],
         {},
         {"Ann": {"minions": 6}},
-        "3 familiar × 2 + 0 unfamiliar × 1 = 6.",
+        "3 familiar × 2 + 0 unfamiliar × 1 = 6 VP.",
         id="Deployed Minions on familiar terrain (a Location matching its color): 2 VP each",
     ),
     pytest.param(
         [player("Ann", "green", minions_familiar=3, minions_unfamiliar=2)],
         {},
         {"Ann": {"minions": 8}},
-        "3 familiar × 2 + 2 unfamiliar × 1 = 8.",
+        "3 familiar × 2 + 2 unfamiliar × 1 = 8 VP.",
         id="Deployed Minions on unfamiliar terrain: 1 VP each",
     ),
     pytest.param(
         [player("Ann", "green", general="familiar")],
         {},
         {"Ann": {"general": 3}},
-        "General on familiar terrain: 3.",
+        "General on familiar terrain: 3 VP.",
         id="Deployed Generals on familiar terrain: 3 VP",
     ),
     pytest.param(
         [player("Ann", "green", general="unfamiliar")],
         {},
         {"Ann": {"general": 2}},
-        "General on unfamiliar terrain (or an Artifact): 2.",
+        "General on unfamiliar terrain (or an Artifact): 2 VP.",
         id="Deployed Generals on unfamiliar terrain: 2 VP",
     ),
     pytest.param(
@@ -214,35 +216,35 @@ SCORING = [
         [player("Ann", "green")],
         {},
         {"Ann": {"minions": 0, "general": 0}},
-        "General in Base Camp: 0.",
+        "General in Base Camp: 0 VP.",
         id="Units still on the Base Camp card at end of game are worth 0 VP",
     ),
     pytest.param(
         [player("Ann", "green", bonus_objectives=[4, 9, 2])],
         {},
         {"Ann": {"bonus_objective": 9}},
-        "Best of 4, 9 and 2: 9.",
+        "The best of 4, 9 and 2: 9 VP.",
         id="notes: The best of the three Bonus Objectives is chosen automatically",
     ),
     pytest.param(
         [player("Ann", "green", bonus_objectives=[5])],
         {},
         {"Ann": {"bonus_objective": 5}},
-        "One Bonus Objective: 5.",
+        "One Bonus Objective: 5 VP.",
         id="each player chooses one of his or her Bonus Objectives to earn additional Victory Points",
     ),
     pytest.param(
         [player("Ann", "green"), player("Bob", "red"), player("Cy", "blue")],
         {"mastery": [{"name": "Explorer", "vp": 5, "leaders": ["Bob"]}]},
         {"Ann": {"mastery": 0}, "Bob": {"mastery": 5}, "Cy": {"mastery": 0}},
-        "Mastery 'Explorer': Bob takes it.",
+        "Mastery 'Explorer': Bob takes it, 0 VP.",
         id="The player who best meets the condition on a Mastery card will be awarded the points listed on it",
     ),
     pytest.param(
         [player("Ann", "green"), player("Bob", "red"), player("Cy", "blue"), player("Di", "black")],
         {"mastery": [{"name": "Explorer", "vp": 7, "leaders": ["Ann", "Bob", "Cy"]}]},
         {"Ann": {"mastery": 2}, "Bob": {"mastery": 2}, "Cy": {"mastery": 2}, "Di": {"mastery": 0}},
-        "Mastery 'Explorer' 7 VP split 3 ways, rounded down: 2.",
+        "Mastery 'Explorer': 7 VP split 3 ways, rounded down, 2 VP.",
         id="in the case of a tie, the points will be divided evenly amongst the tied players, rounded down",
     ),
     pytest.param(
@@ -254,14 +256,15 @@ SCORING = [
             ]
         },
         {"Ann": {"mastery": 7}, "Bob": {"mastery": 3}, "Cy": {"mastery": 0}},
-        "Mastery 'Explorer' 6 VP split 2 ways, rounded down: 3; Mastery 'Hoard': 4 VP, you best meet it.",
+        "Mastery 'Explorer': 6 VP split 2 ways, rounded down, 3 VP; Mastery 'Hoard': you best meet it, 4 VP; together "
+        "3 + 4 = 7 VP.",
         id="Mastery Objectives are simply common objectives shared by all players (each card scored apart)",
     ),
     pytest.param(
         [player("Ann", "green"), player("Bob", "red")],
         {"mastery": [{"name": "Explorer", "vp": 5, "leaders": []}]},
         {"Ann": {"mastery": 0}, "Bob": {"mastery": 0}},
-        "Mastery 'Explorer': nobody meets it.",
+        "Mastery 'Explorer': nobody meets it, 0 VP.",
         id="If the objective is met, the player who meets it gets the points (no leader: nobody scores)",
     ),
     pytest.param(
@@ -368,7 +371,7 @@ TIEBREAK = [
         ],
         [1, 2],
         ["Ann"],
-        "Tie-break, most captured Locations of their own colour: Ann 2 Forest, Bob 1 Mountain.",
+        "Tie-break, most captured Locations of their own colour: Ann 2 green (Forest), Bob 1 red (Mountain).",
         id="In the event of a tie, the player with the most captured lands of their own color wins",
     ),
     pytest.param(
@@ -378,7 +381,7 @@ TIEBREAK = [
         ],
         [2, 1],
         ["Bob"],
-        "Ann 0 Forest",
+        "Ann 0 green (Forest)",
         id="lands of their own color: Locations of another colour don't count",
     ),
     pytest.param(
@@ -388,7 +391,7 @@ TIEBREAK = [
         ],
         [2, 1],
         ["Bob"],
-        "Bob 1 Mountain, Ann 0 Forest",
+        "Bob 1 red (Mountain), Ann 0 green (Forest)",
         id="notes: Artifacts have no terrain colour and never count for the tie-break",
     ),
     pytest.param(
@@ -418,7 +421,7 @@ TIEBREAK = [
         [player("Ann", "green"), player("Bob", "red"), player("Cy", "blue"), player("Di", "black")],
         [1, 1, 1, 1],
         ["Ann", "Bob", "Cy", "Di"],
-        "Ann, Bob, Cy and Di tied on 0 points.",
+        "Ann, Bob, Cy and Di tied on 0 VP.",
         id="all tied on everything: the game is a draw for everyone",
     ),
 ]
@@ -449,7 +452,7 @@ def test_own_colour_terrain(colour: str, terrain: str) -> None:
     captured += [card(0, C, terrain=terrain), card(0, C, terrain="artifact")]
     result = run([player("Ann", colour, captured=captured), player("Bob", other)])
     assert result.players[0].extra == {"color": colour, "own_color_locations": 2}
-    assert f"Ann 2 {terrain.capitalize()}" in (result.tiebreak or "")
+    assert f"Ann 2 {colour} ({terrain.capitalize()})" in (result.tiebreak or "")
 
 
 # --- input errors -------------------------------------------------------------------------------------------
@@ -514,7 +517,7 @@ INVALID = [
                  "options.mastery[0].leaders[1]", "Zed is not playing.",
                  id="The player who best meets the condition: a leader must be a player"),
     pytest.param(TWO, {"mastery": [{"name": "Explorer", "vp": 5, "leaders": ["Ann", "ann"]}]},
-                 "options.mastery[0].leaders[1]", "ann is listed twice.", id="a leader is listed once"),
+                 "options.mastery[0].leaders[1]", "Ann is listed twice.", id="a leader is listed once"),
     pytest.param(TWO, {"mastery": [{"name": "A", "vp": 5}, {"name": "B", "vp": 5}]}, "options.mastery",
                  "With 2 players, 1 Mastery Objective is dealt; 2 given.",
                  id="deal one fewer card than the number of players to the center of the table"),

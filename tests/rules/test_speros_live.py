@@ -818,8 +818,8 @@ def test_units_in_base_camp_score_nothing() -> None:
     result = live.standing(GAME, state, ctx).result
     assert [p.total for p in result.players] == [0, 0, 0]
     ann = {line.key: line.why for line in result.players[0].lines}
-    assert ann["general"] == "General in Base Camp: 0."
-    assert ann["minions"] == "No Minion deployed: units in Base Camp score 0."
+    assert ann["general"] == "General in Base Camp: 0 VP."
+    assert ann["minions"] == "No Minion deployed, and units in Base Camp score nothing: 0 VP."
 
 
 def test_a_board_scored_line_by_line() -> None:
@@ -943,9 +943,9 @@ def test_mastery_objectives(count: int, objectives: list[dict[str, Any]], vp: li
 
 
 def test_mastery_said() -> None:
-    """The table hears the objective, its VP and who best meets it."""
-    _, _, said = play(3, [(None, mastery(2, 5, "cy", "Ann"))])
-    assert said == ["Mastery Objective 2: 5 VP, best met by Cy and Ann."]
+    """The table hears the objective, its VP and who best meets it: each once, spelled and ordered as seated."""
+    _, _, said = play(3, [(None, mastery(2, 5, "cy", "Ann", "ANN"))])
+    assert said == ["Mastery Objective 2: 5 VP, best met by Ann and Cy."]
 
 
 MASTERY_REFUSED = [

@@ -138,7 +138,7 @@ def test_default_level_table(level: int, vp: int) -> None:
     result = GAME.score_raw([player("Ann", civ_level=level), player("Bob")])
     line = next(ln for ln in result.players[0].lines if ln.key == "civ_level")
     assert line.points == vp
-    assert line.why == f"Level {level} of 5: {vp} VP from the level table (check your reference card)."
+    assert line.why == f"Civilization Level {level} of 5, from the level table (check your reference card): {vp} VP."
 
 
 MONUMENT_BONUS_WHO = [
@@ -165,15 +165,15 @@ def test_monument_bonus_whys_say_why() -> None:
     """Each bonus line explains itself: the winner, the tie, the all-zero tie, the player behind."""
     result = GAME.score_raw([player("Ann", monument_modifiers=6), player("Bob", monument_modifiers=2)])
     whys = {p.name: next(ln.why for ln in p.lines if ln.key == "monument_bonus") for p in result.players}
-    assert whys["Ann"] == "The most Monument VP (6, next best 2): +3 VP."
-    assert whys["Bob"] == "2 Monument VP; Ann has the most (6) and takes the +3."
+    assert whys["Ann"] == "The most Monument VP (6; next best 2): 3 VP."
+    assert whys["Bob"] == "2 Monument VP; Ann has the most (6) and takes the 3 VP bonus: 0 VP."
     tied = GAME.score_raw([player("Ann", monument_modifiers=6), player("Bob", monument_modifiers=6), player("Cy")])
     tied_whys = {p.name: next(ln.why for ln in p.lines if ln.key == "monument_bonus") for p in tied.players}
-    assert "no bonus" in tied_whys["Ann"] and "Bob" in tied_whys["Ann"]
-    assert "Ann and Bob tie for the most (6)" in tied_whys["Cy"]
+    assert tied_whys["Ann"] == "Tied with Bob for the most Monument VP (6), and a tie awards the bonus to nobody: 0 VP."
+    assert tied_whys["Cy"] == "0 Monument VP; Ann and Bob tie for the most (6), so nobody gets the bonus: 0 VP."
     zero = GAME.score_raw([player("Ann"), player("Bob")])
     zero_whys = [ln.why for p in zero.players for ln in p.lines if ln.key == "monument_bonus"]
-    assert zero_whys == ["Everyone has 0 Monument VP: a tie for the most, so no bonus is awarded."] * 2
+    assert zero_whys == ["Everyone has 0 Monument VP, a tie for the most, so nobody gets the bonus: 0 VP."] * 2
 
 
 def test_every_breakdown_key_is_always_present_in_order() -> None:
@@ -286,11 +286,11 @@ def test_tie_break_sentences() -> None:
     """The tie-break is explained: decided by level, or still tied and shared."""
     decided = GAME.score_raw([player("Ann", vp_tokens=3, civ_level=3), player("Bob", vp_tokens=6, civ_level=2)])
     assert decided.tiebreak == (
-        "Ann and Bob tied on 12 points. Tie-break, highest Civilization Level: Ann level 3, Bob level 2."
+        "Ann and Bob tied on 12 VP. Tie-break, highest Civilization Level: Ann level 3, Bob level 2."
     )
     shared = GAME.score_raw([player("Ann", civ_level=2), player("Bob", civ_level=2), player("Cy", vp_tokens=1)])
     assert shared.tiebreak is not None
-    assert "equal too: level 2" in shared.tiebreak
+    assert "Highest Civilization Level is equal too: level 2 each." in shared.tiebreak
     assert shared.tiebreak.endswith("Still tied, Ann and Bob share the victory.")
     assert GAME.score_raw([player("Ann", vp_tokens=1), player("Bob")]).tiebreak is None
 

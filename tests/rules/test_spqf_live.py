@@ -782,7 +782,7 @@ def test_notes_tie_break_as_it_stands() -> None:
     state = seated(start(2), Ann={"vp_tokens": 3, "civ_level": 3}, Bob={"vp_tokens": 6, "civ_level": 2})
     notes = [note.text for note in spqf.live_notes(live.standing(GAME, state, context(2)))]
     assert "Ann leads with 12 VP." in notes
-    assert ("As it stands: Ann and Bob tied on 12 points. Tie-break, highest Civilization Level: "
+    assert ("As it stands: Ann and Bob tied on 12 VP. Tie-break, highest Civilization Level: "
             "Ann level 3, Bob level 2.") in notes
 
 
@@ -792,15 +792,15 @@ def test_notes_shared_as_it_stands() -> None:
     notes = [note.text for note in spqf.live_notes(live.standing(GAME, state, context(3)))]
     assert not any("leads" in text for text in notes)
     tie = next(text for text in notes if text.startswith("As it stands: "))
-    assert tie.startswith("As it stands: Ann and Bob tied on 12 points.")
-    assert tie.endswith("equal too: level 2. Still tied, Ann and Bob share the victory.")
+    assert tie.startswith("As it stands: Ann and Bob tied on 12 VP.")
+    assert tie.endswith("equal too: level 2 each. Still tied, Ann and Bob share the victory.")
 
 
 def test_notes_shared_tie_keeps_the_rule_words() -> None:
     """The tie-break sentence keeps the rule's own term, 'Civilization Level', when it starts a sentence."""
     state = seated(start(2), Ann={"vp_tokens": 6, "civ_level": 2}, Bob={"vp_tokens": 6, "civ_level": 2})
     notes = [note.text for note in spqf.live_notes(live.standing(GAME, state, context(2)))]
-    assert ("As it stands: Ann and Bob tied on 12 points. Highest Civilization Level is equal too: level 2. "
+    assert ("As it stands: Ann and Bob tied on 12 VP. Highest Civilization Level is equal too: level 2 each. "
             "Still tied, Ann and Bob share the victory.") in notes
 
 

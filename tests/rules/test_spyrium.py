@@ -36,43 +36,43 @@ SCORING = [
     pytest.param(
         player("Ann", vp_track=34),
         {"vp_track": 34, "buildings": 0, "techniques": 0},
-        ("vp_track", "34 VP on the score track."),
+        ("vp_track", "The score track shows 34 VP."),
         id="notes: Score = track VP + ...: the score track",
     ),
     pytest.param(
         player("Ann", building_vp=[2, 4, 0]),
         {"vp_track": 0, "buildings": 6, "techniques": 0},
-        ("buildings", "3 buildings: 2 + 4 + 0 = 6 VP (the VP printed on each)."),
+        ("buildings", "3 buildings, the VP printed on each: 2 + 4 + 0 = 6 VP."),
         id="notes: ... + sum of building VP (entered per building)",
     ),
     pytest.param(
         player("Ann", building_vp=[5]),
         {"vp_track": 0, "buildings": 5, "techniques": 0},
-        ("buildings", "1 building: 5 VP (the VP printed on each)."),
+        ("buildings", "1 building, the VP printed on it: 5 VP."),
         id="notes: printed VP of the buildings you own: one building",
     ),
     pytest.param(
         player("Ann", technique_vp=[5, 7]),
         {"vp_track": 0, "buildings": 0, "techniques": 12},
-        ("techniques", "2 techniques: 5 + 7 = 12 VP (each at most 7)."),
+        ("techniques", "2 techniques, end-game VP (at most 7 each): 5 + 7 = 12 VP."),
         id="notes: ... + sum of technique VP (entered per technique, each 0..7)",
     ),
     pytest.param(
         player("Ann", vp_track=41, building_vp=[3, 6], technique_vp=[7, 0, 2]),
         {"vp_track": 41, "buildings": 9, "techniques": 9},
-        ("buildings", "2 buildings: 3 + 6 = 9 VP (the VP printed on each)."),
+        ("buildings", "2 buildings, the VP printed on each: 3 + 6 = 9 VP."),
         id="notes: Score = track VP + sum of building VP + sum of technique VP",
     ),
     pytest.param(
         player("Ann", vp_track=20, money=37, spyrium=9, workers=7),
         {"vp_track": 20, "buildings": 0, "techniques": 0},
-        ("vp_track", "20 VP on the score track. Money (£37) and Spyrium (9) left over score nothing."),
+        ("vp_track", "Money (£37) and Spyrium (9) left over score nothing; the score track shows 20 VP."),
         id="notes: Money and Spyrium score nothing",
     ),
     pytest.param(
         player("Ann"),
         {"vp_track": 0, "buildings": 0, "techniques": 0},
-        ("vp_track", "0 VP on the score track."),
+        ("vp_track", "The score track shows 0 VP."),
         id="every breakdown key is present, 0 when nothing scored",
     ),
 ]
@@ -146,9 +146,9 @@ def test_ranking(players: list[dict], ranks: list[int], winners: list[str]) -> N
 
 
 def test_tie_sentence() -> None:
-    """A tie is explained and shared, with no tie-break level in between."""
+    """'No tie-break is published: tied players share the victory' (rules notes): said once, never 'still tied'."""
     result = GAME.score_raw([player("Ann", vp_track=9), player("Bob", building_vp=[9]), player("Cy")])
-    assert result.tiebreak == "Ann and Bob tied on 9 points. Still tied, Ann and Bob share the victory."
+    assert result.tiebreak == "Ann and Bob tied on 9 VP; the game has no tie-break, so they share the victory."
 
 
 # --- Options, notes, setup, declaration -------------------------------------------------------------------------

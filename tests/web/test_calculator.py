@@ -212,7 +212,7 @@ def test_calculate_shows_the_explained_result(client, game_id, data, winner, tot
     assert ("<html" in html) is not htmx
     if htmx:
         assert html.startswith('<div id="calculator"')
-    assert f"<strong>{winner}</strong> wins with {total} points." in html
+    assert f"{winner} wins with {total} VP." in html
     for _key, label in GAMES[game_id].breakdown:
         assert label in html
     assert 'formaction="/calculator/' + game_id + '/save"' in html
@@ -240,8 +240,8 @@ def test_spires_solo_shows_the_kings_appraisal(client) -> None:
 def test_spyrium_numbers_may_be_separated_by_spaces_or_commas(client) -> None:
     response = client.post("/calculator/spyrium", data=SPYRIUM_FORM)
     html = flat(response)
-    assert "3 buildings: 3 + 5 + 2 = 10 VP" in html
-    assert "2 techniques: 4 + 2 = 6 VP" in html
+    assert "3 buildings, the VP printed on each: 3 + 5 + 2 = 10 VP." in html
+    assert "2 techniques, end-game VP (at most 7 each): 4 + 2 = 6 VP." in html
 
 
 def test_lists_of_numbers_get_the_number_pad_and_its_dot_separates(client) -> None:
@@ -254,7 +254,7 @@ def test_lists_of_numbers_get_the_number_pad_and_its_dot_separates(client) -> No
     assert speros.attrs["bonus_objectives-0"]["inputmode"] == "decimal"
     assert "inputmode" not in FormState(client.get("/calculator/speros").get_data(as_text=True)).attrs["name-0"]
     response = client.post("/calculator/spyrium", data={**SPYRIUM_FORM, "building_vp-0": "3.5.2"})
-    assert "3 buildings: 3 + 5 + 2 = 10 VP" in flat(response)
+    assert "3 buildings, the VP printed on each: 3 + 5 + 2 = 10 VP." in flat(response)
 
 
 def test_clear_the_form_asks_first(client) -> None:
@@ -269,19 +269,19 @@ def test_blank_rows_are_ignored_and_rows_keep_their_place(client) -> None:
     response = client.post("/calculator/spires", data=data)
     assert response.status_code == 200
     html = flat(response)
-    assert "<strong>Ann</strong> wins with 10 points." in html
+    assert "Ann wins with 10 VP." in html
     assert "Cy" in html
 
 
 def test_an_option_table_not_sent_means_the_printed_defaults(client) -> None:
     data = {k: v for k, v in SPQF_FORM.items() if not k.startswith("level_vp")}
-    assert "with 28 points" in flat(client.post("/calculator/spqf", data=data))
+    assert "with 28 VP" in flat(client.post("/calculator/spqf", data=data))
 
 
 def test_a_custom_level_table_is_used_and_kept(client) -> None:
     data = {**SPQF_FORM, "level_vp-3": "8"}
     response = client.post("/calculator/spqf", data=data)
-    assert "with 27 points" in flat(response)
+    assert "with 27 VP" in flat(response)
     assert FormState(response.get_data(as_text=True)).values["level_vp-3"] == "8"
 
 
@@ -412,7 +412,7 @@ def test_save_creates_a_finished_play(client, game_id, data, winner, total) -> N
     assert re.fullmatch(r"/plays/\d+", url)
 
     page = flat(client.get(url))
-    assert f"<strong>{winner}</strong> wins" in page and "Game night" in page
+    assert f"{winner} wins with {total} VP." in page and "Game night" in page
     history = client.get("/history").get_data(as_text=True)
     assert f'href="{url}"' in history
 

@@ -59,7 +59,7 @@ def test_whole_play_on_each_database(db_client) -> None:
     client.post(f"/plays/{play}/seats/{bob}", data={"field": "quills", "value": "1"})
     assert client.post(f"/plays/{play}/finish").status_code == 303
     html = client.get(f"/plays/{play}").get_data(as_text=True)
-    assert "<strong>Bob</strong> wins" in html  # quills 10 against one red card's 5
+    assert "Bob wins with 10 VP." in html  # quills 10 against one red card's 5
     assert f"/plays/{play}" in client.get("/history").get_data(as_text=True)
     assert client.get(f"/plays/{play}/sheet.pdf").status_code == 200
 

@@ -36,7 +36,7 @@ def test_score_sheet_pdf_text(client) -> None:
     for expected in ("Spires", "score sheet", "Ann", "Bob", "Towers of 1-3 cards", "Towers of 4+ cards",
                      "Scroll cards", "Crowns bonus", "Swords bonus", "Quills bonus", "Total", "30", "25"):
         assert expected in text, expected
-    assert re.search(r"Ann\s+wins\s+with\s+30\s+points", text)
+    assert re.search(r"Ann\s+wins\s+with\s+30\s+VP\.", text)
 
 
 def test_score_sheet_only_for_finished_plays(client) -> None:

@@ -179,7 +179,7 @@ def test_live_score_and_symbol_leader(client, play_id: int) -> None:
     html = client.htmx("POST", f"/plays/{play_id}/seats/{bob}", data={"field": "towers.red", "value": "2"}).get_data(
         as_text=True
     )
-    assert "Crowns: Ann lead with 1." in html
+    assert "Crowns: Ann leads with 1." in html
     assert re.search(r'Bob</span> <span class="points">10<', html)
     assert re.search(r'Ann</span> <span class="points">15<', html)
 
@@ -245,7 +245,7 @@ def test_solo_discard_pile_taps(client, htmx: bool) -> None:
         assert response.status_code == 200
         assert html.lstrip().startswith('<p id="c-table-discard-crowns-error" class="error" role="alert"></p>')
         assert re.search(r'<output id="c-table-discard-crowns-value"[^>]*>1</output>', html)
-        assert "Crowns: you 0, discard pile 1: does not score 15." in html
+        assert "Crowns: you 0, discard pile 1: the 15 VP bonus does not score." in html
     else:
         assert response.status_code == 303
     bad = client.htmx("POST", url, data={"field": "discard.swords", "value": "13"})
@@ -286,8 +286,8 @@ def test_finish_shows_final_table(client, play_id: int, htmx: bool) -> None:
     response = client.htmx("POST", f"/plays/{play_id}/finish") if htmx else finish(client, play_id)
     assert response.status_code == (204 if htmx else 303)
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "<strong>Ann</strong> wins" in html
-    assert "Towers of 4+ cards" in html and "green 5: 5 cards × −1" in html
+    assert "Ann wins with 15 VP." in html
+    assert "Towers of 4+ cards" in html and "Green 5: 5 cards × −1 = −5 VP." in html
     # One Total row, a total per player (the result grid: players as columns).
     total_row = re.search(r'<tr class="total">(.*?)</tr>', html, re.S).group(1)
     assert len(re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)) == 2
@@ -305,8 +305,8 @@ def test_tie_break_sentence_on_result(client, play_id: int) -> None:
     client.post(f"/plays/{play_id}/seats/{bob}", data={"field": "towers.red", "value": "3"})
     finish(client, play_id)
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "Ann and Bob tied on 15 points. Tie-break, fewest negative points: Bob (0), Ann (−4)." in html
-    assert "<strong>Bob</strong> wins" in html
+    assert "Ann and Bob tied on 15 VP. Tie-break, fewest negative points: Bob 0 VP, Ann −4 VP." in html
+    assert "Bob wins with 15 VP." in html
 
 
 def test_solo_finish_shows_kings_appraisal(client) -> None:
@@ -395,7 +395,7 @@ def test_live_values_bring_other_devices_taps(client, app, play_id: int, htmx: b
     assert response.status_code == 200
     assert ("<html" in html) is not htmx
     assert re.search(rf'<output id="c-{bob}-swords-value"[^>]*>2</output>', html)
-    assert "Swords: Bob lead with 2." in html
+    assert "Swords: Bob leads with 2." in html
 
 
 def test_live_values_of_a_finished_play_go_to_the_result(client, play_id: int) -> None:

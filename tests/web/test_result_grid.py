@@ -211,8 +211,9 @@ def test_grid_of_each_game(client, game_id: str) -> None:
     rank_cells = grid.rank.cells()
     assert rank_cells[0].attrs["scope"] == "row" and rank_cells[0].text == "Rank"
     assert [td.text for td in rank_cells[1:]] == [ordinal(p["rank"]) for p in result["players"]]
-    # The winners' sentence stands above the grid.
-    assert html.index("<strong>Bob</strong> wins") < html.index('<table class="result-grid')
+    # The winners' sentence stands above the grid, word for word as the API says it.
+    assert result["winners_text"].startswith("Bob wins with ")
+    assert html.index(result["winners_text"]) < html.index('<table class="result-grid')
 
 
 def test_winner_is_said_in_text_and_marked_down_the_column(client) -> None:
@@ -309,7 +310,7 @@ def test_finished_tracked_play_shows_the_grid(client) -> None:
     assert grid.points("Crowns bonus") == ["0", "+15"]
     assert [td.text for td in grid.total.cells()[1:]] == ["10", "30"]
     assert [td.text for td in grid.rank.cells()[1:]] == ["2nd", "1st"]
-    assert "Most crowns (2)." in grid.reasons("Crowns bonus")[1]
+    assert "Most crowns (2): 15 VP." in grid.reasons("Crowns bonus")[1]
 
 
 # --- ties and shared wins ---
@@ -322,8 +323,8 @@ def test_shared_victory_badges_every_winner(client) -> None:
     grid = grid_of(html)
     assert grid.winners == ["Ann", "Cy"]
     assert [td.text for td in grid.rank.cells()[1:]] == ["1st tied", "3rd", "1st tied"]
-    assert "<strong>Ann and Cy</strong> share the victory" in html
-    assert html.index("tied on 20 points") < html.index('<table class="result-grid')
+    assert "Ann and Cy share the victory with 20 VP." in html
+    assert html.index("tied on 20 VP") < html.index('<table class="result-grid')
 
 
 def test_tie_broken_by_the_rules_has_one_winner(client) -> None:
@@ -334,7 +335,7 @@ def test_tie_broken_by_the_rules_has_one_winner(client) -> None:
     assert grid.winners == ["Bob"]
     assert [td.text for td in grid.total.cells()[1:]] == ["15", "15"]
     assert [td.text for td in grid.rank.cells()[1:]] == ["2nd", "1st"]
-    assert "Tie-break, fewest negative points: Bob (0), Ann (−4)." in html
+    assert "Tie-break, fewest negative points: Bob 0 VP, Ann −4 VP." in html
 
 
 def test_shared_lower_rank_is_said_tied(client) -> None:
@@ -362,7 +363,7 @@ def test_spires_solo_has_one_column_no_rank_and_the_appraisal(client) -> None:
     assert [td.text for td in grid.total.cells()[1:]] == ["60"]
     assert grid.labels == [label for _key, label in GAMES["spires"].breakdown]
     assert grid.points("Crowns bonus") == ["+15"]
-    assert "<strong>Ann</strong> scores" in html and "King's Appraisal:</strong> " + result["appraisal_text"] in html
+    assert "Ann scores 60 VP." in html and "King's Appraisal:</strong> " + result["appraisal_text"] in html
 
 
 # --- the A4 sheet keeps its list per player ---

@@ -444,7 +444,7 @@ def test_explore_without_an_explorer(client, app, play_id: int, htmx: bool) -> N
                                      "units": [], "captured_by": None}
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
     if htmx:
-        assert notice(html) == "Ocean card 1 (-2 VP, gold) is in the Skirmish Area."
+        assert notice(html) == "Ocean card 1 (−2 VP, gold) is in the Skirmish Area."
     assert '<span class="dots" aria-label="0 of 4 encampments occupied">' in card_item(html, 1)
     assert "Base Camp: 10 Minions and the General." in facts(html, ann)
     # With nobody on it, the card says nothing about a capture.
@@ -1154,25 +1154,25 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
         # Ann: Forest 5 + Ocean 2; iron/gold and crystal from 2 cards make no set (a set needs 3 cards);
         # her Minion and General on her own Forest, two Minions on the Ocean; best Bonus Objective 7; 5 // 2.
         ("Captured cards", "+7", "2 Locations: 5 + 2 = 7 VP."),
-        ("Resource sets", "0", "No set: only 2 cards show a resource, and a set needs 3."),
-        ("Deployed Minions", "+4", "1 familiar × 2 + 2 unfamiliar × 1 = 4."),
-        ("Deployed General", "+3", "General on familiar terrain: 3."),
-        ("Bonus Objective", "+7", "Best of 4, 7 and 0: 7."),
-        ("Mastery Objectives", "+2", "Mastery &#39;Mastery Objective 1&#39; 5 VP split 2 ways, rounded down: 2."),
+        ("Resource sets", "0", "No set, as only 2 cards show a resource and a set needs 3: 0 VP."),
+        ("Deployed Minions", "+4", "1 familiar × 2 + 2 unfamiliar × 1 = 4 VP."),
+        ("Deployed General", "+3", "General on familiar terrain: 3 VP."),
+        ("Bonus Objective", "+7", "The best of 4, 7 and 0: 7 VP."),
+        ("Mastery Objectives", "+2", "Mastery &#39;Mastery Objective 1&#39;: 5 VP split 2 ways, rounded down, 2 VP."),
         # Bob: Mountain 3; two Minions on his own Mountain, one on the Ocean; best Bonus Objective 9; 5 // 2.
         ("Captured cards", "+3", "1 Location: 3 VP."),
-        ("Resource sets", "0", "No set: no captured card shows iron or gold."),
-        ("Deployed Minions", "+5", "2 familiar × 2 + 1 unfamiliar × 1 = 5."),
-        ("Deployed General", "0", "General in Base Camp: 0."),
-        ("Bonus Objective", "+9", "Best of 3, 3 and 9: 9."),
-        ("Mastery Objectives", "+2", "Mastery &#39;Mastery Objective 1&#39; 5 VP split 2 ways, rounded down: 2."),
+        ("Resource sets", "0", "No set, as no captured card shows iron or gold: 0 VP."),
+        ("Deployed Minions", "+5", "2 familiar × 2 + 1 unfamiliar × 1 = 5 VP."),
+        ("Deployed General", "0", "General in Base Camp: 0 VP."),
+        ("Bonus Objective", "+9", "The best of 3, 3 and 9: 9 VP."),
+        ("Mastery Objectives", "+2", "Mastery &#39;Mastery Objective 1&#39;: 5 VP split 2 ways, rounded down, 2 VP."),
     ]
     total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.S)
     totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
         ("23", "1st"), ("19", "2nd")
     ]
-    assert "<strong>Ann</strong> wins" in html and "with 23 points." in html
+    assert "Ann wins with 23 VP." in html
     assert f'href="/plays/{play_id}/sheet.pdf"' in html and f'href="/plays/new?again={play_id}"' in html
     with Session(app.extensions["db_engine"]) as session:
         seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
@@ -1191,8 +1191,8 @@ def test_a_resource_set_from_three_captured_cards(client, play_id: int) -> None:
         act(client, play_id, action="capture", seat=ann, card=number)
     client.post(f"/plays/{play_id}/finish", data=end_form([ann, bob], [[0, 0, 0], [0, 0, 0]]))
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert ("1 set × 3 VP: crystal, iron and gold from 3 of your 3 cards (3 cards with a resource allow at most 1 "
-            "set).") in html
+    assert ("Crystal, iron and gold from 3 of your 3 cards (3 cards with a resource allow at most 1 set): "
+            "1 set × 3 = 3 VP.") in html
     assert "3 Locations: 1 + 1 + 1 = 3 VP." in html
 
 
@@ -1209,11 +1209,11 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
     for expected in ("Conquest of Speros", "score sheet", "Players in turn order: Ann, Bob", "Total 23 Rank 1",
-                     "Total 19 Rank 2", "2 Locations: 5 + 2 = 7 VP.", "Best of 3, 3 and 9: 9."):
+                     "Total 19 Rank 2", "2 Locations: 5 + 2 = 7 VP.", "The best of 3, 3 and 9: 9 VP."):
         assert expected in text, expected
     for line in LINES:
         assert text.count(line) == 2, line
-    assert re.search(r"Ann\s+wins\s+with\s+23\s+points", text)
+    assert re.search(r"Ann\s+wins\s+with\s+23\s+VP\.", text)
 
 
 BAD_FINISHES = [
@@ -1411,7 +1411,7 @@ def test_api_mastery_objectives_given_at_the_start_are_in_play(client, app) -> N
     assert objectives(view["table"]) == [{"vp": 6, "leaders": ["Ann"]}]
     ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
     assert ann["breakdown"][5] == {"key": "mastery", "label": "Mastery Objectives", "points": 6,
-                                   "why": "Mastery 'Explorer': 6 VP, you best meet it."}
+                                   "why": "Mastery 'Explorer': you best meet it, 6 VP."}
     # The tracker's form shows it, and a correction through it keeps the objective's name.
     html = client.get(view["url"]).get_data(as_text=True)
     form = html.split('<form id="mastery-1"')[1].split("</form>")[0]
@@ -1419,7 +1419,7 @@ def test_api_mastery_objectives_given_at_the_start_are_in_play(client, app) -> N
     assert re.findall(r'name="leaders" value="(\w+)" checked', form) == ["Ann"]
     view = api_act(client, view["id"], {"action": "mastery", "number": 1, "vp": 6, "leaders": ["Ann", "Bob"]})
     ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
-    assert ann["breakdown"][5]["why"] == "Mastery 'Explorer' 6 VP split 2 ways, rounded down: 3."
+    assert ann["breakdown"][5]["why"] == "Mastery 'Explorer': 6 VP split 2 ways, rounded down, 3 VP."
 
 
 @pytest.mark.parametrize(
@@ -1500,7 +1500,7 @@ def test_api_game_actions_and_the_table_they_leave(client) -> None:
         "captured": 2, "resource_sets": 0, "minions": 3, "general": 3, "bonus_objective": 0, "mastery": 4
     }
     bob = next(p for p in view["live"]["players"] if p["name"] == "Bob")
-    assert (bob["total"], bob["breakdown"][4]["why"]) == (6, "Best of 0, 6 and 0: 6.")
+    assert (bob["total"], bob["breakdown"][4]["why"]) == (6, "The best of 0, 6 and 0: 6 VP.")
     assert client.get(f"/api/v1/plays/{play}").get_json() == {k: v for k, v in view.items() if k != "said"}
 
 

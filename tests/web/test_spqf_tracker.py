@@ -710,12 +710,12 @@ def test_finish_scores_with_the_monument_bonus(client, app, play_id: int, htmx: 
     assert state["seats"][0] == {"vp_tokens": 8, "civ_level": 1, "monument_modifiers": 4, "vp_cards": 2}
     assert state["seats"][1] == {"vp_tokens": 10, "civ_level": 0, "monument_modifiers": 1, "vp_cards": 0}
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "<strong>Ann</strong> wins" in html and "with 20 points." in html
+    assert "Ann wins with 20 VP." in html
     for line in ("VP tokens", "Civilization Level", "Monument", "Monument bonus", "1 VP cards"):
         assert html.count(f"<summary><span>{line}</span></summary>") == 1
-    assert "4 modifiers matching your Monument: 4 × 1 = 4 VP (oak leaves never count)." in html
-    assert "The most Monument VP (4, next best 1): +3 VP." in html
-    assert "1 Monument VP; Ann has the most (4) and takes the +3." in html
+    assert "4 modifiers matching your Monument (oak leaves never count): 4 × 1 = 4 VP." in html
+    assert "The most Monument VP (4; next best 1): 3 VP." in html
+    assert "1 Monument VP; Ann has the most (4) and takes the 3 VP bonus: 0 VP." in html
     assert "2 cards with 1 VP in the top right corner: 2 × 1 = 2 VP." in html
     total_row = re.search(r'<tr class="total">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row) == ["20", "11"]
@@ -728,9 +728,9 @@ def test_finish_with_a_monument_tie_awards_no_bonus(client, play_id: int) -> Non
     ann, bob = seat_ids(client, play_id)
     assert client.post(f"/plays/{play_id}/finish", data=end_form([ann, bob], [3, 3])).status_code == 303
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "Tied for the most Monument VP (3) with Bob: a tie awards no bonus to anybody." in html
-    assert "Tied for the most Monument VP (3) with Ann: a tie awards no bonus to anybody." in html
-    assert "Ann and Bob tied on 3 points." in html and "share the victory" in html
+    assert "Tied with Bob for the most Monument VP (3), and a tie awards the bonus to nobody: 0 VP." in html
+    assert "Tied with Ann for the most Monument VP (3), and a tie awards the bonus to nobody: 0 VP." in html
+    assert "Ann and Bob tied on 3 VP." in html and "share the victory" in html
 
 
 def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
@@ -748,11 +748,11 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
     for expected in ("SPQF", "score sheet", "Players in turn order: Ann, Bob", "1 VP cards", "Total 11 Rank 1",
-                     "The most Monument VP (2, next best 0): +3 VP."):
+                     "The most Monument VP (2; next best 0): 3 VP."):
         assert expected in text, expected
     # Narrow columns wrap the longer line labels.
     assert len(re.findall(r"Monument\s+bonus", text)) == 2
-    assert re.search(r"Ann\s+wins\s+with\s+11\s+points", text)
+    assert re.search(r"Ann\s+wins\s+with\s+11\s+VP\.", text)
 
 
 BAD_FINISHES = [

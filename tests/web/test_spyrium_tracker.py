@@ -834,15 +834,15 @@ def test_finish_scores_track_buildings_and_techniques(client, app, play_id: int,
     # Bob: £8 + £2 + £2 − £6.
     assert state["seats"][1] == seat_state(vp_track=12, money=6, technique_vp=[6])
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "<strong>Ann</strong> wins" in html and "with 20 points." in html
+    assert "Ann wins with 20 VP." in html
     for line in ("Score track", "Buildings", "Techniques"):
         assert html.count(f"<summary><span>{line}</span></summary>") == 1
-    assert "12 VP on the score track. Money (£9) and Spyrium (2) left over score nothing." in html
-    assert "2 buildings: 3 + 5 = 8 VP (the VP printed on each)." in html
+    assert "Money (£9) and Spyrium (2) left over score nothing; the score track shows 12 VP." in html
+    assert "2 buildings, the VP printed on each: 3 + 5 = 8 VP." in html
     assert "No technique: 0 VP." in html
-    assert "12 VP on the score track. Money (£6) and Spyrium (2) left over score nothing." in html
+    assert "Money (£6) and Spyrium (2) left over score nothing; the score track shows 12 VP." in html
     assert "No building: 0 VP." in html
-    assert "1 technique: 6 VP (each at most 7)." in html
+    assert "1 technique, end-game VP (at most 7 each): 6 VP." in html
     total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.S)
     totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
@@ -861,7 +861,8 @@ def test_finish_a_tie_shares_the_victory(client, play_id: int) -> None:
     tap(client, play_id, bob, field="vp_track", value=7)
     assert client.post(f"/plays/{play_id}/finish").status_code == 303
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "Ann and Bob tied on 7 points." in html and "share the victory" in html
+    assert "Ann and Bob tied on 7 VP; the game has no tie-break, so they share the victory." in html
+    assert "Still tied" not in html
 
 
 def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
@@ -877,10 +878,10 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
     for expected in ("Spyrium", "score sheet", "Players in turn order: Ann, Bob", "Total 20 Rank 1",
-                     "Total 18 Rank 2", "2 buildings: 3 + 5 = 8 VP", "1 technique: 6 VP (each at most 7)."):
+                     "Total 18 Rank 2", "3 + 5 = 8 VP.", "(at most 7 each): 6 VP."):
         assert expected in text, expected
     assert text.count("Score track") == 2 and text.count("Buildings") == 2 and text.count("Techniques") == 2
-    assert re.search(r"Ann\s+wins\s+with\s+20\s+points", text)
+    assert re.search(r"Ann\s+wins\s+with\s+20\s+VP\.", text)
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
