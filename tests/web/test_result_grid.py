@@ -282,9 +282,9 @@ def test_calculator_result_is_the_grid(client, htmx: bool) -> None:
         assert grid.reasons(label) == saved.reasons(label)
     assert [td.text for td in grid.total.cells()[1:]] == [str(p["total"]) for p in result["players"]]
     assert grid.winners == ["Bob"]
-    # The grid sits in the result under the form, before the one button that saves it.
+    # The grid sits in the result under the form, after the one button that saves it (in view with the result).
     calc = html[html.index('id="calc-result"') :]
-    assert calc.index('<table class="result-grid') < calc.index("Save to history")
+    assert calc.index("Save to history") < calc.index('<table class="result-grid')
 
 
 # --- a tracked play: the final table after Finish ---
