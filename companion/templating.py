@@ -7,7 +7,7 @@ from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 
 from .games import get_game
-from .games.base import NAME_MAX
+from .games.base import NAME_MAX, figure
 from .line_entry import line_items, part_name, stepper_start
 from .result_grid import result_grid
 
@@ -57,4 +57,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(line_items=line_items, part_name=part_name, stepper_start=stepper_start)
     app.add_template_filter(game_name)
     app.add_template_filter(signed)
+    app.add_template_filter(figure)
     app.add_template_global(result_grid)

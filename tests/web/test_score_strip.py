@@ -42,3 +42,13 @@ def test_a_tap_redraws_the_strip_with_the_leader_marked(client, play_id) -> None
     entries, oob = strip(html)
     assert oob and entries == [(str(ann), "Ann", "0"), (str(bob), "Bob", "1")]
     assert re.search(rf'<a href="#seat-{bob}" class="colour-\w* leader">.*?\(leads\)', html)
+
+
+def test_a_negative_total_has_the_true_minus(client, play_id) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    # A Spires tower of 5 cards: each scores −1.
+    html = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "towers.red", "value": "5"}).get_data(
+        as_text=True
+    )
+    entries, _ = strip(html)
+    assert entries[0] == (str(ann), "Ann", "−5")
