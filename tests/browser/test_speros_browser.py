@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.axe import axe_violations, describe
+from tests.browser.targets import count_controls, target_problems
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -25,7 +26,6 @@ PLAYERS = (("Ann", "green"), ("Bob", "red"))
 NAMES = tuple(name for name, _colour in PLAYERS)
 # A phone, a tablet held upright, the same tablet on its side.
 VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
-MIN_TARGET = 44
 # A native <select> is two taps on a phone: one opens the list, one picks.
 SELECT_TAPS = 2
 
@@ -408,54 +408,8 @@ def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server:
         context.close()
 
 
-CONTROLS_JS = """() => {
-  const controls = [...document.querySelectorAll(
-    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')];
-  return controls.filter(el => el.getClientRects().length > 0).length;
-}"""
-
-# For the control number i: scrolled into view, its box, and what a finger at its centre and at 4 points 3 px
-# inside its corners would hit. A radio or check box inside its label (the terrain, encampment and resource chips)
-# is tapped anywhere on that label, so the label's box is the target measured.
-CHECK_JS = """(i) => {
-  const controls = [...document.querySelectorAll(
-    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')]
-    .filter(el => el.getClientRects().length > 0);
-  const control = controls[i];
-  const label = control.closest('label');
-  const el = (control.type === 'radio' || control.type === 'checkbox') && label ? label : control;
-  el.scrollIntoView({block: 'center', inline: 'nearest'});
-  const r = el.getBoundingClientRect();
-  const card = control.closest('.play-card');
-  const where = card ? card.querySelector('h3').firstChild.textContent.trim() + ': ' : '';
-  const own = label ? label.firstChild.textContent.trim() || label.textContent.trim() : control.textContent.trim();
-  const name = control.getAttribute('aria-label') || (where + own.slice(0, 40)).trim() || control.id || control.name;
-  const classes = n => n.className && typeof n.className === 'string' ?
-    '.' + n.className.trim().split(/\\s+/).join('.') : '';
-  const describe = n => n ? n.tagName.toLowerCase() + (n.id ? '#' + n.id : '') + classes(n) : 'nothing';
-  // Whole pixels, rounded towards the centre: a 10 px corner radius leaves a point 3 px in on both axes only
-  // 0.1 px inside the rounded corner, so a box on a fractional pixel would otherwise miss by rounding. A chip is a
-  // pill (radius 999 px, drawn as half its height): its corner points go in as far as its rounding, plus 1 px.
-  const radius = Math.min(parseFloat(getComputedStyle(el).borderTopLeftRadius) || 0, r.width / 2, r.height / 2);
-  const inset = Math.max(3, Math.ceil(radius * (1 - Math.SQRT1_2)) + 1);
-  const left = Math.ceil(r.left + inset), top = Math.ceil(r.top + inset);
-  const right = Math.floor(r.right - inset), bottom = Math.floor(r.bottom - inset);
-  const points = {centre: [r.left + r.width / 2, r.top + r.height / 2], 'top left': [left, top],
-    'top right': [right, top], 'bottom left': [left, bottom], 'bottom right': [right, bottom]};
-  const covered = [];
-  for (const [where, [x, y]] of Object.entries(points)) {
-    const hit = document.elementFromPoint(x, y);
-    if (!(hit && (hit === el || el.contains(hit)))) covered.push(where + ' by ' + describe(hit));
-  }
-  return {name, left: r.left, right: r.right, width: r.width, height: r.height,
-          viewport: document.documentElement.clientWidth, covered};
-}"""
-
-
-# The 'Explored by' select is as wide as its longest option ('Bob (deploys a Minion unless it is mountain)'); in its
-# flex label it can't shrink, so it widens the .side grid's one track and every card of the aside with it: on a
-# phone the page scrolls sideways, on a tablet the aside's cards (the sticky aside on top) cover the Skirmish Area.
-WIDE_SELECT = "the 'Explored by' select widens the aside: "
+# The controls measured: those a finger taps (tests/browser/targets.py checks each).
+TRACKER_CONTROLS = "button, input:not([type=hidden]), select, textarea"
 
 
 @pytest.mark.parametrize(
@@ -472,27 +426,12 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
     page = context.new_page()
     try:
         _tracker_with_a_bit_of_everything(page, live_server)
-        count = page.evaluate(CONTROLS_JS)
+        count = count_controls(page, ".tracker", TRACKER_CONTROLS)
         # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, the VP stepper (−, box, +), the explorer select, Put; Mastery:
         # select, 2 chips, Save; 2 cards in play: a capture, 7 unit buttons, 2 Move forms of 3 selects and a button;
         # 6 Bonus Objective boxes; Finish; Put aside.
         assert count == 50, f"{count} controls found in .tracker, not 50"
-        problems = []
-        wide, room = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        if wide > room:
-            problems.append(f"the page scrolls sideways: {wide} px wide in a {room} px viewport")
-        for i in range(count):
-            box = page.evaluate(CHECK_JS, i)
-            name = box["name"]
-            if box["left"] < 0 or box["right"] > box["viewport"]:
-                problems.append(
-                    f"{name}: sticks out of the {box['viewport']} px viewport "
-                    f"({box['left']:.0f} to {box['right']:.0f} px)"
-                )
-            if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
-                problems.append(f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN_TARGET}x{MIN_TARGET}")
-            if box["covered"]:
-                problems.append(f"{name}: covered at {'; '.join(box['covered'])}")
+        problems = target_problems(page, ".tracker", TRACKER_CONTROLS)
         assert problems == [], f"{len(problems)} problems at {w}x{h}:\n" + "\n".join(problems)
     finally:
         context.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.axe import axe_violations, describe
+from tests.browser.targets import count_controls, target_problems
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -23,7 +24,6 @@ expect = sync_api.expect
 NAMES = ("Ann", "Bob", "Cy")
 # A phone, a tablet held upright, the same tablet on its side.
 VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
-MIN_TARGET = 44
 
 
 def value_of(page, seat: str, field: str):
@@ -279,43 +279,8 @@ def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server:
         context.close()
 
 
-CONTROLS_JS = """() => {
-  const controls = [...document.querySelectorAll(
-    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')];
-  return controls.filter(el => el.getClientRects().length > 0).length;
-}"""
-
-# For the control number i: scrolled into view, its box, and what a finger at its centre and at 4 points 3 px
-# inside its corners would hit.
-CHECK_JS = """(i) => {
-  const controls = [...document.querySelectorAll(
-    '.tracker button, .tracker input:not([type=hidden]), .tracker select, .tracker textarea')]
-    .filter(el => el.getClientRects().length > 0);
-  const el = controls[i];
-  el.scrollIntoView({block: 'center', inline: 'nearest'});
-  const r = el.getBoundingClientRect();
-  const seat = el.closest('.seat');
-  const who = seat ? seat.querySelector('h2').textContent.trim().split(/\\s/)[0] + ' ' : '';
-  const label = el.closest('label');
-  const name = el.getAttribute('aria-label') ||
-    (label ? who + label.textContent.trim() : '') || el.id || el.name || (who + el.textContent.trim());
-  const classes = n => n.className && typeof n.className === 'string' ?
-    '.' + n.className.trim().split(/\\s+/).join('.') : '';
-  const describe = n => n ? n.tagName.toLowerCase() + (n.id ? '#' + n.id : '') + classes(n) : 'nothing';
-  // Whole pixels, rounded towards the centre: a 10 px corner radius leaves a point 3 px in on both axes only
-  // 0.1 px inside the rounded corner, so a box on a fractional pixel would otherwise miss by rounding.
-  const left = Math.ceil(r.left + 3), top = Math.ceil(r.top + 3);
-  const right = Math.floor(r.right - 3), bottom = Math.floor(r.bottom - 3);
-  const points = {centre: [r.left + r.width / 2, r.top + r.height / 2], 'top left': [left, top],
-    'top right': [right, top], 'bottom left': [left, bottom], 'bottom right': [right, bottom]};
-  const covered = [];
-  for (const [where, [x, y]] of Object.entries(points)) {
-    const hit = document.elementFromPoint(x, y);
-    if (!(hit && (hit === el || el.contains(hit)))) covered.push(where + ' by ' + describe(hit));
-  }
-  return {name, left: r.left, right: r.right, width: r.width, height: r.height,
-          viewport: document.documentElement.clientWidth, covered};
-}"""
+# The controls measured: those a finger taps (tests/browser/targets.py checks each).
+TRACKER_CONTROLS = "button, input:not([type=hidden]), select, textarea"
 
 
 @pytest.mark.parametrize("width", sorted(VIEWPORTS))
@@ -326,22 +291,10 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
     try:
         _tracker_with_a_bit_of_everything(page, live_server)
         expect(page.locator(".tracker details.buy[open]")).to_have_count(3)
-        count = page.evaluate(CONTROLS_JS)
+        count = count_controls(page, ".tracker", TRACKER_CONTROLS)
         # 3 seats x (11 counter buttons + 2 bonus buttons + 5 inputs + 2 buttons), start turn, undo, finish, aside.
         assert count >= 3 * 20 + 4, f"only {count} controls found in .tracker"
-        problems = []
-        for i in range(count):
-            box = page.evaluate(CHECK_JS, i)
-            name = box["name"]
-            if box["left"] < 0 or box["right"] > box["viewport"]:
-                problems.append(
-                    f"{name}: sticks out of the {box['viewport']} px viewport "
-                    f"({box['left']:.0f} to {box['right']:.0f} px)"
-                )
-            if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
-                problems.append(f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN_TARGET}x{MIN_TARGET}")
-            if box["covered"]:
-                problems.append(f"{name}: covered at {'; '.join(box['covered'])}")
+        problems = target_problems(page, ".tracker", TRACKER_CONTROLS)
         assert problems == [], f"{len(problems)} problems at {w}x{h}:\n" + "\n".join(problems)
     finally:
         context.close()
