@@ -381,6 +381,14 @@ def _load_play(play_id: int) -> Play:
     return play
 
 
+def _claim_play(play_id: int) -> Play:
+    """The play, claimed for the write this request makes (records.claim_play), or Refused 404."""
+    play = records.claim_play(get_session(), play_id)
+    if play is None:
+        raise Refused(404, [FieldError("id", f"There is no play {play_id}.")])
+    return play
+
+
 def _refuse_unless_in_progress(play: Play) -> None:
     """409 for a play that is finished or put aside."""
     if play.status != IN_PROGRESS:
@@ -391,7 +399,7 @@ def _refuse_unless_in_progress(play: Play) -> None:
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/actions")
 def play_action(play_id: int) -> Response:
     """Apply one game action to a play in progress, as a tap on the tracker does."""
-    play = _load_play(play_id)
+    play = _claim_play(play_id)
     body = _body(ActionRequest)
     _refuse_unless_in_progress(play)
     seat = records.seat_named(play, body.player) if body.player is not None else None
@@ -403,7 +411,7 @@ def play_action(play_id: int) -> Response:
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/undo")
 def play_undo(play_id: int) -> Response:
     """Take back the newest action of a play in progress, with everything it caused."""
-    play = _load_play(play_id)
+    play = _claim_play(play_id)
     _refuse_unless_in_progress(play)
     change = records.undo_last(get_session(), play, API_DEVICE)
     if change is None:

@@ -149,10 +149,19 @@ def _load_play(play_id: int) -> Play:
     return play
 
 
+def _claim_play(play_id: int) -> Play:
+    """The play, claimed for the write this request makes (records.claim_play), or 404."""
+    play = records.claim_play(get_session(), play_id)
+    if play is None:
+        abort(404, description="There is no such play.")
+    return play
+
+
 def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any) -> dict[str, Any]:
     """What the tracker page and its fragments need: seats, live score, notes, setup card, the game's own view.
 
     `only`: the scopes (seat ids, 'table') whose counters a tap's answer redraws; None redraws every counter.
+    `can_undo` may be given when known (an action just saved), sparing the query for it.
     """
     game = records.game_of(play)
     try:
@@ -163,7 +172,7 @@ def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any
     options = standing.options
     flagged = {seat.id: live.flagged(standing, i) for i, seat in enumerate(play.seats)}
     return {
-        **_base_context(play, game, options),
+        **_base_context(play, game, options, more.pop("can_undo", None)),
         "state": standing.state,
         "live": standing.result.to_dict(),
         "notes": live.notes(standing),
@@ -177,13 +186,13 @@ def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any
     }
 
 
-def _base_context(play: Play, game: Game, options: Any) -> dict[str, Any]:
-    """What every tracker render needs, scorable or not."""
+def _base_context(play: Play, game: Game, options: Any, can_undo: bool | None = None) -> dict[str, Any]:
+    """What every tracker render needs, scorable or not (`can_undo` looked up unless known)."""
     return {
         "play": play,
         "game": game,
         "options": options,
-        "can_undo": records.last_change(get_session(), play) is not None,
+        "can_undo": records.last_change(get_session(), play) is not None if can_undo is None else can_undo,
         "has_counters": any(_counter_paths(game.live, options)),
         "sync_every_ms": SYNC_EVERY_MS,
         "tapped": None,
@@ -200,7 +209,7 @@ def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any
     options = game.options_model.model_construct(**play.options)
     state = {"table": play.extra.get(records.TABLE, {}), "seats": [seat.state for seat in play.seats]}
     return {
-        **_base_context(play, game, options),
+        **_base_context(play, game, options, more.pop("can_undo", None)),
         "state": state,
         "live": {"players": []},
         "notes": [Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True)],
@@ -291,6 +300,11 @@ def _changed_scopes(play: Play, applied: Applied | None) -> set[int | str] | Non
     return scopes
 
 
+def _undoable(applied: Applied | None) -> bool | None:
+    """True once an action is saved (Undo takes it back); None (look it up) when nothing was saved."""
+    return True if applied else None
+
+
 def _refuse_if_finished(play: Play) -> Response | None:
     """A finished play keeps its result, and one put aside waits to be resumed: taps go to its page."""
     if play.status in (FINISHED, ABANDONED):
@@ -301,7 +315,7 @@ def _refuse_if_finished(play: Play) -> Response | None:
 @bp.post(f"/<{ID_IN_URL}:play_id>/seats/<{ID_IN_URL}:seat_id>")
 def tap_seat(play_id: int, seat_id: int) -> Response:
     """Save one tap on a player's counter; answer with its message, every live value, the scoreboard and undo."""
-    play = _load_play(play_id)
+    play = _claim_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     seat = records.seat_index(play, seat_id)
@@ -312,7 +326,11 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
         lambda: records.act(get_session(), play, _counter_action(path), seat, device_id(), strict=True)
     )
     context = _tracker_context(
-        play, only=_changed_scopes(play, applied), errors={path: error} if error else {}, error_seat=seat_id
+        play,
+        only=_changed_scopes(play, applied),
+        can_undo=_undoable(applied),
+        errors={path: error} if error else {},
+        error_seat=seat_id,
     )
     context.update(tapped={"scope": seat_id, "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
@@ -321,14 +339,16 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
 @bp.post(f"/<{ID_IN_URL}:play_id>/table")
 def tap_table(play_id: int) -> Response:
     """Save one tap on a table-wide counter (the solo discard pile); answer like a seat tap."""
-    play = _load_play(play_id)
+    play = _claim_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     path = request.form.get("field", "")
     applied, said, error = _try(
         lambda: records.act(get_session(), play, _counter_action(path), None, device_id(), strict=True)
     )
-    context = _tracker_context(play, only=_changed_scopes(play, applied), errors={path: error} if error else {})
+    context = _tracker_context(
+        play, only=_changed_scopes(play, applied), can_undo=_undoable(applied), errors={path: error} if error else {}
+    )
     context.update(tapped={"scope": "table", "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
 
@@ -336,7 +356,7 @@ def tap_table(play_id: int) -> Response:
 @bp.post(f"/<{ID_IN_URL}:play_id>/actions")
 def game_action(play_id: int) -> Response:
     """Save one of the game's own actions (next turn, a token handed over...); its message lands in its own slot."""
-    play = _load_play(play_id)
+    play = _claim_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     # An empty box is a parameter not given (its default), e.g. "replaces building no." left blank.
@@ -358,7 +378,9 @@ def game_action(play_id: int) -> Response:
     applied, said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
     slot = request.form.get("slot") or raw.get("action")
     tapped = {"scope": None, "field": None, "action": raw.get("action"), "slot": slot, "error": error}
-    context = _tracker_context(play, only=_changed_scopes(play, applied), tapped=tapped, notice=said)
+    context = _tracker_context(
+        play, only=_changed_scopes(play, applied), can_undo=_undoable(applied), tapped=tapped, notice=said
+    )
     fragments = ("_partials/action_said.html",)
     if error:
         return page_or_fragments("tracker.html", fragments, status=422, **context)
@@ -396,7 +418,7 @@ def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Respo
 @bp.post(f"/<{ID_IN_URL}:play_id>/undo")
 def undo(play_id: int) -> Response:
     """Take back the newest action whole; answer with every live value, since any seat may change."""
-    play = _load_play(play_id)
+    play = _claim_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     try:
@@ -418,8 +440,12 @@ def join(play_id: int) -> Response:
     play = _load_play(play_id)
     page_url = url_for("plays.show_play", play_id=play.id, _external=True)
     address = join_url(page_url, current_app.config.get("PUBLIC_URL"))
-    context = {"play": play, "game": records.game_of(play), "address": address,
-               "qr": Markup(qr_svg(address, f"QR code of {address}"))}
+    context = {
+        "play": play,
+        "game": records.game_of(play),
+        "address": address,
+        "qr": Markup(qr_svg(address, f"QR code of {address}")),
+    }
     return page_or_fragments("join.html", ("_partials/join.html",), **context)
 
 
@@ -535,5 +561,3 @@ def score_sheet(play_id: int) -> Response:
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.add_etag()
     return response.make_conditional(request)
-
-

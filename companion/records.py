@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import joinedload
 from sqlmodel import Session, col, select
 
 from .games import get_game, live
@@ -26,6 +27,10 @@ T = TypeVar("T")
 
 # The key of play.extra that holds the table's live state (whose turn it is, a discard pile, ...).
 TABLE = "table"
+
+# session.info's note of the play claimed by claim_play, with the transaction that holds the claim: a write in that
+# same transaction needs no claim of its own; after a commit or rollback the note no longer matches.
+CLAIM = "claimed_play"
 
 
 class NotInProgress(InputErrors):
@@ -109,6 +114,20 @@ def create_play(
 def get_play(session: Session, play_id: int) -> Play | None:
     """A play with its seats, or None."""
     return session.get(Play, play_id)
+
+
+def claim_play(session: Session, play_id: int) -> Play | None:
+    """Begin a write on a play: claim it and read it with its seats under that claim; None when there is no such play.
+
+    The action, undo or finish that follows in this transaction then writes without claiming and reading the play
+    a second time (the tap's main cost after the commit itself).
+    """
+    if not _claim(session, play_id):
+        session.rollback()
+        return None
+    play = _read_claimed(session, play_id)
+    session.info[CLAIM] = (play_id, session.get_transaction())
+    return play
 
 
 def play_version(session: Session, play_id: int) -> tuple[int, str] | None:
@@ -297,16 +316,11 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     locks, so two writes never hold rows the other waits for (no deadlock).
     """
     play_id = play.id
-    # Ends the request's reads so far: the claim below starts the write transaction (SQLite takes its lock there).
-    session.rollback()
-    session.exec(
-        update(Play)
-        .where(col(Play.id) == play_id)
-        .values(version=col(Play.version) + 1)
-        .execution_options(synchronize_session=False)
-    )
-    # One query reads the play and its seats again as they are under the claim (over any copy loaded earlier).
-    session.exec(select(Play).where(col(Play.id) == play_id).execution_options(populate_existing=True)).one()
+    if session.info.pop(CLAIM, None) != (play_id, session.get_transaction()):
+        # Ends the request's reads so far: the claim starts the write transaction (SQLite takes its lock there).
+        session.rollback()
+        _claim(session, play_id)
+        _read_claimed(session, play_id)
     try:
         staged = stage()
     except Exception:
@@ -317,6 +331,24 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
         return None
     session.commit()
     return staged
+
+
+def _claim(session: Session, play_id: int) -> bool:
+    """Claim a play for this transaction by moving its version on; False when there is no such play."""
+    claimed = session.exec(
+        update(Play)
+        .where(col(Play.id) == play_id)
+        .values(version=col(Play.version) + 1)
+        .execution_options(synchronize_session=False)
+    )
+    return claimed.rowcount == 1
+
+
+def _read_claimed(session: Session, play_id: int) -> Play:
+    """The play and its seats as they are under the claim (over any copy loaded earlier)."""
+    # Seats joined into the play's query: one round trip where the relationship's own loading takes two.
+    query = select(Play).where(col(Play.id) == play_id).options(joinedload(Play.seats))  # type: ignore[arg-type]
+    return session.exec(query.execution_options(populate_existing=True)).unique().one()
 
 
 def finish_play(
