@@ -42,11 +42,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     templating.init_app(app)
 
-    from . import api, app_shell, calculator, history, plays
+    from . import api, app_shell, calculator, data, history, plays, sheets, stats
 
     app.register_blueprint(history.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(calculator.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(app_shell.bp)
+    app.register_blueprint(stats.bp)
+    app.register_blueprint(sheets.bp)
+    app.register_blueprint(data.bp)
     return app

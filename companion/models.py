@@ -2,6 +2,7 @@
 
 from datetime import UTC, datetime
 from typing import Any
+from uuid import uuid4
 
 from sqlalchemy import JSON, Column, Index
 from sqlmodel import Field, Relationship, SQLModel
@@ -36,8 +37,13 @@ class Player(SQLModel, table=True):
 class Play(SQLModel, table=True):
     """One game played (or being played) at the table."""
 
-    # The lists of open plays read a page by status, newest first.
-    __table_args__ = (Index("ix_play_status_created_at", "status", "created_at"),)
+    # The lists of open plays read a page by status, newest first; the history reads finished plays by date, of
+    # every game or of one.
+    __table_args__ = (
+        Index("ix_play_status_created_at", "status", "created_at"),
+        Index("ix_play_status_played_at", "status", "played_at"),
+        Index("ix_play_game_status_played_at", "game", "status", "played_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(max_length=20, index=True)
@@ -48,6 +54,12 @@ class Play(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     played_at: datetime = Field(default_factory=utcnow, index=True)
     finished_at: datetime | None = None
+    # Deleted from the history: kept this long (history.RESTORE_DAYS) so that it can be restored, left out of
+    # every list, statistic and export meanwhile.
+    deleted_at: datetime | None = Field(default=None, index=True)
+    # The play's identity across databases: an export imported twice, or into the database it came from, adds it
+    # once.
+    uid: str = Field(default_factory=lambda: uuid4().hex, max_length=36, unique=True)
     notes: str = Field(default="", max_length=NOTES_MAX)
     tiebreak: str | None = Field(default=None, max_length=2000)
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
