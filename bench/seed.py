@@ -19,12 +19,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import Engine, func, insert, select  # noqa: E402
+from sqlalchemy import Engine, func, insert, select
 
-from companion import records  # noqa: E402
-from companion.games import GAMES  # noqa: E402
-from companion.games.base import InputErrors, name_key  # noqa: E402
-from companion.models import FINISHED, Play, Player, Seat  # noqa: E402
+from companion import records
+from companion.games import GAMES
+from companion.games.base import InputErrors, name_key
+from companion.models import FINISHED, Play, Player, Seat
 
 SEED_NEWEST = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
 ROSTER = ("Ann", "Bob", "Cleo", "Dmitri", "Élodie", "Farid", "Γιώργος", "Хана", "Jun", "Kwame", "Lena", "Ömer")
