@@ -13,7 +13,7 @@ from pydantic_core import PydanticUndefined
 from werkzeug.datastructures import MultiDict
 
 from .forms import option_fields, options_from_form, parse_int, seat_rows
-from .games.base import FieldError, Game, InputErrors, nul_errors, with_value
+from .games.base import FieldError, Game, InputErrors, nul_errors, read_path, with_value
 from .models import NOTES_MAX
 
 NUMBER, NUMBERS, CHOICE, LINES, TEXT, CHECK = "number", "numbers", "choice", "lines", "text", "check"
@@ -505,3 +505,48 @@ def calculator_messages(game: Game, entry: CalculatorEntry, errors: InputErrors)
         if message not in messages.get(key, ""):
             messages[key] = f"{messages[key]} {message}" if key in messages else message
     return messages
+
+
+def format_line(spec: LineSpec, item: dict[str, Any]) -> str:
+    """One item of a list as a line parse_line reads back: free text, numbers, word lists, words, ': names'."""
+    words = [str(item[spec.text])] if spec.text and item.get(spec.text) else []
+    words += [str(item[name]) for name in spec.ints if item.get(name) is not None]
+    words += ["+".join(item[name]) for name in spec.word_lists if item.get(name)]
+    words += [str(item[name]) for name in spec.words if item.get(name) is not None]
+    names = ", ".join(item.get(spec.names) or []) if spec.names else ""
+    return " ".join(words) + (f": {names}" if names else "")
+
+
+def _write_field(values: MultiDict[str, str], field: InputField, name: str, value: Any) -> None:
+    """Put one raw value into the form the way a person would have typed it (None: left blank)."""
+    if value is None:
+        return
+    if field.kind == CHECK:
+        if value:
+            values[name] = "on"
+    elif field.kind == NUMBERS:
+        values[name] = " ".join(str(number) for number in value)
+    elif field.kind == LINES and field.line is not None:
+        values[name] = "\n".join(format_line(field.line, item) for item in value)
+    else:
+        values[name] = str(value)
+
+
+def form_values(game: Game, players: list[dict[str, Any]], options: dict[str, Any]) -> MultiDict[str, str]:
+    """The calculator form filled with raw inputs, the reverse of read_calculator: a saved play to correct."""
+    values: MultiDict[str, str] = MultiDict()
+    fields = _fields(player_inputs(game))
+    for row, raw in enumerate(players):
+        values[f"name-{row}"] = str(raw.get("name", ""))
+        for f in fields:
+            _write_field(values, f, f.form_name(row), read_path(raw, f.path))
+    for option in option_fields(game, options):
+        if option.kind == "checkbox":
+            if option.value:
+                values[option.name] = "on"
+        else:
+            for i, number in enumerate(option.value):
+                values[f"{option.name}-{i}"] = str(number)
+    for f in _fields(option_inputs(game)):
+        _write_field(values, f, f.form_name(None), read_path(options, f.path))
+    return values
