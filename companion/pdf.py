@@ -13,6 +13,7 @@ import mimetypes
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -28,6 +29,25 @@ PDF_CACHE_ENTRIES = 128
 PDF_CACHE_BYTES = 16 * 1024 * 1024
 CACHE_EXTENSION = "companion_pdf_cache"
 _cache_created = threading.Lock()
+
+# The paper every PDF is laid out for: app.config PAPER_SIZE (the instance's config.py), "A4" unless it says
+# "Letter". The print templates set their @page size from it; print.css holds everything else.
+PAPER_SIZES = {"a4": ("A4", "A4"), "letter": ("Letter", "letter")}
+DEFAULT_PAPER = "A4"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper size: its name as people say it, and as CSS @page size writes it."""
+
+    name: str
+    css: str
+
+
+def paper_size(setting: Any) -> Paper:
+    """The paper a PAPER_SIZE setting names ("A4", "Letter", any case); A4 for anything else, a typo included."""
+    name, css = PAPER_SIZES.get(str(setting or DEFAULT_PAPER).strip().lower(), PAPER_SIZES["a4"])
+    return Paper(name, css)
 
 
 class RefusedResource(ValueError):
@@ -99,6 +119,15 @@ def _render(html: str) -> tuple[bytes, list[Path]]:
     return pdf, fetcher.served
 
 
+def app_paper() -> Paper:
+    """The paper the app's PDFs are laid out for (app.config PAPER_SIZE)."""
+    setting = current_app.config.get("PAPER_SIZE", DEFAULT_PAPER)
+    paper = paper_size(setting)
+    if paper.name.lower() != str(setting).strip().lower():
+        current_app.logger.warning("PAPER_SIZE %r is neither A4 nor Letter: PDFs are laid out for A4.", setting)
+    return paper
+
+
 def render_pdf(template: str, *, cache: bool = False, **context: Any) -> bytes:
     """A PDF of the template; stylesheets and images are read from static/ on disk, never fetched.
 
@@ -107,7 +136,7 @@ def render_pdf(template: str, *, cache: bool = False, **context: Any) -> bytes:
     cache=True, for a document that never changes once made (a finished play's sheet): the PDF is rendered once
     while it stays in the app's cache, and the same HTML then costs no render.
     """
-    html = render_template(template, **context)
+    html = render_template(template, paper=app_paper(), **context)
     close_session()
     if not cache:
         return html_to_pdf(html)

@@ -546,7 +546,7 @@ def _result_context(play: Play) -> dict[str, Any]:
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/sheet.pdf")
 def score_sheet(play_id: int) -> Response:
-    """The finished play as a printable A4 score sheet.
+    """The finished play as a printable score sheet, laid out like a score pad (A4 or Letter: PAPER_SIZE).
 
     A finished play's sheet never changes: rendered once, it comes from the app's PDF cache (keyed by its HTML,
     so a sheet that does change is rendered again), and a device that has it gets 304 for its ETag. The database
