@@ -1,0 +1,192 @@
+"""Charts drawn on the server as SVG: bars, a score histogram and a line of recent form (no JavaScript).
+
+Every chart is laid out in percentages of its width with text at a fixed size (no viewBox), so the labels stay
+readable on a phone instead of shrinking with the picture. Colours are `currentColor` with opacities: the chart
+takes the text colour of where it stands (either theme; black in print and in a PDF, where no page CSS reaches it),
+and static/css/stats.css may colour its classes from the theme's variables. Nothing is said by colour alone: every
+value is also written as text beside its bar or point, and the whole chart is described in its <title> and <desc>
+for a screen reader (role="img"). Every label is escaped: names come in every alphabet and may hold '<'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from markupsafe import Markup, escape
+
+FONT = 14
+SMALL = 12
+BAR = 14
+# The room a line of text takes, above its bar.
+TEXT_LINE = 20
+# Column and line charts: the plot's height, and the room above it for the values and below it for the labels.
+PLOT = 120
+ABOVE = 22
+BELOW = 24
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar: its value, the text that says it ('12 wins', '45 %'), and an optional label of its own."""
+
+    value: float
+    text: str
+    label: str = ""
+    strong: bool = False
+
+
+@dataclass(frozen=True)
+class BarGroup:
+    """A labelled row of one or more bars (several: e.g. the winners' average beside everyone's)."""
+
+    label: str
+    bars: tuple[Bar, ...]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a histogram: its count, the text over it, and what it counts ('40 to 49 VP')."""
+
+    count: int
+    said: str
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a line: a value from 0 (bottom) to 1 (top), a short label under it, and what it says in words."""
+
+    value: float
+    label: str
+    said: str
+    strong: bool = False
+
+
+def _pct(number: float) -> str:
+    """A percentage of the chart's width, as an SVG length."""
+    return f"{number:.2f}%"
+
+
+def _open(name: str, title: str, description: str, height: int, kind: str) -> str:
+    """The <svg> element with its accessible name and description."""
+    name = escape(name)
+    return (
+        f'<svg class="chart chart-{kind}" width="100%" height="{height}" role="img" '
+        f'aria-labelledby="{name}-title {name}-desc" font-size="{FONT}" fill="currentColor" '
+        f'xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="{name}-title">{escape(title)}</title><desc id="{name}-desc">{escape(description)}</desc>'
+    )
+
+
+def bar_chart(name: str, title: str, groups: Sequence[BarGroup]) -> Markup:
+    """Horizontal bars, one text line above each (label left, value right): negative values drawn left of zero."""
+    values = [bar.value for group in groups for bar in group.bars]
+    low, high = min([0.0, *values]), max([0.0, *values])
+    span = (high - low) or 1.0
+    zero = -low / span * 100
+    parts: list[str] = []
+    said: list[str] = []
+    y = 0
+    for group in groups:
+        alone = len(group.bars) == 1 and not group.bars[0].label
+        y += TEXT_LINE
+        parts.append(f'<text class="label" x="0" y="{y - 5}" font-weight="600">{escape(group.label)}</text>')
+        for bar in group.bars:
+            if not alone:
+                y += TEXT_LINE - 2
+                parts.append(f'<text class="sublabel" x="0" y="{y - 5}" font-size="{SMALL}">{escape(bar.label)}</text>')
+            parts.append(f'<text class="value" x="100%" y="{y - 5}" text-anchor="end">{escape(bar.text)}</text>')
+            start = min(bar.value, 0.0) - low
+            parts.append(f'<rect class="track" x="0" y="{y}" width="100%" height="{BAR}" fill-opacity="0.08"/>')
+            parts.append(
+                f'<rect class="bar{" strong" if bar.strong else ""}" x="{_pct(start / span * 100)}" y="{y}" '
+                f'width="{_pct(abs(bar.value) / span * 100)}" height="{BAR}" fill-opacity="{1 if bar.strong else 0.6}"/>'
+            )
+            said.append(f"{group.label}{', ' + bar.label if bar.label else ''}: {bar.text}.")
+            y += BAR + 6
+    if low < 0:
+        parts.append(
+            f'<line class="axis" x1="{_pct(zero)}" x2="{_pct(zero)}" y1="0" y2="{y}" stroke="currentColor" '
+            f'stroke-width="1"/>'
+        )
+    return Markup(_open(name, title, " ".join(said), y + 2, "bars") + "".join(parts) + "</svg>")
+
+
+def histogram_chart(name: str, title: str, columns: Sequence[Column], edges: Sequence[str]) -> Markup:
+    """Columns side by side, the count over each; `edges` labels the boundaries under them (one more than columns),
+    or, as many as the columns, each column's centre."""
+    count = len(columns)
+    if not count:
+        return Markup("")
+    top = max(column.count for column in columns) or 1
+    width = 100 / count
+    parts: list[str] = []
+    base = ABOVE + PLOT
+    for i, column in enumerate(columns):
+        height = round(column.count / top * PLOT)
+        x = i * width
+        parts.append(
+            f'<rect class="bar" x="{_pct(x + width * 0.08)}" y="{base - height}" width="{_pct(width * 0.84)}" '
+            f'height="{height}" fill-opacity="0.6"/>'
+        )
+        parts.append(
+            f'<text class="value" x="{_pct(x + width / 2)}" y="{base - height - 6}" text-anchor="middle" '
+            f'font-size="{SMALL}">{column.count}</text>'
+        )
+    parts.append(f'<line class="axis" x1="0" x2="100%" y1="{base}" y2="{base}" stroke="currentColor"/>')
+    centred = len(edges) == count
+    for i, edge in enumerate(edges):
+        if centred:
+            x, anchor = i * width + width / 2, "middle"
+        else:
+            x = i * width
+            anchor = "start" if i == 0 else "end" if i == count else "middle"
+        parts.append(
+            f'<text class="tick" x="{_pct(x)}" y="{base + 18}" text-anchor="{anchor}" font-size="{SMALL}">'
+            f"{escape(edge)}</text>"
+        )
+    said = " ".join(f"{column.said}: {column.count}." for column in columns)
+    return Markup(_open(name, title, said, base + BELOW, "histogram") + "".join(parts) + "</svg>")
+
+
+def line_chart(name: str, title: str, points: Sequence[Point], top: str = "", bottom: str = "") -> Markup:
+    """A line through the points (oldest left), each point's label under the plot; strong points filled.
+
+    `top` and `bottom` name the plot's edges ("won", "last") beside faint guide lines.
+    """
+    count = len(points)
+    if not count:
+        return Markup("")
+    # The edges' names stand in a gutter on the left, clear of the first point.
+    gutter = 14 if top or bottom else 0
+    step = (100 - gutter) / count
+    parts: list[str] = []
+    for y, edge in ((ABOVE, top), (ABOVE + PLOT, bottom)):
+        parts.append(
+            f'<line class="guide" x1="0" x2="100%" y1="{y}" y2="{y}" stroke="currentColor" stroke-opacity="0.3" '
+            f'stroke-dasharray="4 4"/>'
+        )
+        if edge:
+            parts.append(f'<text class="tick" x="0" y="{y + 4}" font-size="{SMALL}">{escape(edge)}</text>')
+    spots = [
+        (gutter + i * step + step / 2, ABOVE + (1 - max(0.0, min(1.0, p.value))) * PLOT) for i, p in enumerate(points)
+    ]
+    for (x1, y1), (x2, y2) in pairwise(spots):
+        parts.append(
+            f'<line class="line" x1="{_pct(x1)}" y1="{y1:.1f}" x2="{_pct(x2)}" y2="{y2:.1f}" stroke="currentColor" '
+            f'stroke-width="2"/>'
+        )
+    for (x, y), point in zip(spots, points, strict=True):
+        fill = "currentColor" if point.strong else "none"
+        parts.append(
+            f'<circle class="dot{" strong" if point.strong else ""}" cx="{_pct(x)}" cy="{y:.1f}" r="6" '
+            f'fill="{fill}" stroke="currentColor" stroke-width="2"/>'
+        )
+        parts.append(
+            f'<text class="tick" x="{_pct(x)}" y="{ABOVE + PLOT + 20}" text-anchor="middle" font-size="{SMALL}">'
+            f"{escape(point.label)}</text>"
+        )
+    said = " ".join(point.said for point in points)
+    height = ABOVE + PLOT + BELOW
+    return Markup(_open(name, title, said, height, "line") + "".join(parts) + "</svg>")
