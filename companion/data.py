@@ -1,7 +1,68 @@
-"""Blueprint for data in and out: the JSON export and import, the CSV export, BG Stats' format."""
+"""Blueprint for data in and out: the JSON export and import, the CSV export, BG Stats' format.
+
+The views only read the request and hand bytes to transfer.py and bgstats.py (the command line uses the same
+functions); a refused file answers 422 with the reason on the page and has changed nothing.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import json
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, make_response, request
+
+from . import bgstats, transfer
+from .db import get_session
+from .htmx import page_or_fragments
 
 bp = Blueprint("data", __name__)
+
+PAGE = "data/import.html"
+FRAGMENTS = ("data/_import_form.html",)
+
+
+def _download(body: bytes, mimetype: str, name: str, extension: str) -> Response:
+    """A file to save, named with today's date (companion-2026-11-30.json)."""
+    response = make_response(body)
+    response.mimetype = mimetype
+    if mimetype.startswith("text/") or mimetype.endswith("json"):
+        response.charset = "utf-8"
+    day = datetime.now(UTC).date().isoformat()
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}-{day}.{extension}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/export.json")
+def export_json() -> Response:
+    """Everything (roster, plays of every status but deleted ones, their state and results) as a restorable file."""
+    return _download(transfer.export_json(get_session()), "application/json", "companion", "json")
+
+
+@bp.get("/export.csv")
+def export_csv() -> Response:
+    """One row per player per finished play, for a spreadsheet."""
+    return _download(transfer.export_csv(get_session()), "text/csv", "companion-plays", "csv")
+
+
+@bp.get("/export/bgstats.json")
+def export_bgstats() -> Response:
+    """The finished plays in BG Stats' backup format."""
+    body = json.dumps(bgstats.export_backup(get_session()), ensure_ascii=False).encode()
+    return _download(body, "application/json", "companion-bgstats", "json")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page() -> Response:
+    """GET: the upload form and the exports. POST: import the file (either format) and say what was added."""
+    if request.method == "GET":
+        return page_or_fragments(PAGE, FRAGMENTS, summary=None, refused=None)
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        refused = transfer.Refused("Choose a file to import: a Companion export or a BG Stats export (.json).")
+        return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused)
+    try:
+        summary = transfer.import_file(get_session(), upload.read())
+    except transfer.Refused as refused:
+        return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused, filename=upload.filename)
+    return page_or_fragments(PAGE, FRAGMENTS, summary=summary, refused=None, filename=upload.filename)

@@ -1,0 +1,501 @@
+"""The group's data in and out: the companion's own export (JSON, restorable) and a CSV for spreadsheets.
+
+No Flask here: the pages (data.py) and the command line (cli.py) call the same functions.
+
+The export ("companion-export", FORMAT_VERSION) holds everything a play is: the roster, every play that is not
+deleted (in progress, put aside, finished) with its options, live state (the table's in play.extra, each seat's in
+seat.state), result (totals, ranks, breakdown lines, tie-break) and its uid. It leaves out the undo history (Change
+rows): a restored play in progress carries on from where it stood, but its earlier taps can't be undone.
+
+An import is one transaction, validated whole before anything is written: a file refused (corrupt, foreign, newer)
+changes nothing. A play whose uid the database has already (deleted ones too) is skipped, so the same file imported
+twice adds nothing; players are matched by name_key, as a name typed at the table is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from . import records
+from .games import GAMES, get_game
+from .games.base import NAME_MAX, FieldError, join_names, name_key, nul_errors, validation_errors
+from .models import ABANDONED, FINISHED, IN_PROGRESS, NOTES_MAX, Play, Player, Seat
+
+FORMAT = "companion-export"
+FORMAT_VERSION = 1
+# How many uids one query looks up: well under SQLite's oldest limit of 999 bound parameters.
+UID_CHUNK = 500
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+# Dates may come as ISO text (the file) even though every other field is strict.
+When = Annotated[datetime, Field(strict=False)]
+
+
+class Refused(Exception):
+    """A file that can't be imported, with what to tell the person; nothing was written."""
+
+    def __init__(self, message: str, details: Sequence[str] = ()):
+        """Keep the message and up to a few details (which play, which field)."""
+        super().__init__(message)
+        self.message = message
+        self.details = list(details)
+
+
+@dataclass
+class Summary:
+    """What an import did: plays and players added, those already there, plays left out and why."""
+
+    plays_added: int = 0
+    plays_present: int = 0
+    players_added: int = 0
+    players_present: int = 0
+    left_out: dict[str, int] = field(default_factory=dict)
+    source: str = "Companion export"
+
+    def sentences(self) -> list[str]:
+        """The summary said for the page and the command line."""
+        said = [
+            f"{_count(self.plays_added, 'play')} added, {_count(self.plays_present, 'play')} already there.",
+            f"{_count(self.players_added, 'player')} added, {_count(self.players_present, 'player')} already there.",
+        ]
+        said += [f"Left out: {_count(n, 'play')} {why}." for why, n in self.left_out.items()]
+        return said
+
+
+def _count(n: int, word: str) -> str:
+    """'1 play', '3 plays', 'No plays'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}" if n else f"No {word}s"
+
+
+# The file's shape --------------------------------------------------------------------------------------------
+
+
+class Strict(BaseModel):
+    """Every part of the file: unknown fields and loose types are a corrupt file, not guesses."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class LineIn(Strict):
+    """One explained line of a seat's score."""
+
+    key: Annotated[str, StringConstraints(min_length=1, max_length=60)]
+    label: Annotated[str, StringConstraints(max_length=200)]
+    points: int
+    why: Annotated[str, StringConstraints(max_length=2000)]
+
+
+class SeatIn(Strict):
+    """A player in a play, in turn order."""
+
+    name: Name
+    player: Name
+    colour: Annotated[str, StringConstraints(max_length=20)] = ""
+    state: dict[str, Any] = {}
+    total: int | None = None
+    rank: int | None = Field(default=None, ge=1)
+    breakdown: list[LineIn] | None = None
+
+
+class PlayIn(Strict):
+    """A play as exported, with its seats."""
+
+    uid: Annotated[str, StringConstraints(min_length=1, max_length=36)]
+    game: str
+    status: Literal["in_progress", "finished", "abandoned"]
+    options: dict[str, Any]
+    rules_version: Annotated[str, StringConstraints(min_length=1, max_length=60)]
+    source: Annotated[str, StringConstraints(max_length=20)]
+    created_at: When
+    played_at: When
+    finished_at: When | None = None
+    notes: Annotated[str, StringConstraints(max_length=NOTES_MAX)] = ""
+    tiebreak: Annotated[str, StringConstraints(max_length=2000)] | None = None
+    extra: dict[str, Any] = {}
+    seats: list[SeatIn] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _holds_together(self) -> PlayIn:
+        """A known game, its player count and options, distinct players, and a result that adds up."""
+        game = get_game(self.game)
+        if game is None:
+            known = join_names(sorted(GAMES))
+            raise ValueError(f"There is no game {self.game!r} in this app (the games are {known}).")
+        try:
+            options = game.options_model.model_validate(self.options)
+        except ValidationError as exc:
+            raise ValueError("Its options don't fit " + game.name + ": " + _said(validation_errors(exc, "options")))
+        wrong_count = game.player_count_error(len(self.seats), options)
+        if wrong_count:
+            raise ValueError(wrong_count)
+        keys = [name_key(seat.name) for seat in self.seats]
+        if len(set(keys)) != len(keys):
+            raise ValueError("The same player sits twice.")
+        if self.status == FINISHED:
+            for seat in self.seats:
+                if seat.total is None or seat.rank is None or seat.breakdown is None:
+                    raise ValueError(f"{seat.name}'s result is missing (a finished play needs total, rank and lines).")
+                lines = sum(line.points for line in seat.breakdown)
+                if seat.breakdown and lines != seat.total:
+                    raise ValueError(
+                        f"{seat.name}'s score does not add up: the lines make {lines}, the total says {seat.total}."
+                    )
+            if not any(seat.rank == 1 for seat in self.seats) or any(s.rank > len(self.seats) for s in self.seats):
+                raise ValueError("Its ranks don't hold together: nobody is first, or a rank is past the last seat.")
+        return self
+
+
+class PlayerIn(Strict):
+    """A roster entry."""
+
+    name: Name
+    created_at: When | None = None
+
+
+class ExportIn(Strict):
+    """A whole companion export."""
+
+    format: Literal["companion-export"]
+    version: Literal[1]
+    exported_at: When
+    players: list[PlayerIn]
+    plays: list[PlayIn]
+
+
+def _said(errors: Sequence[FieldError]) -> str:
+    """Field errors as one sentence's tail."""
+    return "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in errors)
+
+
+# Export -------------------------------------------------------------------------------------------------------
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored time in UTC: SQLite gives it back without its zone, PostgreSQL with it."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A time as the file writes it: ISO 8601 in UTC."""
+    moment = as_utc(moment)
+    return moment.isoformat() if moment is not None else None
+
+
+def exported_plays(session: Session, statuses: Iterable[str] = (IN_PROGRESS, FINISHED, ABANDONED)) -> Iterator[Play]:
+    """Every play not deleted with these statuses, oldest first, read in pages (seats loaded with each page)."""
+    last: tuple[datetime, int] | None = None
+    while True:
+        query = select(Play).where(col(Play.deleted_at).is_(None), col(Play.status).in_(list(statuses)))
+        if last is not None:
+            query = query.where(
+                (col(Play.played_at) > last[0]) | ((col(Play.played_at) == last[0]) & (col(Play.id) > last[1]))
+            )
+        page = list(session.exec(query.order_by(col(Play.played_at), col(Play.id)).limit(1000)))
+        if not page:
+            return
+        yield from page
+        last = (page[-1].played_at, page[-1].id or 0)
+
+
+def play_dict(play: Play) -> dict[str, Any]:
+    """One play in the export's shape."""
+    return {
+        "uid": play.uid,
+        "game": play.game,
+        "status": play.status,
+        "options": play.options,
+        "rules_version": play.rules_version,
+        "source": play.source,
+        "created_at": iso(play.created_at),
+        "played_at": iso(play.played_at),
+        "finished_at": iso(play.finished_at),
+        "notes": play.notes,
+        "tiebreak": play.tiebreak,
+        "extra": play.extra,
+        "seats": [
+            {
+                "name": seat.name,
+                "player": seat.player.name,
+                "colour": seat.colour,
+                "state": seat.state,
+                "total": seat.total,
+                "rank": seat.rank,
+                "breakdown": seat.breakdown,
+            }
+            for seat in play.seats
+        ],
+    }
+
+
+def export_data(session: Session, now: datetime | None = None) -> dict[str, Any]:
+    """Everything the group has, in the companion's export format."""
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "exported_at": iso(now or datetime.now(UTC)),
+        "players": [{"name": p.name, "created_at": iso(p.created_at)} for p in records.roster(session)],
+        "plays": [play_dict(play) for play in exported_plays(session)],
+    }
+
+
+def export_json(session: Session, now: datetime | None = None) -> bytes:
+    """The export as a UTF-8 JSON file (names in every alphabet written as they are, not escaped)."""
+    return json.dumps(export_data(session, now), ensure_ascii=False, indent=1).encode()
+
+
+# CSV ----------------------------------------------------------------------------------------------------------
+
+CSV_HEADER = (
+    "date", "game", "play", "player", "colour", "seat", "total", "rank", "winner", "breakdown", "notes",
+)  # fmt: skip
+# Characters that make a spreadsheet read a cell as a formula (or, tab and CR, hide one): a quote before them
+# keeps the cell text.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str) -> str:
+    """A text cell safe to open in a spreadsheet: one that would start a formula gets a leading '."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def csv_rows(session: Session) -> Iterator[list[Any]]:
+    """One row per player per finished play (not deleted), oldest play first, players in turn order."""
+    yield list(CSV_HEADER)
+    for play in exported_plays(session, (FINISHED,)):
+        game = get_game(play.game)
+        day = as_utc(play.played_at)
+        for seat in play.seats:
+            lines = "; ".join(
+                f"{line.get('label', line.get('key'))} {line.get('points')}" for line in seat.breakdown or []
+            )
+            yield [
+                day.date().isoformat() if day else "",
+                cell(game.name if game else play.game),
+                play.uid,
+                cell(seat.name),
+                cell(seat.colour),
+                seat.position + 1,
+                seat.total,
+                seat.rank,
+                "yes" if seat.rank == 1 else "no",
+                cell(lines),
+                cell(play.notes),
+            ]
+
+
+def export_csv(session: Session) -> bytes:
+    """The CSV file: UTF-8 with a byte order mark, comma-separated, CRLF line ends (RFC 4180)."""
+    # The BOM is what makes Excel read the file as UTF-8 (without it, it guesses the system's code page and
+    # "Ιωάννα" or "陈" come out garbled); LibreOffice, Numbers and Google Sheets read it either way.
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerows(csv_rows(session))
+    return ("\ufeff" + out.getvalue()).encode()
+
+
+# Import -------------------------------------------------------------------------------------------------------
+
+
+def parse_json(raw: bytes) -> Any:
+    """The file's JSON, or Refused when it is no JSON (a byte order mark is allowed)."""
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise Refused("This file is not text in UTF-8: it is no export (a photo, a spreadsheet?).") from None
+    except json.JSONDecodeError as exc:
+        raise Refused(
+            f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}): it may be cut short "
+            "or edited by hand."
+        ) from None
+
+
+def validate_export(data: dict[str, Any]) -> ExportIn:
+    """A companion export checked whole, or Refused saying what is wrong (newer versions said apart)."""
+    version = data.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        raise Refused(
+            f"This export is of a newer format (version {version}); this app reads version "
+            f"{FORMAT_VERSION}. Update Companion, then import it again."
+        )
+    errors = nul_errors(data)
+    if errors:
+        raise Refused("This export holds text that can't be stored.", [_said(errors[:5])])
+    try:
+        return ExportIn.model_validate(data)
+    except ValidationError as exc:
+        raise Refused("This export is damaged: nothing was imported.", _where(exc, data)) from None
+
+
+def _where(exc: ValidationError, data: Any) -> list[str]:
+    """The first few problems of a validation, each naming the play (by date and game) where there is one."""
+    said = []
+    for error in exc.errors()[:5]:
+        loc = list(error["loc"])
+        where = ""
+        if len(loc) >= 2 and loc[0] == "plays" and isinstance(loc[1], int):
+            play = data["plays"][loc[1]] if isinstance(data.get("plays"), list) else None
+            if isinstance(play, dict):
+                where = f"Play {loc[1] + 1} ({play.get('game', '?')}, {str(play.get('played_at', '?'))[:10]})"
+            else:
+                where = f"Play {loc[1] + 1}"
+            loc = loc[2:]
+        message = str(error["msg"]).removeprefix("Value error, ")
+        path = ".".join(str(part) for part in loc)
+        said.append(": ".join(part for part in (where, path, message) if part))
+    return said
+
+
+def existing_uids(session: Session, uids: Sequence[str]) -> set[str]:
+    """Which of these uids the database has already, deleted plays included."""
+    found: set[str] = set()
+    for start in range(0, len(uids), UID_CHUNK):
+        chunk = list(uids[start : start + UID_CHUNK])
+        found.update(session.exec(select(Play.uid).where(col(Play.uid).in_(chunk))))
+    return found
+
+
+class Roster:
+    """The roster looked up by name_key in memory, players added as the import meets them."""
+
+    def __init__(self, session: Session):
+        """Read every player once (a roster is small; a 10,000-play file must not ask per seat)."""
+        self.session = session
+        self.by_key = {player.key: player for player in records.roster(session)}
+        self.added: set[str] = set()
+        self.present: set[str] = set()
+
+    def get(self, name: str, created_at: datetime | None = None) -> Player:
+        """The roster entry for this name, added when new."""
+        key = name_key(name)
+        player = self.by_key.get(key)
+        if player is None:
+            player = records.find_or_add_player(self.session, name)
+            if created_at is not None:
+                player.created_at = created_at
+            self.by_key[key] = player
+            self.added.add(key)
+        elif key not in self.added:
+            self.present.add(key)
+        return player
+
+
+def write_plays(
+    session: Session, roster: Roster, plays: Sequence[Play], seats: Sequence[Sequence[tuple[Seat, str]]]
+) -> None:
+    """Stage new plays and their seats (seat, roster name of its player), a flush for the plays and one for seats."""
+    session.add_all(plays)
+    session.flush()
+    for play, play_seats in zip(plays, seats, strict=True):
+        for seat, player_name in play_seats:
+            seat.play_id = play.id
+            seat.player_id = roster.get(player_name).id
+            session.add(seat)
+    session.flush()
+
+
+def import_export(session: Session, export: ExportIn) -> Summary:
+    """Add what a validated companion export holds and the database lacks, in one transaction."""
+    summary = Summary()
+    roster = Roster(session)
+    try:
+        for player in export.players:
+            roster.get(player.name, as_utc(player.created_at))
+        present = existing_uids(session, [play.uid for play in export.plays])
+        new_plays, new_seats = [], []
+        seen: set[str] = set()
+        for entry in export.plays:
+            if entry.uid in present or entry.uid in seen:
+                summary.plays_present += 1
+                continue
+            seen.add(entry.uid)
+            new_plays.append(
+                Play(
+                    uid=entry.uid,
+                    game=entry.game,
+                    status=entry.status,
+                    options=entry.options,
+                    rules_version=entry.rules_version,
+                    source=entry.source,
+                    created_at=as_utc(entry.created_at),
+                    played_at=as_utc(entry.played_at),
+                    finished_at=as_utc(entry.finished_at),
+                    notes=entry.notes,
+                    tiebreak=entry.tiebreak,
+                    extra=entry.extra,
+                )
+            )
+            new_seats.append(
+                [
+                    (
+                        Seat(
+                            name=seat.name,
+                            position=position,
+                            colour=seat.colour,
+                            state=seat.state,
+                            total=seat.total,
+                            rank=seat.rank,
+                            breakdown=[line.model_dump() for line in seat.breakdown]
+                            if seat.breakdown is not None
+                            else None,
+                            play_id=0,
+                            player_id=0,
+                        ),
+                        seat.player,
+                    )
+                    for position, seat in enumerate(entry.seats)
+                ]
+            )
+        write_plays(session, roster, new_plays, new_seats)
+        summary.plays_added = len(new_plays)
+        summary.players_added = len(roster.added)
+        summary.players_present = len(roster.present)
+        session.commit()
+    except Exception:
+        session.rollback()
+        raise
+    return summary
+
+
+def import_file(session: Session, raw: bytes) -> Summary:
+    """Import a file of either format the app reads (the format recognised from the file), or Refused."""
+    from . import bgstats
+
+    if not raw.strip():
+        raise Refused("This file is empty.")
+    data = parse_json(raw)
+    if not isinstance(data, dict):
+        raise Refused("This file is JSON but no export: a Companion or BG Stats export is one JSON object.")
+    if data.get("format") == FORMAT:
+        export = validate_export(data)
+        return _twice_if_raced(session, lambda: import_export(session, export))
+    if "format" in data:
+        raise Refused(
+            f"This file is of another format ({str(data['format'])[:60]!r}): Companion reads its own "
+            "exports and BG Stats exports."
+        )
+    if bgstats.looks_like(data):
+        backup = bgstats.validate_backup(data)
+        return _twice_if_raced(session, lambda: bgstats.import_backup(session, backup))
+    raise Refused("This file is JSON but neither a Companion export nor a BG Stats export.")
+
+
+def _twice_if_raced(session: Session, run: Callable[[], Summary]) -> Summary:
+    """Run an import; if another import added one of its plays meanwhile (a uid taken), run it again: the plays
+    now there are skipped."""
+    try:
+        return run()
+    except IntegrityError:
+        session.rollback()
+        return run()
