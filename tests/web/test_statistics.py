@@ -1,0 +1,385 @@
+"""Statistics on a hand-made history with known answers: ties, shared wins, solo Spires apart, a deleted play and a
+play in progress left out, an imported play without a breakdown; the pure figures, the queries (SQLite and
+PostgreSQL) and the pages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import event
+from sqlmodel import Session
+
+from companion import create_app, statistics
+from companion.games import GAMES
+from companion.games.base import name_key
+from companion.models import FINISHED, IN_PROGRESS, Play, Player, Seat
+from companion.statistics import PlayRows, SeatRow
+from tests.web.test_databases import postgres_url
+
+ANN, BOB, CLEO, DMITRI, HANA = 1, 2, 3, 4, 5
+ROSTER = {ANN: "Ann", BOB: "Bob", CLEO: "Cleo", DMITRI: "Dmitri", HANA: "Хана <b>"}
+
+
+def day(n: int) -> datetime:
+    """Midday on the nth of January 2026, UTC."""
+    return datetime(2026, 1, n, 12, tzinfo=UTC)
+
+
+def spqf(tokens: int, cards: int) -> list[dict]:
+    """An SPQF breakdown of two lines (the total is their sum)."""
+    return [
+        {"key": "vp_tokens", "label": "VP tokens", "points": tokens, "why": ""},
+        {"key": "vp_cards", "label": "1 VP cards", "points": cards, "why": ""},
+    ]
+
+
+# (play id, game, day, status, deleted, seats as (player, total, rank, breakdown or None)) in turn order.
+HISTORY = [
+    (
+        1,
+        "spqf",
+        1,
+        FINISHED,
+        False,
+        [(ANN, 40, 1, spqf(10, 30)), (BOB, 30, 2, spqf(20, 10)), (CLEO, 20, 3, spqf(15, 5))],
+    ),
+    # A shared victory: Ann and Bob both rank 1.
+    (
+        2,
+        "spqf",
+        2,
+        FINISHED,
+        False,
+        [(BOB, 35, 1, spqf(15, 20)), (ANN, 35, 1, spqf(10, 25)), (CLEO, 10, 3, spqf(10, 0))],
+    ),
+    # Imported from BG Stats: totals and ranks, no breakdown.
+    (3, "spqf", 3, FINISHED, False, [(ANN, 20, 2, []), (BOB, 50, 1, [])]),
+    # Deleted: its record 99 and Dmitri's win must not show.
+    (4, "spqf", 4, FINISHED, True, [(DMITRI, 99, 1, spqf(0, 99)), (ANN, 1, 2, spqf(1, 0))]),
+    # In progress: no total yet.
+    (5, "spqf", 5, IN_PROGRESS, False, [(CLEO, None, None, None), (HANA, None, None, None)]),
+    # Solo Spires: apart from wins and rates.
+    (6, "spires", 6, FINISHED, False, [(ANN, 61, 1, [])]),
+    (7, "spires", 7, FINISHED, False, [(ANN, 55, 1, [])]),
+    # A tie nobody broke: both rank 1.
+    (8, "spires", 8, FINISHED, False, [(ANN, 30, 1, []), (CLEO, 30, 1, [])]),
+    # A tie for second: Ann and Bob level.
+    (9, "spqf", 9, FINISHED, False, [(CLEO, 45, 1, spqf(5, 40)), (ANN, 25, 2, spqf(20, 5)), (BOB, 25, 2, spqf(25, 0))]),
+]
+
+
+def rows() -> list[PlayRows]:
+    """The counted plays of HISTORY as the queries return them (finished, not deleted)."""
+    seats = [
+        SeatRow(play, game, day(d), player, position, total, rank, tuple((l["key"], l["points"]) for l in lines or ()))
+        for play, game, d, status, deleted, table in HISTORY
+        if status == FINISHED and not deleted
+        for position, (player, total, rank, lines) in enumerate(table)
+    ]
+    return statistics.group_plays(seats)
+
+
+def store(engine) -> None:
+    """HISTORY written into a database through the models."""
+    with Session(engine) as session:
+        for player_id, name in ROSTER.items():
+            session.add(Player(id=player_id, name=name, key=name_key(name)))
+        session.flush()
+        for play_id, game, d, status, deleted, table in HISTORY:
+            session.add(
+                Play(
+                    id=play_id,
+                    game=game,
+                    status=status,
+                    rules_version="test",
+                    played_at=day(d),
+                    deleted_at=day(20) if deleted else None,
+                    finished_at=day(d) if status == FINISHED else None,
+                )
+            )
+            session.flush()
+            for position, (player, total, rank, lines) in enumerate(table):
+                session.add(
+                    Seat(
+                        play_id=play_id,
+                        player_id=player,
+                        name=ROSTER[player],
+                        position=position,
+                        total=total,
+                        rank=rank,
+                        breakdown=lines,
+                    )
+                )
+        session.commit()
+
+
+# The pure figures.
+
+
+def test_player_counts_shared_wins_for_each_and_keeps_solo_apart() -> None:
+    ann = statistics.player_stats(ANN, rows())
+    assert (ann.plays, ann.wins, ann.shared_wins) == (5, 3, 2)
+    assert ann.win_rate == pytest.approx(0.6)
+    games = {record.game: record for record in ann.games}
+    assert (games["spqf"].plays, games["spqf"].wins, games["spqf"].average) == (4, 2, 30.0)
+    assert games["spqf"].best == statistics.Best(40, 1)
+    assert games["spqf"].win_rate == 0.5
+    assert (games["spires"].plays, games["spires"].wins, games["spires"].best.total) == (1, 1, 30)
+    (solo,) = ann.solo
+    assert (solo.game, solo.plays, solo.average, solo.best) == ("spires", 2, 58.0, statistics.Best(61, 6))
+
+
+def test_head_to_head_with_ties_and_shared_wins() -> None:
+    versus = {v.player_id: v for v in statistics.player_stats(ANN, rows()).versus}
+    assert set(versus) == {BOB, CLEO}
+    bob = versus[BOB]
+    assert (bob.plays, bob.wins, bob.their_wins, bob.ahead, bob.behind, bob.level) == (4, 2, 2, 1, 1, 2)
+    cleo = versus[CLEO]
+    assert (cleo.plays, cleo.wins, cleo.their_wins, cleo.ahead, cleo.behind, cleo.level) == (4, 3, 2, 2, 1, 1)
+
+
+def test_recent_form_oldest_first_without_solo() -> None:
+    form = statistics.player_stats(ANN, rows()).form
+    assert [p.play_id for p in form] == [1, 2, 3, 8, 9]
+    assert [(p.won, p.shared) for p in form] == [
+        (True, False),
+        (True, True),
+        (False, False),
+        (True, True),
+        (False, False),
+    ]
+    assert [p.beaten for p in form] == [1.0, 1.0, 0.0, 1.0, 0.5]
+    assert [p.play_id for p in statistics.player_stats(ANN, rows(), form_plays=2).form] == [8, 9]
+
+
+def test_a_player_with_only_a_deleted_play_has_nothing() -> None:
+    dmitri = statistics.player_stats(DMITRI, rows())
+    assert (dmitri.plays, dmitri.wins, dmitri.win_rate, dmitri.games, dmitri.form) == (0, 0, None, (), ())
+
+
+def test_game_figures() -> None:
+    stats = statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
+    assert (stats.plays, stats.shared_plays, stats.seats, stats.scored_seats) == (4, 1, 11, 9)
+    assert stats.record == statistics.Record(50, (statistics.Holder(BOB, 3, day(3)),))
+    assert stats.average_winning == 42.5
+    assert [(b.low, b.high, b.count) for b in stats.distribution] == [
+        (10, 19, 1),
+        (20, 29, 4),
+        (30, 39, 3),
+        (40, 49, 2),
+        (50, 59, 1),
+    ]
+    assert [(p.position, p.plays, p.wins) for p in stats.positions] == [(0, 4, 3), (1, 4, 2), (2, 3, 0)]
+    players = {p.player_id: (p.plays, p.wins, p.best) for p in stats.players}
+    assert players == {ANN: (4, 2, 40), BOB: (4, 2, 50), CLEO: (3, 1, 45)}
+    assert stats.solo_plays == 0 and stats.solo_record is None
+
+
+def test_breakdown_lines_leave_out_seats_without_one() -> None:
+    stats = statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
+    lines = {line.key: line for line in stats.lines}
+    assert [line.key for line in stats.lines] == ["vp_tokens", "vp_cards"]  # the game's order
+    assert lines["vp_tokens"].label == "VP tokens"
+    assert lines["vp_tokens"].average == pytest.approx(130 / 9)
+    assert (lines["vp_tokens"].winners, lines["vp_tokens"].others) == (10.0, 18.0)
+    assert lines["vp_cards"].average == 15.0
+    assert (lines["vp_cards"].winners, lines["vp_cards"].others) == (28.75, 4.0)
+    assert stats.deciding is lines["vp_cards"]
+    assert lines["vp_cards"].gap == 24.75
+
+
+def test_solo_spires_apart_and_a_shared_record() -> None:
+    stats = statistics.game_stats("spires", rows(), GAMES["spires"].breakdown)
+    assert (stats.plays, stats.shared_plays, stats.average_winning) == (1, 1, 30.0)
+    assert [h.player_id for h in stats.record.holders] == [ANN, CLEO]
+    assert [(p.position, p.plays, p.wins) for p in stats.positions] == [(0, 1, 1), (1, 1, 1)]
+    assert (stats.solo_plays, stats.solo_average) == (2, 58.0)
+    assert stats.solo_record == statistics.Record(61, (statistics.Holder(ANN, 6, day(6)),))
+    assert stats.lines == () and stats.deciding is None
+
+
+def test_a_game_never_played() -> None:
+    stats = statistics.game_stats("speros", rows())
+    assert (stats.plays, stats.record, stats.average_winning, stats.distribution, stats.lines) == (
+        0,
+        None,
+        None,
+        (),
+        (),
+    )
+
+
+def test_histogram_round_widths() -> None:
+    assert statistics.histogram([]) == ()
+    assert [(b.low, b.high, b.count) for b in statistics.histogram([5, 5, 7])] == [(5, 5, 2), (6, 6, 0), (7, 7, 1)]
+    wide = statistics.histogram([-12, 0, 99, 140])
+    assert len(wide) <= statistics.HISTOGRAM_BINS
+    assert wide[0].low <= -12 and wide[-1].high >= 140
+    assert sum(b.count for b in wide) == 4
+    assert {b.high - b.low + 1 for b in wide} == {50}
+
+
+def test_roster_lines() -> None:
+    lines = {line.player_id: (line.plays, line.wins, line.solo) for line in statistics.roster_lines(rows(), ROSTER)}
+    assert lines == {ANN: (5, 3, 2), BOB: (4, 2, 0), CLEO: (4, 2, 0), DMITRI: (0, 0, 0), HANA: (0, 0, 0)}
+
+
+# The queries, on both databases.
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def engine(request, tmp_path) -> Iterator[object]:
+    """An app's engine on SQLite or PostgreSQL, holding HISTORY."""
+    urls = iter([f"sqlite:///{tmp_path / 'db.sqlite'}"]) if request.param == "sqlite" else postgres_url()
+    app = create_app({"TESTING": True, "SECRET_KEY": "db", "DATABASE_URL": next(urls)})
+    engine = app.extensions["db_engine"]
+    store(engine)
+    yield engine
+    engine.dispose()
+    next(urls, None)
+
+
+def count_queries(engine) -> list[str]:
+    """The SQL statements run on this engine from now on."""
+    seen: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+    return seen
+
+
+def test_queries_read_what_the_pure_figures_expect(engine) -> None:
+    with Session(engine) as session:
+        queries = count_queries(engine)
+        ann = statistics.player_stats(ANN, statistics.read_player(session, ANN))
+        assert ann == statistics.player_stats(ANN, rows())
+        game = statistics.game_stats("spqf", statistics.read_game(session, "spqf"), GAMES["spqf"].breakdown)
+        assert game == statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
+        roster = statistics.read_roster(session)
+        assert sorted(roster, key=lambda line: line.player_id) == statistics.roster_lines(rows(), ROSTER)
+        assert statistics.read_names(session) == {
+            ANN: "Ann",
+            BOB: "Bob",
+            CLEO: "Cleo",
+            DMITRI: "Dmitri",
+            HANA: "Хана <b>",
+        }
+        # Player page: one query; game page: one; roster: two (names, counts); names: one.
+        assert len([q for q in queries if q.lstrip().upper().startswith("SELECT")]) == 1 + 1 + 2 + 1
+
+
+def test_player_rows_hold_every_seat_of_the_players_plays(engine) -> None:
+    with Session(engine) as session:
+        plays = statistics.read_player(session, BOB)
+    assert [p.id for p in plays] == [1, 2, 3, 9]
+    assert [len(p.seats) for p in plays] == [3, 3, 2, 3]
+    assert all(seat.lines == () for p in plays for seat in p.seats)
+
+
+def test_game_rows_keep_breakdowns_and_leave_out_deleted_and_unfinished(engine) -> None:
+    with Session(engine) as session:
+        plays = statistics.read_game(session, "spqf")
+    assert [p.id for p in plays] == [1, 2, 3, 9]
+    assert plays[0].seats[0].lines == (("vp_tokens", 10), ("vp_cards", 30))
+    assert plays[2].seats[0].lines == ()
+
+
+# The pages.
+
+
+@pytest.fixture
+def history(app) -> None:
+    """HISTORY in the test app's database."""
+    store(app.extensions["db_engine"])
+
+
+def text_of(html: str) -> str:
+    """The page's text, tags dropped and spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_roster_page(client, history) -> None:
+    response = client.get("/players")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert f'href="/players/{ANN}"' in html and f'href="/players/{HANA}"' in html
+    assert "Хана &lt;b&gt;" in html and "Хана <b>" not in html
+    text = text_of(html)
+    assert "Ann 5 3 60% 2" in text
+    assert "Bob 4 2 50% –" in text
+    assert "Dmitri 0 0 – –" in text
+    for game in GAMES:
+        assert f'href="/games/{game}"' in html
+
+
+def test_player_page(client, history) -> None:
+    response = client.get(f"/players/{ANN}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    text = text_of(html)
+    assert "<h1>Ann</h1>" in html
+    assert "Plays 5" in text and "Wins 3 (2 shared)" in text and "Win rate 60%" in text
+    assert "SPQF 4 2 (50%) 30.0 40" in text
+    assert "Spires 1 1 (100%) 30.0 30" in text
+    assert "Spires : 2 solo plays, best 61 VP , average 58.0 VP" in text
+    assert "Bob 4 1 1 2–2" in text and "Cleo 4 2 1 3–2" in text
+    assert f'href="/players/{BOB}"' in html and 'href="/games/spqf"' in html and 'href="/plays/6"' in html
+    # The charts: SVG with their names and every value written as text.
+    assert html.count("<svg") == 2
+    assert 'aria-labelledby="chart-form-title chart-form-desc"' in html
+    assert "2 of 4 (50%)" in html
+    assert "09 Jan 2026, SPQF: 2nd of 3, 25 VP." in html
+    # Recent form, newest first in the list; solo and deleted plays not in it.
+    form = html[html.index('id="form"') :]
+    assert [int(n) for n in re.findall(r'href="/plays/(\d+)"', form)] == [9, 8, 3, 2, 1]
+    assert "Won (shared)" in form
+
+
+def test_player_page_of_a_player_without_plays(client, history) -> None:
+    html = client.get(f"/players/{HANA}").get_data(as_text=True)
+    assert "Хана &lt;b&gt;" in html and "No finished games yet." in html and "<svg" not in html
+
+
+def test_game_page(client, history) -> None:
+    response = client.get("/games/spqf")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    text = text_of(html)
+    assert "Plays 4 (1 shared victory)" in text
+    assert "Record 50 VP" in text and "Average winning score 42.5 VP" in text
+    assert "Record 50 VP, held by Bob ( 03 Jan 2026 )" in text
+    assert "Winners gain most over the others on 1 VP cards : 24.8 VP more on average." in text
+    assert "From the 9 scores with their lines; 2 imported without a breakdown are left out here." in text
+    assert "99" not in text  # the deleted play's record
+    assert html.count("<svg") == 3
+    assert "20 to 29 VP: 4." in html  # the histogram's description
+    assert "4 of 4 (100%)" not in html and "3 of 4 (75%)" in html  # wins by seat: the 1st player
+    assert "Winners, 1 VP cards" not in html and "1 VP cards, Winners: 28.8 VP." in html
+    assert f'href="/players/{BOB}"' in html and 'href="/plays/3"' in html
+
+
+def test_game_page_with_solo_plays(client, history) -> None:
+    text = text_of(client.get("/games/spires").get_data(as_text=True))
+    assert "Plays 1 (1 shared victory)" in text
+    assert "Record 30 VP, held by Ann ( 08 Jan 2026 ), Cleo ( 08 Jan 2026 )" in text
+    assert (
+        "2 solo plays, kept apart from the figures above. Best solo score 61 VP by Ann ( 06 Jan 2026 ); average 58.0 VP."
+        in text
+    )
+
+
+def test_game_page_of_a_game_never_played(client, history) -> None:
+    response = client.get("/games/speros")
+    assert response.status_code == 200
+    assert "No finished games of Conquest of Speros yet." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("url", ["/games/nope", "/players/99", "/players/99999999999", "/players/x"])
+def test_unknown_pages_are_404(client, history, url) -> None:
+    assert client.get(url).status_code == 404
+
+
+def test_empty_database_pages(client) -> None:
+    assert "No players yet" in client.get("/players").get_data(as_text=True)
+    assert client.get("/games/spires").status_code == 200
