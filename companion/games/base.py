@@ -338,6 +338,25 @@ def validation_errors(exc: ValidationError, prefix: str = "") -> list[FieldError
 
 
 @dataclass(frozen=True)
+class PadLine:
+    """A row of a blank score pad: the key and label of a breakdown line score() gives, and how to count it."""
+
+    key: str
+    label: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Pad:
+    """A blank score pad for some options: its rows, a row per breakdown line, and the rules printed below it."""
+
+    lines: tuple[PadLine, ...]
+    notes: tuple[str, ...] = ()
+    # The last rows of a solo pad, where a rank row would stand (Spires: the King's Appraisal).
+    solo_rows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Game:
     """What a game module declares: identity, player counts, input schemas, scoring and setup."""
 
@@ -356,6 +375,8 @@ class Game:
     check: Callable[[Sequence[Any], Any], list[FieldError]] | None = None
     setup: Callable[[int, Any], list[str]] | None = None
     reference_notes: Callable[[Any], list[str]] | None = None
+    # A blank score pad to fill in by hand, for the options (the score sheet's rows, with empty boxes).
+    pad: Callable[[Any], Pad] | None = None
     # Live play at the table (games/live.py); None for a game that only has the end-game calculator.
     live: Live | None = None
 

@@ -21,6 +21,8 @@ from .base import (
     InputErrors,
     Line,
     Note,
+    Pad,
+    PadLine,
     PlayerInput,
     PlayerName,
     Result,
@@ -463,6 +465,27 @@ def setup(count: int, options: SperosOptions) -> list[str]:
         mastery,
         "Randomly choose the starting player.",
     ]
+
+
+def pad(options: SperosOptions) -> Pad:
+    """A blank Conquest of Speros pad: a row per breakdown line, familiar terrain and the tie-break below."""
+    rules = {
+        "captured": "The VP printed on each Location and Artifact you captured.",
+        "resource_sets": f"{RESOURCE_SET_POINTS} VP per set of crystal, iron and gold on your captured cards (a card "
+        "showing several resources fills one slot).",
+        "minions": f"{MINION_FAMILIAR_POINTS} VP per deployed Minion on familiar terrain, "
+        f"{MINION_UNFAMILIAR_POINTS} VP on unfamiliar terrain; Base Camp 0.",
+        "general": f"{GENERAL_POINTS['familiar']} VP on familiar terrain, {GENERAL_POINTS['unfamiliar']} VP on "
+        "unfamiliar terrain or an Artifact; Base Camp 0.",
+        "bonus_objective": "The VP of one of your Bonus Objectives: the best.",
+        "mastery": "Each Mastery Objective's VP to the player who best meets it; tied players split it, rounded down.",
+    }
+    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
+    notes = (
+        "Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black).",
+        "Tied totals: the most captured Locations of your own colour wins; still tied, the victory is shared.",
+    )
+    return Pad(lines, notes)
 
 
 def reference_notes(options: SperosOptions) -> list[str]:
@@ -1008,5 +1031,6 @@ GAME = Game(
     check=check,
     setup=setup,
     reference_notes=reference_notes,
+    pad=pad,
     live=LIVE,
 )

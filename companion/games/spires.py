@@ -16,6 +16,8 @@ from .base import (
     Game,
     Line,
     Note,
+    Pad,
+    PadLine,
     PlayerInput,
     Result,
     Schema,
@@ -237,6 +239,37 @@ def reference_notes(options: SpiresOptions) -> list[str]:
     ]
 
 
+def pad(options: SpiresOptions) -> Pad:
+    """A blank Spires pad: a row per breakdown line; solo, the symbols measured against the discard pile and the
+    King's Appraisal in place of ranks."""
+    rules = {
+        "towers": f"{SHORT_TOWER_POINTS} VP per card in each tower of 1 to {SHORT_TOWER_MAX} cards.",
+        "tall_towers": f"{figure(TALL_TOWER_POINTS)} VP per card in each tower of {SHORT_TOWER_MAX + 1} or more.",
+        "scrolls": "The VP your Scroll cards score.",
+    }
+    for symbol in SYMBOLS:
+        bonus = SYMBOL_BONUS[symbol]
+        if options.solo:
+            rules[symbol] = f"{bonus} VP if your {symbol} ≥ the {symbol} in the discard pile (never for 0)."
+        else:
+            rules[symbol] = f"{bonus} VP to each player with the most {symbol} (nobody, if nobody has one)."
+    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
+    notes = ["Cards 73 and 74 join your tallest tower."]
+    if options.solo:
+        lows = [lowest for lowest, _band, _sentence in reversed(APPRAISAL_BANDS)]
+        bands = [f"{lows[0] - 1} or less: {APPRAISAL_SHORT[APPRAISAL_LOWEST[0]]}"]
+        for (lowest, band, _s), (above, _b, _t) in pairwise(reversed(APPRAISAL_BANDS)):
+            bands.append(f"{lowest} to {above - 1}: {APPRAISAL_SHORT[band]}")
+        top, band, _sentence = APPRAISAL_BANDS[0]
+        bands.append(f"{top} or more: {APPRAISAL_SHORT[band]}")
+        notes.append("Solo: count the crowns, swords and quills in the discard pile before scoring the bonuses.")
+        notes.append(f"King's Appraisal, by your total: {'; '.join(bands)}.")
+        return Pad(lines, tuple(notes), solo_rows=("King's Appraisal",))
+    notes.append("Tied totals: the fewest negative points (towers of 4 or more cards) wins; still tied, the victory "
+                 "is shared.")
+    return Pad(lines, tuple(notes))
+
+
 def player_count(count: int, options: SpiresOptions) -> str | None:
     """Solo is one player; the multiplayer game is for 2 to 4."""
     if options.solo:
@@ -365,5 +398,6 @@ GAME = Game(
     check=check,
     setup=setup,
     reference_notes=reference_notes,
+    pad=pad,
     live=LIVE,
 )

@@ -17,6 +17,8 @@ from .base import (
     InputErrors,
     Line,
     Note,
+    Pad,
+    PadLine,
     PlayerInput,
     Result,
     Schema,
@@ -201,6 +203,24 @@ def reference_notes(options: SpqfOptions) -> list[str]:
         "most (everyone at 0 included) awards it to nobody.",
         "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
     ]
+
+
+def pad(options: SpqfOptions) -> Pad:
+    """A blank SPQF pad: a row per breakdown line, the level table in use and the tie-break below."""
+    rules = {
+        "vp_tokens": "1 VP per VP token, with each 1 VP token for being first to a Civilization Level.",
+        "civ_level": f"Your level's VP: {level_table_text(options.level_vp)}.",
+        "monument": "1 VP per modifier matching your Monument on all your cards; oak leaves never count.",
+        "monument_bonus": f"{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie: nobody.",
+        "vp_cards": "1 VP per card with 1 VP in its top right corner.",
+    }
+    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
+    notes = (
+        f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check the level table against your "
+        "reference card.",
+        "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
+    )
+    return Pad(lines, notes)
 
 
 def setup(count: int, options: SpqfOptions) -> list[str]:
@@ -506,5 +526,6 @@ GAME = Game(
     check=check,
     setup=setup,
     reference_notes=reference_notes,
+    pad=pad,
     live=LIVE,
 )

@@ -17,6 +17,8 @@ from .base import (
     InputErrors,
     Line,
     Note,
+    Pad,
+    PadLine,
     PlayerInput,
     Result,
     Schema,
@@ -151,6 +153,21 @@ def reference_notes(options: SpyriumOptions) -> list[str]:
         f"(at most {WORKERS_MAX} workers).",
         "No tie-break is published: tied players share the victory.",
     ]
+
+
+def pad(options: SpyriumOptions) -> Pad:
+    """A blank Spyrium pad: the score track, buildings and techniques, and what scores nothing."""
+    rules = {
+        "vp_track": "The VP your marker shows on the score track.",
+        "buildings": "The VP printed on each building you own.",
+        "techniques": f"The end-game VP of each technique you patented (at most {TECHNIQUE_VP_MAX} each).",
+    }
+    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
+    notes = (
+        "Money and Spyrium left at the end score nothing.",
+        "No tie-break is published: tied players share the victory.",
+    )
+    return Pad(lines, notes)
 
 
 def setup(count: int, options: SpyriumOptions) -> list[str]:
@@ -433,5 +450,6 @@ GAME = Game(
     blurb="Steampunk worker placement between market cards: build, patent and refine Spyrium in 6 turns.",
     setup=setup,
     reference_notes=reference_notes,
+    pad=pad,
     live=LIVE,
 )
