@@ -1,0 +1,68 @@
+"""`companion export FILE` and `companion import FILE` (issue 11): the page's functions on the command line."""
+
+from __future__ import annotations
+
+import json
+
+from companion import cli
+from tests.web.test_transfer import counts, fresh_client, history
+
+
+def use_database(monkeypatch, tmp_path, client) -> None:
+    """Point the command line at the client's database."""
+    monkeypatch.setenv("DATABASE_URL", str(client.application.config["DATABASE_URL"]))
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+
+
+def test_export_then_import_into_a_fresh_database(client, tmp_path, monkeypatch, capsys) -> None:
+    history(client)
+    use_database(monkeypatch, tmp_path, client)
+    target = tmp_path / "backup.json"
+    assert cli.main(["export", str(target)]) == 0
+    assert f"Exported to {target}" in capsys.readouterr().out
+    assert json.loads(target.read_bytes()) | {"exported_at": None} == json.loads(
+        client.get("/export.json").get_data()
+    ) | {"exported_at": None}
+    assert cli.main(["export", str(target)]) == 2  # never overwrites
+    assert "exists already" in capsys.readouterr().err
+    other = fresh_client(tmp_path)
+    use_database(monkeypatch, tmp_path, other)
+    assert cli.main(["import", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "4 plays added, No plays already there." in out
+    before = counts(other)
+    assert cli.main(["import", str(target)]) == 0
+    assert "No plays added, 4 plays already there." in capsys.readouterr().out
+    assert counts(other) == before
+
+
+def test_csv_and_bgstats_formats(client, tmp_path, monkeypatch) -> None:
+    history(client)
+    use_database(monkeypatch, tmp_path, client)
+    assert cli.main(["export", "--format", "csv", str(tmp_path / "plays.csv")]) == 0
+    assert (tmp_path / "plays.csv").read_bytes() == client.get("/export.csv").get_data()
+    assert cli.main(["export", "--format", "bgstats", str(tmp_path / "bg.json")]) == 0
+    assert len(json.loads((tmp_path / "bg.json").read_bytes())["plays"]) == 2
+    other = fresh_client(tmp_path)
+    use_database(monkeypatch, tmp_path, other)
+    assert cli.main(["import", str(tmp_path / "bg.json")]) == 0
+    assert counts(other)[0] == 2
+
+
+def test_a_refused_file_exits_2_and_changes_nothing(client, tmp_path, monkeypatch, capsys) -> None:
+    history(client)
+    use_database(monkeypatch, tmp_path, client)
+    before = counts(client)
+    bad = json.loads(client.get("/export.json").get_data())
+    bad["version"] = 7
+    path = tmp_path / "newer.json"
+    path.write_text(json.dumps(bad))
+    assert cli.main(["import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "newer format (version 7)" in err and "Nothing was changed." in err
+    path.write_text("{ cut short")
+    assert cli.main(["import", str(path)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert cli.main(["import", str(tmp_path / "missing.json")]) == 2
+    assert "Can't read" in capsys.readouterr().err
+    assert counts(client) == before
