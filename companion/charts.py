@@ -82,6 +82,8 @@ def _open(name: str, title: str, description: str, height: int, kind: str) -> st
 def bar_chart(name: str, title: str, groups: Sequence[BarGroup]) -> Markup:
     """Horizontal bars, one text line above each (label left, value right): negative values drawn left of zero."""
     values = [bar.value for group in groups for bar in group.bars]
+    if not values:
+        return Markup("")
     low, high = min([0.0, *values]), max([0.0, *values])
     span = (high - low) or 1.0
     zero = -low / span * 100
