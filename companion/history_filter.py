@@ -46,7 +46,7 @@ class HistoryFilter(BaseModel):
         if value in (None, ""):
             return None
         if value not in GAMES:
-            raise ValueError(f"There is no game {str(value)[:40]!r}; choose one from the list.")
+            raise ValueError(f"There is no game “{str(value)[:40]}”; choose one from the list.")
         return value
 
     @field_validator("player", mode="before")
@@ -91,17 +91,16 @@ class HistoryFilter(BaseModel):
         """
         raw = {name: args.get(name) for name in FIELDS if args.get(name) not in (None, "")}
         errors: dict[str, str] = {}
-        try:
-            return cls.model_validate(raw), errors
-        except ValidationError as exc:
-            for error in exc.errors():
-                field = str(error["loc"][0]) if error["loc"] else "date_to"
-                errors.setdefault(field, str(error["msg"]).removeprefix("Value error, "))
-        kept = {name: value for name, value in raw.items() if name not in errors}
-        try:
-            return cls.model_validate(kept), errors
-        except ValidationError:  # pragma: no cover - every field left was valid on its own
-            return cls(), errors
+        # Field errors first; with those fields dropped, the range's order can still be wrong (said on its end).
+        for _ in FIELDS:
+            try:
+                return cls.model_validate(raw), errors
+            except ValidationError as exc:
+                for error in exc.errors():
+                    field = str(error["loc"][0]) if error["loc"] else "date_to"
+                    errors.setdefault(field, str(error["msg"]).removeprefix("Value error, "))
+                    raw.pop(field, None)
+        return cls(), errors  # pragma: no cover - each round drops at least one field
 
     @property
     def active(self) -> bool:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import joinedload
@@ -429,10 +429,10 @@ def stored_result(play: Play) -> dict[str, Any]:
 
 
 def finished_plays(session: Session, limit: int = 50, offset: int = 0) -> list[Play]:
-    """Finished plays, newest first."""
+    """Finished plays that are not deleted, newest first."""
     query = (
         select(Play)
-        .where(Play.status == FINISHED)
+        .where(Play.status == FINISHED, col(Play.deleted_at).is_(None))
         .order_by(col(Play.played_at).desc(), col(Play.id).desc())
         .offset(offset)
         .limit(limit)
@@ -441,10 +441,10 @@ def finished_plays(session: Session, limit: int = 50, offset: int = 0) -> list[P
 
 
 def open_plays(session: Session, status: str, limit: int, offset: int = 0) -> list[Play]:
-    """A page of the plays with this status (in progress, or put aside), newest first."""
+    """A page of the plays with this status (in progress, or put aside) that are not deleted, newest first."""
     query = (
         select(Play)
-        .where(Play.status == status)
+        .where(Play.status == status, col(Play.deleted_at).is_(None))
         .order_by(col(Play.created_at).desc(), col(Play.id).desc())
         .offset(offset)
         .limit(limit)
@@ -453,8 +453,9 @@ def open_plays(session: Session, status: str, limit: int, offset: int = 0) -> li
 
 
 def count_plays(session: Session, status: str) -> int:
-    """How many plays have this status: one COUNT in the database, no play loaded."""
-    return session.exec(select(func.count()).select_from(Play).where(Play.status == status)).one()
+    """How many plays have this status, deleted ones left out: one COUNT in the database, no play loaded."""
+    where = (Play.status == status, col(Play.deleted_at).is_(None))
+    return session.exec(select(func.count()).select_from(Play).where(*where)).one()
 
 
 def put_aside(session: Session, play: Play, aside: bool) -> None:
@@ -470,3 +471,123 @@ def put_aside(session: Session, play: Play, aside: bool) -> None:
         return play
 
     _in_play_transaction(session, play, stage)
+
+
+def play_inputs(play: Play) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The raw players and options a finished play was scored from: what the calculator form shows to correct it.
+
+    A play scored at the end (calculator, API) keeps them as they were typed: each seat's state and the options. A
+    tracked play keeps its live state (with the table beside the result), which the game's Live turns into them
+    (to_input); a tracked play from before tables existed is recognised by its state not being valid input.
+    """
+    game = game_of(play)
+    typed = [{"name": seat.name, **seat.state} for seat in play.seats], dict(play.options)
+    if game.live is not None and TABLE not in play.extra:
+        try:
+            game.validate(*typed)
+            return typed
+        except InputErrors:
+            pass
+    if game.live is not None:
+        try:
+            ctx = live_context(play)
+            return game.live.scoring_input(live_state(play, ctx), ctx)
+        except (InputErrors, KeyError, TypeError, ValueError):
+            # Shown as stored: the correction form then says what no longer holds.
+            pass
+    return typed
+
+
+def correct_play(
+    session: Session,
+    play: Play,
+    players: Sequence[Any],
+    options: Any,
+    result: Result,
+    *,
+    played_at: datetime,
+    notes: str,
+) -> Play | None:
+    """Store a finished play's corrected names, inputs, options, date and notes with its result scored again.
+
+    The seats keep their turn order; each takes the name as corrected (and its roster entry) and the inputs as
+    typed, so the play reads afterwards like one scored at the end: the tracker's table goes, its Changes stay.
+    Under the play's claim, like a tap; None when the play is no longer a finished play that can be corrected.
+    """
+
+    def stage() -> Play | None:
+        """Write the correction onto the play as read under the claim."""
+        if play.status != FINISHED or play.deleted_at is not None or len(play.seats) != len(players):
+            return None
+        for seat, model in zip(play.seats, players, strict=True):
+            seat.name = model.name
+            seat.player_id = find_or_add_player(session, model.name).id  # type: ignore[assignment]
+            seat.state = model.model_dump(mode="json", exclude={"name"})
+            session.add(seat)
+        play.options = options.model_dump(mode="json")
+        play.extra = {}
+        play.rules_version = game_of(play).rules_version
+        _store_result(play, result)
+        play.played_at = played_at
+        play.notes = notes
+        session.add(play)
+        return play
+
+    return _in_play_transaction(session, play, stage)
+
+
+def delete_play(session: Session, play_id: int, now: datetime) -> bool:
+    """Mark a finished play deleted (kept to be restored); False when there is no such play not yet deleted."""
+    deleted = session.exec(
+        update(Play)
+        .where(col(Play.id) == play_id, Play.status == FINISHED, col(Play.deleted_at).is_(None))
+        .values(deleted_at=now, version=col(Play.version) + 1)
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return deleted.rowcount == 1
+
+
+def restore_play(session: Session, play_id: int, deleted_since: datetime) -> bool:
+    """Bring a deleted play back into the history if it was deleted after `deleted_since`; False otherwise."""
+    restored = session.exec(
+        update(Play)
+        .where(col(Play.id) == play_id, col(Play.deleted_at) >= deleted_since)
+        .values(deleted_at=None, version=col(Play.version) + 1)
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return restored.rowcount == 1
+
+
+def purge_deleted(session: Session, deleted_before: datetime) -> int:
+    """Remove for good the plays deleted before this moment, with their seats and changes; how many went.
+
+    One indexed look first: most of the time there is nothing to purge and no write is begun at all. Then one
+    DELETE per table, in the order the foreign keys ask (changes, seats, plays).
+    """
+    old = select(Play.id).where(col(Play.deleted_at) < deleted_before)
+    if session.exec(old.limit(1)).first() is None:
+        return 0
+    session.exec(delete(Change).where(col(Change.play_id).in_(old)))  # type: ignore[call-overload]
+    session.exec(delete(Seat).where(col(Seat.play_id).in_(old)))  # type: ignore[call-overload]
+    gone = session.exec(delete(Play).where(col(Play.deleted_at) < deleted_before))  # type: ignore[call-overload]
+    session.commit()
+    return gone.rowcount
+
+
+def deleted_plays(session: Session, deleted_since: datetime, limit: int, offset: int = 0) -> list[Play]:
+    """The deleted plays that can still be restored (deleted after `deleted_since`), the latest deleted first."""
+    query = (
+        select(Play)
+        .where(col(Play.deleted_at) >= deleted_since)
+        .order_by(col(Play.deleted_at).desc(), col(Play.id).desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    return list(session.exec(query))
+
+
+def count_deleted(session: Session, deleted_since: datetime) -> int:
+    """How many deleted plays can still be restored."""
+    return session.exec(select(func.count()).select_from(Play).where(col(Play.deleted_at) >= deleted_since)).one()
