@@ -4,9 +4,9 @@ restoring it for RESTORE_DAYS days and the purge after, on SQLite and (the queri
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from sqlalchemy import event, func
@@ -45,7 +45,7 @@ def count_said(html: str) -> str:
 
 def message_for(html: str, field_id: str) -> str:
     """The message shown beside a field (its id + '-error'), tags removed."""
-    found = re.search(rf'<p class="error" id="{re.escape(field_id)}-error">(.*?)</p>', html, re.S)
+    found = re.search(rf'<p class="error" id="{re.escape(field_id)}-error">(.*?)</p>', html, re.DOTALL)
     return found.group(1) if found else ""
 
 
@@ -456,22 +456,21 @@ def test_history_queries_on_each_database(db_client) -> None:  # noqa: F811
     a = save(client, "spires", [{"name": "Ann", "crowns": 1}, {"name": "Óscar"}], "2026-11-01T00:00:00Z")
     b = save(client, "spyrium", [{"name": "ÓSCAR", "vp_track": 4}, {"name": "Ann"}], "2026-11-02T23:59:59Z")
     c = save(client, "spyrium", [{"name": "Cleo", "vp_track": 4}, {"name": "Ann"}], "2026-11-03T00:00:00Z")
-    with app.app_context():
-        with Session(app.extensions["db_engine"]) as session:
+    with app.app_context(), Session(app.extensions["db_engine"]) as session:
 
-            def ids(**args: str) -> list[int]:
-                flt, errors = HistoryFilter.from_args(args)
-                assert errors == {}
-                found = [p.id for p in filtered_plays(session, flt, limit=10)]
-                assert count_filtered(session, flt) == len(found)
-                return found
+        def ids(**args: str) -> list[int]:
+            flt, errors = HistoryFilter.from_args(args)
+            assert errors == {}
+            found = [p.id for p in filtered_plays(session, flt, limit=10)]
+            assert count_filtered(session, flt) == len(found)
+            return found
 
-            assert ids() == [c, b, a]
-            assert ids(player="óscar") == [b, a]
-            assert ids(player="ann", game="spyrium") == [c, b]
-            assert ids(date_from="2026-11-01", date_to="2026-11-02") == [b, a]
-            assert ids(date_from="2026-11-03") == [c]
-            assert [p.id for p in filtered_plays(session, HistoryFilter(), limit=1, offset=1)] == [b]
+        assert ids() == [c, b, a]
+        assert ids(player="óscar") == [b, a]
+        assert ids(player="ann", game="spyrium") == [c, b]
+        assert ids(date_from="2026-11-01", date_to="2026-11-02") == [b, a]
+        assert ids(date_from="2026-11-03") == [c]
+        assert [p.id for p in filtered_plays(session, HistoryFilter(), limit=1, offset=1)] == [b]
     html = client.get("/history?player=" + quote("óscar")).get_data(as_text=True)
     assert listed(html) == [b, a]
     assert client.post(f"/history/{b}/delete").status_code == 303
@@ -488,7 +487,6 @@ def test_history_queries_on_each_database(db_client) -> None:  # noqa: F811
         assert listed(client.get("/history").get_data(as_text=True)) == [b, c]
     finally:
         history.utcnow = original
-    with app.app_context():
-        with Session(app.extensions["db_engine"]) as session:
-            assert session.get(Play, a) is None
-            assert session.exec(select(func.count()).select_from(Seat).where(Seat.play_id == a)).one() == 0
+    with app.app_context(), Session(app.extensions["db_engine"]) as session:
+        assert session.get(Play, a) is None
+        assert session.exec(select(func.count()).select_from(Seat).where(Seat.play_id == a)).one() == 0
