@@ -212,7 +212,7 @@ def validate_backup(data: dict[str, Any]) -> BgBackup:
         backup = BgBackup.model_validate(data)
     except ValidationError as exc:
         said = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5]]
-        raise Refused("This BG Stats file is damaged: nothing was imported.", said) from None
+        raise Refused("This BG Stats file is damaged.", said) from None
     games = {game.id for game in backup.games}
     players = {player.id for player in backup.players}
     problems = []
@@ -227,7 +227,7 @@ def validate_backup(data: dict[str, Any]) -> BgBackup:
         except ValueError:
             problems.append(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
     if problems:
-        raise Refused("This BG Stats file is damaged: nothing was imported.", problems[:5])
+        raise Refused("This BG Stats file is damaged.", problems[:5])
     return backup
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, make_response, request
+from flask import Blueprint, Response, current_app, make_response, request
 
 from . import bgstats, transfer
 from .db import get_session
@@ -50,6 +50,12 @@ def export_bgstats() -> Response:
     """The finished plays in BG Stats' backup format."""
     body = json.dumps(bgstats.export_backup(get_session()), ensure_ascii=False).encode()
     return _download(body, "application/json", "companion-bgstats", "json")
+
+
+@bp.context_processor
+def upload_limit() -> dict[str, int | None]:
+    """The largest file the import takes (MAX_CONTENT_LENGTH, the whole request), said beside the field."""
+    return {"upload_limit": current_app.config.get("MAX_CONTENT_LENGTH")}
 
 
 @bp.route("/import", methods=["GET", "POST"])

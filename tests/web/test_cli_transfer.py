@@ -29,7 +29,7 @@ def test_export_then_import_into_a_fresh_database(client, tmp_path, monkeypatch,
     use_database(monkeypatch, tmp_path, other)
     assert cli.main(["import", str(target)]) == 0
     out = capsys.readouterr().out
-    assert "4 plays added, No plays already there." in out
+    assert "4 plays added, no plays already there." in out
     before = counts(other)
     assert cli.main(["import", str(target)]) == 0
     assert "No plays added, 4 plays already there." in capsys.readouterr().out

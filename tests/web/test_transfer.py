@@ -109,7 +109,7 @@ def test_round_trip_into_a_fresh_database_gives_the_same_plays(client, tmp_path)
     response = upload(other, export)
     assert response.status_code == 200, response.get_data(as_text=True)
     html = response.get_data(as_text=True)
-    assert "4 plays added, No plays already there." in html
+    assert "4 plays added, no plays already there." in html
     again = json.loads(other.get("/export.json").get_data())
     assert plays_of(again) == plays_of(json.loads(export))
     assert [p["name"] for p in again["players"]] == [p["name"] for p in json.loads(export)["players"]]
@@ -322,3 +322,12 @@ def test_import_on_postgresql(client, tmp_path) -> None:
     finally:
         app.extensions["db_engine"].dispose()
         next(urls, None)
+
+
+def test_a_file_over_the_upload_limit_is_refused_and_the_limit_said(client) -> None:
+    page = client.get("/import").get_data(as_text=True)
+    assert "At most 512 KiB" in page and "companion import FILE" in page
+    before = counts(client)
+    response = upload(client, b"{" + b" " * (600 * 1024) + b"}")
+    assert response.status_code == 413
+    assert counts(client) == before
