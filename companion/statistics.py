@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import Text, case, cast, func, text
 from sqlmodel import Session, col, select
 
 from .models import FINISHED, Play, Player, Seat
@@ -32,16 +32,22 @@ HISTOGRAM_BINS = 8
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """One finished seat: who sat where in which play, the total, the rank and the breakdown lines (key, points)."""
+    """One finished seat: who sat where in which play, the total and the rank; the breakdown lines (key, points)
+    when the game page's pure twin needs them, else only whether it has any (`scored`)."""
 
     play_id: int
     game: str
-    played_at: datetime
     player_id: int
     position: int
     total: int
     rank: int | None
+    scored: bool = False
     lines: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def has_breakdown(self) -> bool:
+        """Scored line by line (a play imported with only totals and ranks has no lines)."""
+        return self.scored or bool(self.lines)
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,6 @@ class PlayRows:
 
     id: int
     game: str
-    played_at: datetime
     seats: tuple[SeatRow, ...]
 
     @property
@@ -65,18 +70,15 @@ class PlayRows:
 
 
 def group_plays(rows: Iterable[SeatRow]) -> list[PlayRows]:
-    """Seats gathered into their plays, oldest play first (ties by id), seats in turn order."""
+    """Seats gathered into their plays, the plays in the order of their first seat (the queries read them oldest
+    first), seats in turn order."""
     seats: dict[int, list[SeatRow]] = defaultdict(list)
     for row in rows:
         seats[row.play_id].append(row)
-    plays = [
-        PlayRows(
-            id=play_id, game=found[0].game, played_at=found[0].played_at, seats=tuple(sorted(found, key=_position))
-        )
+    return [
+        PlayRows(id=play_id, game=found[0].game, seats=tuple(sorted(found, key=_position)))
         for play_id, found in seats.items()
     ]
-    plays.sort(key=lambda play: (play.played_at, play.id))
-    return plays
 
 
 def _position(seat: SeatRow) -> int:
@@ -147,7 +149,6 @@ class FormPoint:
 
     play_id: int
     game: str
-    played_at: datetime
     total: int
     rank: int | None
     seats: int
@@ -206,11 +207,7 @@ def player_stats(player_id: int, plays: Sequence[PlayRows], form_plays: int = FO
         if won:
             wins[play.game] += 1
             shared += winners > 1
-        form.append(
-            FormPoint(
-                play.id, play.game, play.played_at, mine.total, mine.rank, len(play.seats), won, won and winners > 1
-            )
-        )
+        form.append(FormPoint(play.id, play.game, mine.total, mine.rank, len(play.seats), won, won and winners > 1))
         for other in play.seats:
             if other is mine:
                 continue
@@ -298,7 +295,6 @@ class Holder:
 
     player_id: int
     play_id: int
-    played_at: datetime
 
 
 @dataclass(frozen=True)
@@ -344,14 +340,23 @@ class GameStats:
     solo_average: float | None = None
 
     @property
+    def record_plays(self) -> list[int]:
+        """The plays the record and the best solo score were made in (the page says when)."""
+        records = (self.record, self.solo_record)
+        return [holder.play_id for found in records if found is not None for holder in found.holders]
+
+    @property
     def deciding(self) -> LineAverage | None:
         """The line on which the winners gain most over the others (None when no winner is ahead on any line)."""
         gaps = [line for line in self.lines if line.gap is not None and line.gap > 0]
         return max(gaps, key=lambda line: line.gap or 0.0) if gaps else None
 
 
-def game_stats(game: str, plays: Sequence[PlayRows], labels: Sequence[tuple[str, str]] = ()) -> GameStats:
-    """The statistics of one game over these plays (plays of other games are ignored); lines in `labels` order."""
+def game_stats(
+    game: str, plays: Sequence[PlayRows], labels: Sequence[tuple[str, str]] = (), sums: LineSums | None = None
+) -> GameStats:
+    """The statistics of one game over these plays (plays of other games are ignored); lines in `labels` order,
+    summed from the seats' lines unless `sums` (read_line_sums) are given."""
     plays = [play for play in plays if play.game == game]
     multi = [play for play in plays if not play.solo]
     solo = [play for play in plays if play.solo]
@@ -379,8 +384,8 @@ def game_stats(game: str, plays: Sequence[PlayRows], labels: Sequence[tuple[str,
         average_winning=mean(winning),
         distribution=histogram([seat.total for seat in seats]),
         positions=tuple(SeatPosition(position, *tally) for position, tally in sorted(positions.items())),
-        lines=line_averages(multi, labels),
-        scored_seats=sum(bool(seat.lines) for seat in seats),
+        lines=line_averages(sums if sums is not None else line_sums(multi), labels),
+        scored_seats=sum(seat.has_breakdown for seat in seats),
         seats=len(seats),
         players=tuple(ranked_people),
         solo_plays=len(solo),
@@ -395,35 +400,52 @@ def record(plays: Sequence[PlayRows]) -> Record | None:
     if not seats:
         return None
     top = max(seat.total for seat, _ in seats)
-    holders = tuple(Holder(seat.player_id, play.id, play.played_at) for seat, play in seats if seat.total == top)
+    holders = tuple(Holder(seat.player_id, play.id) for seat, play in seats if seat.total == top)
     return Record(top, holders)
 
 
-def line_averages(plays: Sequence[PlayRows], labels: Sequence[tuple[str, str]] = ()) -> tuple[LineAverage, ...]:
-    """Each breakdown line's average over the seats that have a breakdown, for everyone, winners and the others."""
-    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-    counts = [0, 0, 0]
+@dataclass(frozen=True)
+class LineSums:
+    """Points of each breakdown line summed over the seats scored line by line, winners' and the others' apart,
+    and how many such seats each group has."""
+
+    winners: Mapping[str, float]
+    others: Mapping[str, float]
+    winner_seats: int
+    other_seats: int
+
+
+def line_sums(plays: Sequence[PlayRows]) -> LineSums:
+    """Each line's points summed from the seats' lines (the pure twin of read_line_sums)."""
+    sums: tuple[dict[str, float], dict[str, float]] = (defaultdict(float), defaultdict(float))
+    counts = [0, 0]
     for play in plays:
         for seat in play.seats:
             if not seat.lines:
                 continue
-            group = 1 if seat.rank == 1 else 2
-            counts[0] += 1
+            group = 0 if seat.rank == 1 else 1
             counts[group] += 1
             for key, points in seat.lines:
-                sums[key][0] += points
-                sums[key][group] += points
-    if not counts[0]:
+                sums[group][key] += points
+    return LineSums(dict(sums[0]), dict(sums[1]), counts[0], counts[1])
+
+
+def line_averages(sums: LineSums, labels: Sequence[tuple[str, str]] = ()) -> tuple[LineAverage, ...]:
+    """Each line's average per scored seat, for everyone, the winners and the others; in `labels` order, then any
+    line the game no longer names. A seat without a line scored 0 on it."""
+    seats = sums.winner_seats + sums.other_seats
+    if not seats:
         return ()
     names = dict(labels)
-    order = [key for key, _ in labels if key in sums] + [key for key in sums if key not in names]
+    found = {**sums.winners, **sums.others}
+    order = [key for key, _ in labels if key in found] + [key for key in found if key not in names]
     return tuple(
         LineAverage(
             key,
             names.get(key, key),
-            sums[key][0] / counts[0],
-            sums[key][1] / counts[1] if counts[1] else None,
-            sums[key][2] / counts[2] if counts[2] else None,
+            (sums.winners.get(key, 0) + sums.others.get(key, 0)) / seats,
+            sums.winners.get(key, 0) / sums.winner_seats if sums.winner_seats else None,
+            sums.others.get(key, 0) / sums.other_seats if sums.other_seats else None,
         )
         for key in order
     )
@@ -484,17 +506,21 @@ def roster_lines(plays: Sequence[PlayRows], names: Mapping[int, str]) -> list[Ro
     return [RosterLine(player_id, names.get(player_id, ""), *counts) for player_id, counts in tally.items()]
 
 
-# The database side: each page's rows in a fixed number of queries.
+# The database side: each page's rows in a fixed number of queries, read without the ORM's objects. Dates are not
+# read per seat (parsing thousands of them is most of a big page's time): the plays come oldest first from the
+# query, and read_dates fetches the few dates a page shows.
 
 _SEAT_COLUMNS = (
     col(Seat.play_id),
     col(Play.game),
-    col(Play.played_at),
     col(Seat.player_id),
     col(Seat.position),
     col(Seat.total),
     col(Seat.rank),
 )
+_OLDEST_FIRST = (col(Play.played_at), col(Play.id), col(Seat.position))
+# Breakdowns as the seats store them: '[]' (an import with totals only) and JSON null say there are no lines.
+_NO_LINES = ("[]", "null")
 
 
 def _counted() -> tuple[Any, ...]:
@@ -504,40 +530,78 @@ def _counted() -> tuple[Any, ...]:
 
 def read_names(session: Session) -> dict[int, str]:
     """The roster: each player's id and name, by name (one query)."""
-    rows = session.exec(select(Player.id, Player.name).order_by(col(Player.key)))
-    return {player_id: name for player_id, name in rows if player_id is not None}
+    rows = session.connection().execute(select(Player.id, Player.name).order_by(col(Player.key)))
+    return {player_id: name for player_id, name in rows}
+
+
+def read_dates(session: Session, play_ids: Iterable[int]) -> dict[int, datetime]:
+    """When each of these plays was played (one query, for the few plays a page names)."""
+    wanted = sorted(set(play_ids))
+    if not wanted:
+        return {}
+    rows = session.connection().execute(select(Play.id, Play.played_at).where(col(Play.id).in_(wanted)))
+    return {play_id: played_at for play_id, played_at in rows}
 
 
 def read_player(session: Session, player_id: int) -> list[PlayRows]:
-    """Every counted play the player sat at, with all its seats (one query, no breakdowns: the page needs none)."""
+    """Every counted play the player sat at, oldest first, with all its seats (one query; no breakdowns)."""
     theirs = select(Seat.play_id).where(col(Seat.player_id) == player_id)
     query = (
         select(*_SEAT_COLUMNS)
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(col(Seat.play_id).in_(theirs), *_counted())
+        .order_by(*_OLDEST_FIRST)
     )
-    return group_plays(SeatRow(*row) for row in session.exec(query))
+    return group_plays(SeatRow(*row) for row in session.connection().execute(query))
 
 
 def read_game(session: Session, game: str) -> list[PlayRows]:
-    """Every counted play of a game with its seats and their breakdown lines (one query)."""
+    """Every counted play of a game, oldest first, with its seats and whether each was scored line by line (one
+    query; the lines themselves are summed in the database by read_line_sums)."""
+    stored = func.coalesce(cast(col(Seat.breakdown), Text), "null")
     query = (
-        select(*_SEAT_COLUMNS, col(Seat.breakdown))
+        select(*_SEAT_COLUMNS, stored.not_in(_NO_LINES))
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(col(Play.game) == game, *_counted())
+        .order_by(*_OLDEST_FIRST)
     )
-    return group_plays(SeatRow(*row[:7], _lines(row[7])) for row in session.exec(query))
+    return group_plays(SeatRow(*row[:6], scored=bool(row[6])) for row in session.connection().execute(query))
 
 
-def _lines(breakdown: Any) -> tuple[tuple[str, int], ...]:
-    """A stored breakdown as (key, points) pairs; anything unreadable (an import's empty or odd list) as none."""
-    if not isinstance(breakdown, list):
-        return ()
-    return tuple(
-        (str(line["key"]), int(line["points"]))
-        for line in breakdown
-        if isinstance(line, dict) and "key" in line and isinstance(line.get("points"), int)
-    )
+# Each line's points summed per group (winners, others) over a game's counted multiplayer seats, in the database:
+# reading every breakdown into Python (with each line's sentence) would cost more than the rest of the page.
+_LINE_SUMS = {
+    "sqlite": """
+        SELECT seat.rank = 1, json_extract(line.value, '$.key'), SUM(json_extract(line.value, '$.points'))
+        FROM seat JOIN play ON play.id = seat.play_id, json_each(seat.breakdown) AS line
+        WHERE {where}
+        GROUP BY 1, 2""",
+    "postgresql": """
+        SELECT seat.rank = 1, line ->> 'key', SUM((line ->> 'points')::integer)
+        FROM seat JOIN play ON play.id = seat.play_id,
+            LATERAL json_array_elements(
+                CASE WHEN json_typeof(seat.breakdown) = 'array' THEN seat.breakdown ELSE '[]'::json END
+            ) AS line
+        WHERE {where} AND json_typeof(line -> 'points') = 'number'
+        GROUP BY 1, 2""",
+}
+_LINE_SUMS_WHERE = (
+    "play.game = :game AND play.status = :finished AND play.deleted_at IS NULL AND seat.total IS NOT NULL"
+    " AND EXISTS (SELECT 1 FROM seat AS other WHERE other.play_id = seat.play_id AND other.id <> seat.id)"
+)
+
+
+def read_line_sums(session: Session, game: str, plays: Sequence[PlayRows]) -> LineSums:
+    """The game's line sums from the database (one query); the seats counted per group from the plays' rows."""
+    connection = session.connection()
+    sql = _LINE_SUMS[connection.dialect.name].format(where=_LINE_SUMS_WHERE)
+    sums: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    for won, key, points in connection.execute(text(sql), {"game": game, "finished": FINISHED}):
+        if key is not None:
+            sums[0 if won else 1][str(key)] = float(points or 0)
+    seats = [seat for play in plays if not play.solo for seat in play.seats if seat.has_breakdown]
+    winners = sum(seat.rank == 1 for seat in seats)
+    return LineSums(sums[0], sums[1], winners, len(seats) - winners)
 
 
 def read_roster(session: Session) -> list[RosterLine]:
@@ -562,16 +626,5 @@ def read_roster(session: Session) -> list[RosterLine]:
         .where(col(Seat.total).is_not(None))
         .group_by(col(Seat.player_id))
     )
-    counted = {player_id: (int(p), int(w), int(s)) for player_id, p, w, s in session.exec(query)}
+    counted = {player_id: (int(p), int(w), int(s)) for player_id, p, w, s in session.connection().execute(query)}
     return [RosterLine(player_id, name, *counted.get(player_id, (0, 0, 0))) for player_id, name in names.items()]
-
-
-@dataclass(frozen=True)
-class Names:
-    """Player ids to roster names, for the pages (a player deleted from the roster reads as 'Unknown player')."""
-
-    names: Mapping[int, str] = field(default_factory=dict)
-
-    def __call__(self, player_id: int) -> str:
-        """The roster name of a player id."""
-        return self.names.get(player_id, "Unknown player")

@@ -7,6 +7,9 @@ charts here; the counting rules (shared wins, solo plays apart, deleted plays le
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
+
 from flask import Blueprint, Response, abort, make_response, render_template
 from markupsafe import Markup
 
@@ -47,7 +50,7 @@ def game_name(game_id: str) -> str:
     return game.name if game else game_id
 
 
-def player_charts(stats: statistics.PlayerStats) -> dict[str, Markup]:
+def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) -> dict[str, Markup]:
     """The player page's charts: win rate per game and recent form."""
     charts: dict[str, Markup] = {}
     if stats.games:
@@ -70,7 +73,7 @@ def player_charts(stats: statistics.PlayerStats) -> dict[str, Markup]:
                 Point(
                     point.beaten,
                     "W" if point.won else ordinal(point.rank) if point.rank else "?",
-                    f"{point.played_at:%d %b %Y}, {game_name(point.game)}: {place(point)}, {point.total} VP.",
+                    f"{dates[point.play_id]:%d %b %Y}, {game_name(point.game)}: {place(point)}, {point.total} VP.",
                     strong=point.won,
                 )
                 for point in stats.form
@@ -148,6 +151,7 @@ def player(player_id: int) -> Response:
     if player_id not in names:
         abort(404)
     stats = statistics.player_stats(player_id, statistics.read_player(session, player_id))
+    dates = statistics.read_dates(session, [point.play_id for point in stats.form])
     versus = sorted(stats.versus, key=lambda v: (-v.plays, name_key(names.get(v.player_id, ""))))
     return make_response(
         render_template(
@@ -156,7 +160,8 @@ def player(player_id: int) -> Response:
             names=names,
             stats=stats,
             versus=versus,
-            charts=player_charts(stats),
+            dates=dates,
+            charts=player_charts(stats, dates),
             number=number,
             percent=percent,
             place=place,
@@ -173,13 +178,16 @@ def game(game_id: str) -> Response:
         abort(404)
     session = get_session()
     names = statistics.read_names(session)
-    stats = statistics.game_stats(game_id, statistics.read_game(session, game_id), rules.breakdown)
+    plays = statistics.read_game(session, game_id)
+    sums = statistics.read_line_sums(session, game_id, plays)
+    stats = statistics.game_stats(game_id, plays, rules.breakdown, sums)
     return make_response(
         render_template(
             "stats/game.html",
             game=rules,
             names=names,
             stats=stats,
+            dates=statistics.read_dates(session, stats.record_plays),
             charts=game_charts(stats),
             number=number,
             percent=percent,

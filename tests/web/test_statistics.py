@@ -64,8 +64,8 @@ HISTORY = [
     # Solo Spires: apart from wins and rates.
     (6, "spires", 6, FINISHED, False, [(ANN, 61, 1, [])]),
     (7, "spires", 7, FINISHED, False, [(ANN, 55, 1, [])]),
-    # A tie nobody broke: both rank 1.
-    (8, "spires", 8, FINISHED, False, [(ANN, 30, 1, []), (CLEO, 30, 1, [])]),
+    # A tie nobody broke: both rank 1. Imported with no breakdown at all (JSON null).
+    (8, "spires", 8, FINISHED, False, [(ANN, 30, 1, None), (CLEO, 30, 1, None)]),
     # A tie for second: Ann and Bob level.
     (9, "spqf", 9, FINISHED, False, [(CLEO, 45, 1, spqf(5, 40)), (ANN, 25, 2, spqf(20, 5)), (BOB, 25, 2, spqf(25, 0))]),
 ]
@@ -74,7 +74,7 @@ HISTORY = [
 def rows() -> list[PlayRows]:
     """The counted plays of HISTORY as the queries return them (finished, not deleted)."""
     seats = [
-        SeatRow(play, game, day(d), player, position, total, rank, tuple((l["key"], l["points"]) for l in lines or ()))
+        SeatRow(play, game, player, position, total, rank, lines=tuple((l["key"], l["points"]) for l in lines or ()))
         for play, game, d, status, deleted, table in HISTORY
         if status == FINISHED and not deleted
         for position, (player, total, rank, lines) in enumerate(table)
@@ -163,7 +163,7 @@ def test_a_player_with_only_a_deleted_play_has_nothing() -> None:
 def test_game_figures() -> None:
     stats = statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
     assert (stats.plays, stats.shared_plays, stats.seats, stats.scored_seats) == (4, 1, 11, 9)
-    assert stats.record == statistics.Record(50, (statistics.Holder(BOB, 3, day(3)),))
+    assert stats.record == statistics.Record(50, (statistics.Holder(BOB, 3),))
     assert stats.average_winning == 42.5
     assert [(b.low, b.high, b.count) for b in stats.distribution] == [
         (10, 19, 1),
@@ -197,7 +197,7 @@ def test_solo_spires_apart_and_a_shared_record() -> None:
     assert [h.player_id for h in stats.record.holders] == [ANN, CLEO]
     assert [(p.position, p.plays, p.wins) for p in stats.positions] == [(0, 1, 1), (1, 1, 1)]
     assert (stats.solo_plays, stats.solo_average) == (2, 58.0)
-    assert stats.solo_record == statistics.Record(61, (statistics.Holder(ANN, 6, day(6)),))
+    assert stats.solo_record == statistics.Record(61, (statistics.Holder(ANN, 6),))
     assert stats.lines == () and stats.deciding is None
 
 
@@ -254,8 +254,14 @@ def test_queries_read_what_the_pure_figures_expect(engine) -> None:
         queries = count_queries(engine)
         ann = statistics.player_stats(ANN, statistics.read_player(session, ANN))
         assert ann == statistics.player_stats(ANN, rows())
-        game = statistics.game_stats("spqf", statistics.read_game(session, "spqf"), GAMES["spqf"].breakdown)
-        assert game == statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
+        for game in ("spqf", "spires"):
+            plays = statistics.read_game(session, game)
+            sums = statistics.read_line_sums(session, game, plays)
+            assert sums == statistics.line_sums([p for p in rows() if p.game == game and not p.solo])
+            read = statistics.game_stats(game, plays, GAMES[game].breakdown, sums)
+            assert read == statistics.game_stats(game, rows(), GAMES[game].breakdown)
+        assert statistics.read_dates(session, [3, 1, 3]) == {1: day(1), 3: day(3)}
+        assert statistics.read_dates(session, []) == {}
         roster = statistics.read_roster(session)
         assert sorted(roster, key=lambda line: line.player_id) == statistics.roster_lines(rows(), ROSTER)
         assert statistics.read_names(session) == {
@@ -265,8 +271,9 @@ def test_queries_read_what_the_pure_figures_expect(engine) -> None:
             DMITRI: "Dmitri",
             HANA: "Хана <b>",
         }
-        # Player page: one query; game page: one; roster: two (names, counts); names: one.
-        assert len([q for q in queries if q.lstrip().upper().startswith("SELECT")]) == 1 + 1 + 2 + 1
+        # A player's plays: one query; a game's: two (seats, line sums), twice; roster: two (names, counts); names
+        # and dates: one each.
+        assert len([q for q in queries if q.lstrip().upper().startswith("SELECT")]) == 1 + 2 * 2 + 1 + 2 + 1
 
 
 def test_player_rows_hold_every_seat_of_the_players_plays(engine) -> None:
@@ -277,12 +284,17 @@ def test_player_rows_hold_every_seat_of_the_players_plays(engine) -> None:
     assert all(seat.lines == () for p in plays for seat in p.seats)
 
 
-def test_game_rows_keep_breakdowns_and_leave_out_deleted_and_unfinished(engine) -> None:
+def test_game_rows_know_breakdowns_and_leave_out_deleted_and_unfinished(engine) -> None:
     with Session(engine) as session:
         plays = statistics.read_game(session, "spqf")
     assert [p.id for p in plays] == [1, 2, 3, 9]
-    assert plays[0].seats[0].lines == (("vp_tokens", 10), ("vp_cards", 30))
-    assert plays[2].seats[0].lines == ()
+    assert [[seat.has_breakdown for seat in p.seats] for p in plays] == [
+        [True] * 3,
+        [True] * 3,
+        [False] * 2,
+        [True] * 3,
+    ]
+    assert all(seat.lines == () for p in plays for seat in p.seats)  # summed in the database instead
 
 
 # The pages.
