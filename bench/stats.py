@@ -1,0 +1,74 @@
+"""How the statistics pages grow with the history: a player's page, a game's page and the roster at 10,000 plays
+against the same pages at 10 plays, served by two apps in the same run.
+
+Run: python3 bench/stats.py [repeat] [plays]. Two SQLite databases in a temporary folder, seeded by bench/seed.py
+(the same roster of twelve, so the same player ids); each figure is the median of `repeat` requests measured in
+turns with its baseline (bench/taps.py timed_against), so a moment of a noisy machine weighs on both. Ratios, not
+seconds, are what to compare between machines. The pages read every counted seat of the plays they show (two
+queries), so they grow with the history: the ratio says by how much.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.seed import seed_plays
+from bench.taps import timed_against
+from companion import create_app
+
+SMALL = 10
+
+
+def app_with(folder: str, plays: int):
+    """An app on its own SQLite file holding `plays` seeded plays, and its test client."""
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{Path(folder) / f'stats-{plays}.sqlite'}"})
+    seed_plays(app.extensions["db_engine"], plays, seed=0)
+    return app, app.test_client()
+
+
+def main(repeat: int = 30, plays: int = 10_000) -> None:
+    """Measure each page on the big history in turns with the same page on the small one, and print the ratios."""
+    with tempfile.TemporaryDirectory() as folder:
+        small_app, small = app_with(folder, SMALL)
+        big_app, big = app_with(folder, plays)
+
+        def getter(client, url: str):
+            """One GET of the page, checked, its body read."""
+
+            def get() -> None:
+                response = client.get(url)
+                assert response.status_code == 200, (url, response.status_code)
+                response.get_data()
+                response.close()
+
+            return get
+
+        static = getter(small, "/static/css/stats.css")
+        print(f"{plays:,} plays against {SMALL} plays, each the median of {repeat} requests taken in turns")
+        for label, url in (
+            ("player page (Ann)", "/players/1"),
+            ("game page (Spires)", "/games/spires"),
+            ("game page (Conquest of Speros)", "/games/speros"),
+            ("roster /players", "/players"),
+        ):
+            getter(big, url)()
+            getter(small, url)()
+            spent, baseline = timed_against(getter(big, url), getter(small, url), repeat)
+            versus_static, static_time = timed_against(getter(small, url), static, repeat)
+            print(
+                f"{label}: {spent * 1e3:.1f} ms at {plays:,} plays, {baseline * 1e3:.1f} ms at {SMALL} "
+                f"({spent / baseline:.1f}x); at {SMALL} plays {versus_static / static_time:.1f}x a static file"
+            )
+        for app in (small_app, big_app):
+            app.extensions["db_engine"].dispose()
+
+
+if __name__ == "__main__":
+    main(
+        int(sys.argv[1]) if len(sys.argv) > 1 else 30,
+        int(sys.argv[2]) if len(sys.argv) > 2 else 10_000,
+    )
