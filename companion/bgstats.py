@@ -38,7 +38,7 @@ from sqlmodel import Session
 from .games import GAMES, get_game
 from .games.base import NAME_MAX, Game, name_key
 from .models import FINISHED, NOTES_MAX, Play, Seat
-from .transfer import Refused, Roster, Summary, as_utc, existing_uids, exported_plays, write_plays
+from .transfer import POINTS_MAX, Refused, Roster, Summary, as_utc, existing_uids, exported_plays, write_plays
 
 SOURCE = "bgstats"
 RULES_VERSION = "bgstats-import"
@@ -259,7 +259,13 @@ def played_at(text: str) -> datetime:
 
 
 def score_of(value: str | float | None) -> int | None:
-    """A player's score as a whole number, or None when there is none or it is no whole number."""
+    """A player's score as a whole number, or None when there is none, it is no whole number or no game's score."""
+    score = _whole(value)
+    return score if score is not None and abs(score) <= POINTS_MAX else None
+
+
+def _whole(value: str | float | None) -> int | None:
+    """The whole number a score is, if it is one."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):

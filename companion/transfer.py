@@ -33,6 +33,9 @@ from .models import ABANDONED, FINISHED, IN_PROGRESS, NOTES_MAX, Play, Player, S
 
 FORMAT = "companion-export"
 FORMAT_VERSION = 1
+# Scores beyond this are no board game's: refused before PostgreSQL's integer column would overflow.
+POINTS_MAX = 1_000_000
+Points = Annotated[int, Field(ge=-POINTS_MAX, le=POINTS_MAX)]
 # How many uids one query looks up: well under SQLite's oldest limit of 999 bound parameters.
 UID_CHUNK = 500
 
@@ -91,7 +94,7 @@ class LineIn(Strict):
 
     key: Annotated[str, StringConstraints(min_length=1, max_length=60)]
     label: Annotated[str, StringConstraints(max_length=200)]
-    points: int
+    points: Points
     why: Annotated[str, StringConstraints(max_length=2000)]
 
 
@@ -102,8 +105,8 @@ class SeatIn(Strict):
     player: Name
     colour: Annotated[str, StringConstraints(max_length=20)] = ""
     state: dict[str, Any] = {}
-    total: int | None = None
-    rank: int | None = Field(default=None, ge=1)
+    total: Points | None = None
+    rank: int | None = Field(default=None, ge=1, le=100)
     breakdown: list[LineIn] | None = None
 
 
@@ -258,6 +261,9 @@ def export_json(session: Session, now: datetime | None = None) -> bytes:
 
 # CSV ----------------------------------------------------------------------------------------------------------
 
+# One fixed header for every game: the score lines go in one cell ("VP track 42; Buildings 12") rather than a
+# column each, since the four games' lines differ and a column per game's line would leave most cells empty; the JSON
+# export has them line by line.
 CSV_HEADER = (
     "date", "game", "play", "player", "colour", "seat", "total", "rank", "winner", "breakdown", "notes",
 )  # fmt: skip

@@ -122,6 +122,10 @@ def test_round_trip_keeps_players_scores_and_winners(client, tmp_path) -> None:
         before = counts(target)
         assert "No plays added, 2 plays already there." in upload(target, exported).get_data(as_text=True)
         assert counts(target) == before
+    # Through our own export into a third database: plays without score lines pass its checks.
+    third = fresh_client(tmp_path, "third")
+    assert "2 plays added" in upload(third, other.get("/export.json").get_data()).get_data(as_text=True)
+    assert results(third) == results(client)
     # An imported play's result page shows its totals without lines.
     page = other.get(f"/plays/{play.id}")
     assert page.status_code == 200 and play.seats[0].name in page.get_data(as_text=True)
@@ -205,6 +209,7 @@ def test_scores_uids_and_ranks_as_bg_stats_has_them() -> None:
         None,
         None,
     ]
+    assert score_of("1" + "0" * 7) is None and score_of(-(10**12)) is None and score_of("1000000") == 1_000_000
     assert play_uid("c0ffee00-0000-4000-8000-000000000001") == "c0ffee00000040008000000000000001"
     assert play_uid("my-own-id") == "my-own-id"
     long = play_uid("x" * 50)

@@ -199,6 +199,7 @@ def unknown_game(export: dict[str, Any]) -> None:
         (lambda e: broken(e, lambda x: x["plays"][-1].update(uid="x" * 37)), "at most 36"),
         (lambda e: broken(e, lambda x: finished(x)["seats"][0].update(name="")), "at least 1 character"),
         (lambda e: broken(e, lambda x: finished(x)["seats"].pop()), ""),
+        (lambda e: broken(e, lambda x: finished(x)["seats"][0].update(total=10**12)), "less than or equal to 1000000"),
         (lambda e: broken(e, lambda x: x.update(version=2)), "newer format (version 2)"),
         (lambda e: broken(e, lambda x: x.update(format="someone-else")), "another format"),
         (lambda e: json.dumps({"hello": "world"}), "neither a Companion export nor a BG Stats export"),
