@@ -105,13 +105,14 @@ def bar_chart(name: str, title: str, groups: Sequence[BarGroup]) -> Markup:
                 f'<rect class="bar{" strong" if bar.strong else ""}" x="{_pct(start / span * 100)}" y="{y}" '
                 f'width="{_pct(abs(bar.value) / span * 100)}" height="{BAR}" fill-opacity="{1 if bar.strong else 0.6}"/>'
             )
+            if low < 0:
+                # Zero marked beside each bar, not across the labels above them.
+                parts.append(
+                    f'<line class="axis" x1="{_pct(zero)}" x2="{_pct(zero)}" y1="{y - 3}" y2="{y + BAR + 3}" '
+                    f'stroke="currentColor" stroke-width="1"/>'
+                )
             said.append(f"{group.label}{', ' + bar.label if bar.label else ''}: {bar.text}.")
             y += BAR + 6
-    if low < 0:
-        parts.append(
-            f'<line class="axis" x1="{_pct(zero)}" x2="{_pct(zero)}" y1="0" y2="{y}" stroke="currentColor" '
-            f'stroke-width="1"/>'
-        )
     return Markup(_open(name, title, " ".join(said), y + 2, "bars") + "".join(parts) + "</svg>")
 
 

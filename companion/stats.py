@@ -7,6 +7,7 @@ charts here; the counting rules (shared wins, solo plays apart, deleted plays le
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -42,6 +43,13 @@ def place(point: statistics.FormPoint) -> str:
     if point.won:
         return "Won (shared)" if point.shared else "Won"
     return f"{ordinal(point.rank)} of {point.seats}" if point.rank else f"of {point.seats}"
+
+
+def by_name(name: str) -> tuple[str, str]:
+    """A sort key that files a name by its letters as a reader expects: 'Élodie' beside 'Elena', not after 'Zoë'."""
+    key = name_key(name)
+    bare = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    return bare, key
 
 
 def game_name(game_id: str) -> str:
@@ -139,7 +147,7 @@ def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
 @bp.get("/players")
 def players() -> Response:
     """The roster: every player with multiplayer plays, wins and win rate, solo plays apart, each linking to a page."""
-    lines = sorted(statistics.read_roster(get_session()), key=lambda line: name_key(line.name))
+    lines = sorted(statistics.read_roster(get_session()), key=lambda line: by_name(line.name))
     return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values(), percent=percent))
 
 
@@ -152,7 +160,7 @@ def player(player_id: int) -> Response:
         abort(404)
     stats = statistics.player_stats(player_id, statistics.read_player(session, player_id))
     dates = statistics.read_dates(session, [point.play_id for point in stats.form])
-    versus = sorted(stats.versus, key=lambda v: (-v.plays, name_key(names.get(v.player_id, ""))))
+    versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
         render_template(
             "stats/player.html",

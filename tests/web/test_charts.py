@@ -58,8 +58,8 @@ def test_bar_chart_negative_values_left_of_zero() -> None:
     bars = [rect for rect in svg.iter(f"{SVG}rect") if rect.get("class") == "bar"]
     # From −2 to 6: zero stands at a quarter of the width.
     assert [(rect.get("x"), rect.get("width")) for rect in bars] == [("0.00%", "25.00%"), ("25.00%", "75.00%")]
-    axis = svg.find(f"{SVG}line")
-    assert axis.get("x1") == "25.00%"
+    axes = list(svg.iter(f"{SVG}line"))
+    assert [axis.get("x1") for axis in axes] == ["25.00%", "25.00%"]  # one beside each bar
     assert texts(svg) == ["Towers of 4+ cards", "Winners", "−2 VP", "Others", "6 VP"]
     assert svg.find(f"{SVG}desc").text == "Towers of 4+ cards, Winners: −2 VP. Towers of 4+ cards, Others: 6 VP."
 

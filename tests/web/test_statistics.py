@@ -395,3 +395,10 @@ def test_unknown_pages_are_404(client, history, url) -> None:
 def test_empty_database_pages(client) -> None:
     assert "No players yet" in client.get("/players").get_data(as_text=True)
     assert client.get("/games/spires").status_code == 200
+
+
+def test_names_sorted_as_a_reader_files_them() -> None:
+    from companion.stats import by_name
+
+    names = ["Zoë", "Élodie", "ömer", "Ann", "Elena", "Ömer"]
+    assert sorted(names, key=by_name) == ["Ann", "Elena", "Élodie", "ömer", "Ömer", "Zoë"]
