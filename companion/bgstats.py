@@ -37,8 +37,18 @@ from sqlmodel import Session
 
 from .games import GAMES, get_game
 from .games.base import NAME_MAX, Game, name_key
-from .models import FINISHED, NOTES_MAX, Play, Seat
-from .transfer import POINTS_MAX, Refused, Roster, Summary, as_utc, existing_uids, exported_plays, write_plays
+from .models import FINISHED, NOTES_MAX, Play
+from .transfer import (
+    POINTS_MAX,
+    Refused,
+    Roster,
+    Summary,
+    as_utc,
+    existing_uids,
+    exported_plays,
+    play_row,
+    write_plays,
+)
 
 SOURCE = "bgstats"
 RULES_VERSION = "bgstats-import"
@@ -320,8 +330,8 @@ def import_backup(session: Session, backup: BgBackup) -> Summary:
 
     try:
         present = existing_uids(session, [play_uid(play.uuid) for play in backup.plays])
-        new_plays: list[Play] = []
-        new_seats: list[list[tuple[Seat, str]]] = []
+        new_plays: list[dict[str, Any]] = []
+        new_seats: list[list[tuple[dict[str, Any], str]]] = []
         seen: set[str] = set()
         for play in backup.plays:
             game = games.get(play.gameRefId)
@@ -356,7 +366,7 @@ def import_backup(session: Session, backup: BgBackup) -> Summary:
             ranked = ranks([t for t in totals if t is not None], [score.winner for score in scores])
             colours = {colour.casefold(): colour for colour in game.colours}
             new_plays.append(
-                Play(
+                play_row(
                     uid=uid,
                     game=game.id,
                     status=FINISHED,
@@ -372,17 +382,15 @@ def import_backup(session: Session, backup: BgBackup) -> Summary:
             new_seats.append(
                 [
                     (
-                        Seat(
-                            name=name,
-                            position=position,
-                            colour=colours.get((score.role or "").strip().casefold(), ""),
-                            state={},
-                            total=total,
-                            rank=rank,
-                            breakdown=[],
-                            play_id=0,
-                            player_id=0,
-                        ),
+                        {
+                            "name": name,
+                            "position": position,
+                            "colour": colours.get((score.role or "").strip().casefold(), ""),
+                            "state": {},
+                            "total": total,
+                            "rank": rank,
+                            "breakdown": [],
+                        },
                         name,
                     )
                     for position, (name, score, total, rank) in enumerate(zip(seat_names, scores, totals, ranked))

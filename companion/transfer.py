@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -402,18 +403,34 @@ class Roster:
         return player
 
 
+def play_row(**fields: Any) -> dict[str, Any]:
+    """A new play's row: the fields given over what a play starts with."""
+    return {"deleted_at": None, "tiebreak": None, "notes": "", "extra": {}, "finished_at": None, "version": 0, **fields}
+
+
 def write_plays(
-    session: Session, roster: Roster, plays: Sequence[Play], seats: Sequence[Sequence[tuple[Seat, str]]]
+    session: Session,
+    roster: Roster,
+    plays: Sequence[dict[str, Any]],
+    seats: Sequence[Sequence[tuple[dict[str, Any], str]]],
 ) -> None:
-    """Stage new plays and their seats (seat, roster name of its player), a flush for the plays and one for seats."""
-    session.add_all(plays)
-    session.flush()
-    for play, play_seats in zip(plays, seats, strict=True):
-        for seat, player_name in play_seats:
-            seat.play_id = play.id
-            seat.player_id = roster.get(player_name).id
-            session.add(seat)
-    session.flush()
+    """Insert new plays and their seats (a seat's row, the roster name of its player), a chunk at a time.
+
+    Rows, not ORM objects: building 35,000 SQLModel objects took most of a 10,000-play import's time.
+    """
+    play_table, seat_table = Play.__table__, Seat.__table__  # type: ignore[attr-defined]
+    for start in range(0, len(plays), UID_CHUNK):
+        chunk = plays[start : start + UID_CHUNK]
+        session.execute(insert(play_table), list(chunk))
+        uids = [play["uid"] for play in chunk]
+        ids = dict(session.execute(select(play_table.c.uid, play_table.c.id).where(play_table.c.uid.in_(uids))).all())
+        rows = [
+            {**seat, "play_id": ids[play["uid"]], "player_id": roster.get(name).id}
+            for play, play_seats in zip(chunk, seats[start : start + UID_CHUNK], strict=True)
+            for seat, name in play_seats
+        ]
+        if rows:
+            session.execute(insert(seat_table), rows)
 
 
 def import_export(session: Session, export: ExportIn) -> Summary:
@@ -432,7 +449,7 @@ def import_export(session: Session, export: ExportIn) -> Summary:
                 continue
             seen.add(entry.uid)
             new_plays.append(
-                Play(
+                play_row(
                     uid=entry.uid,
                     game=entry.game,
                     status=entry.status,
@@ -450,19 +467,17 @@ def import_export(session: Session, export: ExportIn) -> Summary:
             new_seats.append(
                 [
                     (
-                        Seat(
-                            name=seat.name,
-                            position=position,
-                            colour=seat.colour,
-                            state=seat.state,
-                            total=seat.total,
-                            rank=seat.rank,
-                            breakdown=[line.model_dump() for line in seat.breakdown]
+                        {
+                            "name": seat.name,
+                            "position": position,
+                            "colour": seat.colour,
+                            "state": seat.state,
+                            "total": seat.total,
+                            "rank": seat.rank,
+                            "breakdown": [line.model_dump() for line in seat.breakdown]
                             if seat.breakdown is not None
                             else None,
-                            play_id=0,
-                            player_id=0,
-                        ),
+                        },
                         seat.player,
                     )
                     for position, seat in enumerate(entry.seats)
