@@ -1,0 +1,66 @@
+"""How the history's pages hold up at 10,000 finished plays, against the same pages at 10 plays, in one run.
+
+Run: python3 bench/history.py [plays] [repeat]. Two apps on SQLite in a temporary folder, one seeded with `plays`
+finished plays (bench.seed), the other with 10; each page is fetched from both in turns (bench.taps.timed_against,
+so a moment of a noisy machine weighs on both) and the ratio printed: 1.0x would mean the history does not grow with
+the group's past at all. A second baseline has 60 plays (a whole first page of 50 rows), to tell the cost of
+the past from the cost of drawing more rows. Pages measured: the first page, a filtered page (a game and a player), the fragment htmx
+asks for when the filter changes, a page deep in the past, and a date range. Ratios, not seconds, are what to
+compare between machines.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.seed import seed_plays
+from bench.taps import timed_against
+from companion import create_app
+
+# A second baseline: enough plays for a whole first page (50 rows), so that the ratio shows what the past costs
+# beyond drawing more rows (at 10 plays a page has at most 10).
+FULL_PAGE = 60
+PAGES = {
+    "first page": ("/history", {}),
+    "filtered: Spires with Ann": ("/history?game=spires&player=ann", {}),
+    "filter changed (htmx fragment)": ("/history?game=spyrium&player=%C3%96mer", {"HX-Request": "true"}),
+    "a page deep in the past": ("/history?page=150", {}),
+    "a month": ("/history?date_from=2025-06-01&date_to=2025-06-30", {}),
+}
+
+
+def app_with(folder: Path, name: str, plays: int):
+    """A test client of an app whose database holds `plays` seeded finished plays."""
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{folder / name}.sqlite"})
+    seed_plays(app.extensions["db_engine"], plays)
+    return app.test_client()
+
+
+def main(plays: int = 10_000, repeat: int = 40) -> None:
+    """Seed both apps, check each page answers alike, then measure each page's ratio."""
+    with tempfile.TemporaryDirectory() as folder:
+        big = app_with(Path(folder), "big", plays)
+        for small_plays in (10, FULL_PAGE):
+            small = app_with(Path(folder), f"small{small_plays}", small_plays)
+            print(f"history pages at {plays:,} finished plays against the same at {small_plays} (median of {repeat}):")
+            for label, (url, headers) in PAGES.items():
+                for client in (big, small):
+                    response = client.get(url, headers=headers)
+                    assert response.status_code == 200, (url, response.status_code)
+
+                def fetch(client=big, url=url, headers=headers) -> None:
+                    client.get(url, headers=headers).close()
+
+                def baseline(client=small, url=url, headers=headers) -> None:
+                    client.get(url, headers=headers).close()
+
+                measured, base = timed_against(fetch, baseline, repeat)
+                print(f"  {label:32} {measured * 1e3:7.2f} ms vs {base * 1e3:6.2f} ms: {measured / base:5.2f}x")
+
+
+if __name__ == "__main__":
+    main(*(int(arg) for arg in sys.argv[1:3]))
