@@ -24,6 +24,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'companion.sqlite'}",
         MAX_CONTENT_LENGTH=512 * 1024,
+        # The import page takes a whole export: some 2.3 KB a play, so 64 MiB holds a group's 25,000 plays.
+        IMPORT_MAX_LENGTH=64 * 1024 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

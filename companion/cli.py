@@ -38,7 +38,7 @@ def serve(host: str, port: int, threads: int) -> None:
         port=port,
         threads=threads,
         ident="companion",
-        max_request_body_size=app.config["MAX_CONTENT_LENGTH"] * 2,
+        max_request_body_size=max(app.config["MAX_CONTENT_LENGTH"], app.config["IMPORT_MAX_LENGTH"]) * 2,
     )
 
 

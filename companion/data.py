@@ -54,8 +54,8 @@ def export_bgstats() -> Response:
 
 @bp.context_processor
 def upload_limit() -> dict[str, int | None]:
-    """The largest file the import takes (MAX_CONTENT_LENGTH, the whole request), said beside the field."""
-    return {"upload_limit": current_app.config.get("MAX_CONTENT_LENGTH")}
+    """The largest file the import takes (IMPORT_MAX_LENGTH, the whole request), said beside the field."""
+    return {"upload_limit": current_app.config.get("IMPORT_MAX_LENGTH")}
 
 
 @bp.route("/import", methods=["GET", "POST"])

@@ -62,6 +62,8 @@ ACCESS_CODE = "COMPANION_ACCESS_CODE"
 ACCESS_FIELD = "code"
 ACCESS_SESSION_KEY = "access"
 ACCESS_ENDPOINT = "access"
+# The one page that takes a large body: a whole export to import (IMPORT_MAX_LENGTH).
+IMPORT_ENDPOINT = "data.import_page"
 # Endpoints reachable without the code: the access page itself and the static files it needs.
 OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static"}
 LIMITER_EXTENSION = "companion_access_limiter"
@@ -146,11 +148,20 @@ def check_host() -> Response | None:
     return make_response((message, 400, {"Content-Type": "text/plain; charset=utf-8"}))
 
 
+def body_limit() -> int | None:
+    """The largest body this request may carry: MAX_CONTENT_LENGTH, or IMPORT_MAX_LENGTH for the import page."""
+    if request.endpoint == IMPORT_ENDPOINT:
+        return current_app.config.get("IMPORT_MAX_LENGTH")
+    return current_app.config.get("MAX_CONTENT_LENGTH")
+
+
 def check_body_size() -> None:
-    """Refuse a body announced larger than MAX_CONTENT_LENGTH before anything reads it."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    """Refuse a body announced larger than this request's limit before anything reads it."""
+    limit = body_limit()
+    # Flask's own check while reading the form (a body sent without its length) keeps the same limit.
+    request.max_content_length = limit
     if limit is not None and (request.content_length or 0) > limit:
-        abort(413, description=f"That is too much data: a request may carry at most {limit // 1024} KiB.")
+        abort(413, description=f"That is too much data: a request may carry at most {limit // 1024:,} KiB.")
 
 
 def check_csrf() -> None:

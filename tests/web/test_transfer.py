@@ -325,10 +325,20 @@ def test_import_on_postgresql(client, tmp_path) -> None:
         next(urls, None)
 
 
-def test_a_file_over_the_upload_limit_is_refused_and_the_limit_said(client) -> None:
+def test_a_file_over_the_upload_limit_is_refused_and_the_limit_said(app, client) -> None:
     page = client.get("/import").get_data(as_text=True)
-    assert "At most 512 KiB" in page and "companion import FILE" in page
+    assert "At most 65,536 KiB (64 MiB)" in page and "companion import FILE" in page
+    app.config["IMPORT_MAX_LENGTH"] = 512 * 1024
     before = counts(client)
     response = upload(client, b"{" + b" " * (600 * 1024) + b"}")
     assert response.status_code == 413
     assert counts(client) == before
+
+
+def test_the_import_takes_a_file_larger_than_other_requests_may_be(client) -> None:
+    """A 10,000-play export is some 23 MB: the import page takes it where every other request stops at 512 KiB."""
+    big = json.dumps({"format": "companion-export", "version": 1, "players": [], "plays": [],
+                      "padding": " " * (2 * 1024 * 1024)})
+    response = upload(client, big)
+    assert response.status_code != 413
+    assert client.post("/plays", data={"game": "spires", "name-0": "x" * (600 * 1024)}).status_code == 413
