@@ -167,7 +167,8 @@ def line_chart(name: str, title: str, points: Sequence[Point], top: str = "", bo
     parts: list[str] = []
     for y, edge in ((ABOVE, top), (ABOVE + PLOT, bottom)):
         parts.append(
-            f'<line class="guide" x1="0" x2="100%" y1="{y}" y2="{y}" stroke="currentColor" stroke-opacity="0.3" '
+            f'<line class="guide" x1="{_pct(gutter)}" x2="100%" y1="{y}" y2="{y}" stroke="currentColor" '
+            f'stroke-opacity="0.3" '
             f'stroke-dasharray="4 4"/>'
         )
         if edge:
