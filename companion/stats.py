@@ -45,6 +45,11 @@ def place(point: statistics.FormPoint) -> str:
     return f"{ordinal(point.rank)} of {point.seats}" if point.rank else f"of {point.seats}"
 
 
+def day(when: datetime | None) -> str:
+    """A play's date as the pages write it ('02 Nov 2026'); 'a play' when it went while the page was read."""
+    return f"{when:%d %b %Y}" if when is not None else "a play"
+
+
 def by_name(name: str) -> tuple[str, str]:
     """A sort key that files a name by its letters as a reader expects: 'Élodie' beside 'Elena', not after 'Zoë'."""
     key = name_key(name)
@@ -81,7 +86,7 @@ def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) 
                 Point(
                     point.beaten,
                     "W" if point.won else ordinal(point.rank) if point.rank else "?",
-                    f"{dates[point.play_id]:%d %b %Y}, {game_name(point.game)}: {place(point)}, {point.total} VP.",
+                    f"{day(dates.get(point.play_id))}, {game_name(point.game)}: {place(point)}, {point.total} VP.",
                     strong=point.won,
                 )
                 for point in stats.form
@@ -172,6 +177,7 @@ def player(player_id: int) -> Response:
             charts=player_charts(stats, dates),
             number=number,
             percent=percent,
+            day=day,
             place=place,
             game_name=game_name,
         )
@@ -199,5 +205,6 @@ def game(game_id: str) -> Response:
             charts=game_charts(stats),
             number=number,
             percent=percent,
+            day=day,
         )
     )
