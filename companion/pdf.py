@@ -108,6 +108,23 @@ def html_to_pdf(html: str) -> bytes:
     return _render(html)[0]
 
 
+def html_to_document(html: str, font_config: Any = None) -> Any:
+    """The laid-out WeasyPrint Document of an HTML string (static files only): its pages can be read (each page's
+    `anchors` say which ids it holds) and combined with other documents' pages (pages_to_pdf). Documents made to
+    be combined share one weasyprint.text.fonts.FontConfiguration (font_config): the fonts are looked up once."""
+    from weasyprint import HTML
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    folder = _static_folder(app)
+    fetcher = static_fetcher(folder, app.static_url_path or "/static")
+    return HTML(string=html, base_url=folder + "/", url_fetcher=fetcher).render(font_config=font_config)
+
+
+def pages_to_pdf(documents: list[Any], pages: list[Any]) -> bytes:
+    """One PDF of pages laid out in several documents (WeasyPrint's way: the first document copied with them all)."""
+    return documents[0].copy(pages).write_pdf()
+
+
 def _render(html: str) -> tuple[bytes, list[Path]]:
     """The PDF and the static files WeasyPrint read for it."""
     from weasyprint import HTML  # imported here: it loads Pango, which only the PDF routes need

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, request
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, request, url_for
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .games import get_game
 from .games.base import Game, Pad
+from .history_filter import HistoryFilter
+from .htmx import page_or_fragments
 from .pdf import render_pdf
+from .report import ReportJob, report_jobs, start_report
 from .result_grid import Grid, result_grid
 
 bp = Blueprint("sheets", __name__)
@@ -78,3 +81,44 @@ def pad(game_id: str) -> Response:
         count=query.players,
     )
     return _pdf_response(pdf, f"{game.id}-pad-{query.players}-players.pdf")
+
+
+def _job(job_id: str) -> ReportJob:
+    """The report job with this id, or 404 (unknown, or made too long ago: the history's link makes a new one)."""
+    job = report_jobs(current_app._get_current_object()).get(job_id)  # type: ignore[attr-defined]
+    if job is None:
+        abort(404, description="That report is no longer here: make it again from the history.")
+    return job
+
+
+def _progress(job: ReportJob, status: int = 200) -> Response:
+    """The report's progress: the whole page, or for htmx's poll the status fragment alone."""
+    return page_or_fragments("print/report_progress.html", ("print/_report_status.html",), status=status, job=job)
+
+
+@bp.get("/history/report.pdf")
+def report() -> Response:
+    """Start the history report of the filter in the query string (the history's own arguments) and show its
+    progress; the page offers the PDF once it is made."""
+    flt, errors = HistoryFilter.from_args(request.args)
+    if errors:
+        abort(422, description=" ".join(errors.values()))
+    job = start_report(current_app._get_current_object(), flt)  # type: ignore[attr-defined]
+    return _progress(job, status=202)
+
+
+@bp.get("/history/report/<job_id>")
+def report_status(job_id: str) -> Response:
+    """How far a report got: polled every second by its page until the download link appears."""
+    return _progress(_job(job_id))
+
+
+@bp.get("/history/report/<job_id>.pdf")
+def report_file(job_id: str) -> Response:
+    """A finished report's PDF; its progress page while it is still being made."""
+    job = _job(job_id)
+    if job.pdf is None:
+        return redirect(url_for("sheets.report_status", job_id=job.id), code=303)
+    response = _pdf_response(job.pdf, "history-report.pdf")
+    response.headers["Content-Disposition"] = 'attachment; filename="history-report.pdf"'
+    return response
