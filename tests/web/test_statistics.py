@@ -337,6 +337,7 @@ def test_player_page(client, history) -> None:
     assert "Spires : 2 solo plays, best 61 VP , average 58.0 VP" in text
     assert "Bob 4 1 1 2–2" in text and "Cleo 4 2 1 3–2" in text
     assert f'href="/players/{BOB}"' in html and 'href="/games/spqf"' in html and 'href="/plays/6"' in html
+    assert 'href="/history?player=Ann"' in html
     # The charts: SVG with their names and every value written as text.
     assert html.count("<svg") == 2
     assert 'aria-labelledby="chart-form-title chart-form-desc"' in html
@@ -369,6 +370,7 @@ def test_game_page(client, history) -> None:
     assert "4 of 4 (100%)" not in html and "3 of 4 (75%)" in html  # wins by seat: the 1st player
     assert "Winners, 1 VP cards" not in html and "1 VP cards, Winners: 28.8 VP." in html
     assert f'href="/players/{BOB}"' in html and 'href="/plays/3"' in html
+    assert 'href="/history?game=spqf"' in html
 
 
 def test_game_page_with_solo_plays(client, history) -> None:
