@@ -17,6 +17,7 @@ from companion import report
 from companion.models import Play
 from companion.report import ReportJob, report_jobs
 from tests.web.test_api import SPIRES, SPIRES_SOLO, SPQF
+from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 
 
 def save(client, game: str, players: list, options: dict | None = None, day: str = "2026-11-20") -> int:
@@ -175,3 +176,15 @@ def test_the_parts_join_into_one_report_without_short_pages(app, client, monkeyp
     ]
     stamps = [datetime.strptime(" ".join(day), "%d %b %Y") for day in days]
     assert stamps == sorted(stamps, reverse=True)
+
+
+def test_the_report_and_the_sheets_on_each_database(db_client) -> None:  # noqa: F811
+    client, _app = db_client
+    play = save(client, "spires", SPIRES, day="2026-11-20")
+    save(client, "spqf", SPQF, day="2026-11-21")
+    job = job_id(client.get("/history/report.pdf?player=bob").get_data(as_text=True))
+    assert "The report is ready: 2 plays." in wait_for(client, job)
+    text = pdf_text(client.get(f"/history/report/{job}.pdf").data)
+    assert "Plays: with bob" in text and "20 Nov 2026 Spires Bob 62 · Ann 43 ★ Bob" in text.splitlines()
+    assert "Total 43 62" in pdf_text(client.get(f"/plays/{play}/sheet.pdf").data).splitlines()
+    assert client.get("/games/spires/pad.pdf?players=2").status_code == 200
