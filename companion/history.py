@@ -70,6 +70,11 @@ def _page() -> int:
     return min(max(request.args.get("page", 1, type=int) or 1, 1), HISTORY_PAGES_MAX)
 
 
+def _page_args(page: int) -> dict[str, int]:
+    """The page argument of a link: none for the first page."""
+    return {"page": page} if page > 1 else {}
+
+
 def restorable_since() -> datetime:
     """The oldest moment a deleted play can have been deleted and still be restored."""
     return utcnow() - timedelta(days=RESTORE_DAYS)
@@ -147,7 +152,12 @@ def history() -> Response:
     status = 422 if errors else 200
     # Not page_or_fragments: the list's own `page` (its number) would clash with that helper's argument.
     if is_fragment_request():
-        return render_fragments(*HISTORY_RESULTS, status=status, **context)
+        response = render_fragments(*HISTORY_RESULTS, status=status, **context)
+        # The address bar shows the filter's own address, not the empty fields the form sent along; a refused
+        # filter keeps the address it had.
+        canonical = url_for("history.history", **_page_args(page), **flt.to_args())
+        response.headers["HX-Push-Url"] = "false" if errors else canonical
+        return response
     return make_response(render_template("history.html", **context), status)
 
 

@@ -141,6 +141,13 @@ def test_filter_by_game_player_and_days_full_page_and_fragment(client, group) ->
     assert "No finished play matches." in client.get("/history?player=Nobody").get_data(as_text=True)
 
 
+def test_htmx_gets_the_filters_own_address_to_show(client, group) -> None:
+    response = client.htmx("GET", "/history?game=spires&player=&date_from=&date_to=")
+    assert response.headers["HX-Push-Url"] == "/history?game=spires"
+    assert client.htmx("GET", "/history?page=2&player=Ann&game=").headers["HX-Push-Url"] == "/history?page=2&player=Ann"
+    assert client.htmx("GET", "/history?game=chess").headers["HX-Push-Url"] == "false"
+
+
 def test_the_form_shows_the_filter_it_applied(client, group) -> None:
     html = client.get("/history?game=spires&player=Ann&date_from=2026-11-01").get_data(as_text=True)
     assert '<option value="spires" selected>' in html
