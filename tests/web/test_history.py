@@ -497,3 +497,41 @@ def test_history_queries_on_each_database(db_client) -> None:  # noqa: F811
     with app.app_context(), Session(app.extensions["db_engine"]) as session:
         assert session.get(Play, a) is None
         assert session.exec(select(func.count()).select_from(Seat).where(Seat.play_id == a)).one() == 0
+
+
+def form_of(html: str) -> dict[str, str]:
+    """What the correction form would send as it is drawn: inputs, selected options, textareas, ticked boxes."""
+    form = dict(re.findall(r'<input type="(?:number|text|date)" id="[^"]+" name="([^"]+)" value="([^"]*)"', html))
+    form.update(re.findall(r'<input type="number" inputmode="numeric" step="1" name="([^"]+)" value="([^"]*)"', html))
+    for name, options in re.findall(r'<select id="[^"]+" name="([^"]+)"[^>]*>(.*?)</select>', html, re.DOTALL):
+        selected = re.search(r'<option value="([^"]*)" selected', options)
+        if selected:
+            form[name] = selected.group(1)
+    form.update(re.findall(r'<textarea id="[^"]+" name="([^"]+)"[^>]*>\n(.*?)</textarea>', html, re.DOTALL))
+    form.update((name, "on") for name in re.findall(r'<input type="checkbox" id="[^"]+" name="([^"]+)" checked', html))
+    form.pop("theme", None)
+    return form
+
+
+@pytest.mark.parametrize("game", ["spqf", "spyrium", "spires", "speros"])
+def test_a_tracked_play_of_every_game_saved_unchanged_keeps_its_result(client, game) -> None:
+    """The live state as input (the game's Live to_input), drawn into the form and read back, scores the same."""
+    from companion.games import GAMES
+
+    colours = GAMES[game].colours
+    form = {"game": game, "name-0": "Ann", "name-1": "Bob"}
+    if colours:
+        form.update({"colour-0": colours[0], "colour-1": colours[1]})
+    started = client.post("/plays", data=form)
+    assert started.status_code == 303, started.get_data(as_text=True)
+    play = int(started.headers["Location"].rsplit("/", 1)[1])
+    assert client.post(f"/plays/{play}/finish").status_code == 303
+    before = client.get(f"/api/v1/plays/{play}").get_json()["result"]
+    response = client.post(
+        f"/history/{play}/correct", data=form_of(client.get(f"/history/{play}/correct").get_data(as_text=True))
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)
+    after = client.get(f"/api/v1/plays/{play}").get_json()["result"]
+    assert [(p["name"], p["total"], p["rank"], p["breakdown"]) for p in after["players"]] == [
+        (p["name"], p["total"], p["rank"], p["breakdown"]) for p in before["players"]
+    ]
