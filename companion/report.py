@@ -31,7 +31,7 @@ from .games import get_game
 from .games.base import name_key
 from .history_filter import HistoryFilter, count_filtered, filtered_plays
 from .models import Play
-from .pdf import html_to_document, pages_to_pdf
+from .pdf import app_paper, html_to_document, pages_to_pdf
 
 # The most plays one report holds (the newest ones); a narrower filter reaches the others.
 REPORT_MAX_PLAYS = 5_000
@@ -264,6 +264,7 @@ def render_report(
 
     fonts = FontConfiguration()
     context: dict[str, Any] = {
+        "paper": app_paper(),
         "job": job,
         "made": _day(datetime.now(UTC)),
         "count": len(rows),

@@ -111,6 +111,16 @@ def test_the_report_follows_the_filter(client, history) -> None:
     assert "SPQF" not in text and "(solo)" not in text and "Bob 62 · Ann 43" in text
 
 
+def test_the_report_is_printed_on_the_paper_set(app, client, history) -> None:
+    app.config["PAPER_SIZE"] = "Letter"
+    job = job_id(client.get("/history/report.pdf").get_data(as_text=True))
+    wait_for(client, job)
+    reader = PdfReader(io.BytesIO(client.get(f"/history/report/{job}.pdf").data))
+    assert {(round(float(page.mediabox.width)), round(float(page.mediabox.height))) for page in reader.pages} == {
+        (612, 792)
+    }
+
+
 def test_a_filter_that_matches_nothing(client, history) -> None:
     job = job_id(client.get("/history/report.pdf?player=Nobody").get_data(as_text=True))
     assert "The report is ready: 0 plays." in wait_for(client, job)
