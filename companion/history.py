@@ -24,6 +24,7 @@ from werkzeug.datastructures import MultiDict
 
 from . import records
 from .calculator_forms import (
+    CalculatorEntry,
     calculator_messages,
     form_values,
     option_inputs,
@@ -116,6 +117,23 @@ def home() -> Response:
     )
 
 
+def _around_the_list(session: Session, flt: HistoryFilter, page: int) -> dict[str, Any]:
+    """What the whole page shows around the list: the play just deleted (to restore at once), links to the
+    plays deleted and in progress, and on the unfiltered first page the newest put aside."""
+    since = restorable_since()
+    deleted_id = request.args.get("deleted", type=int)
+    just = records.get_play(session, deleted_id) if deleted_id and 0 < deleted_id < 2**31 else None
+    first = page == 1 and not flt.active
+    abandoned, abandoned_count = _first_of(session, ABANDONED, HISTORY_PUT_ASIDE) if first else ([], 0)
+    return {
+        "just_deleted": just if just and just.deleted_at and _aware(just.deleted_at) >= since else None,
+        "deleted_count": records.count_deleted(session, since),
+        "abandoned": abandoned,
+        "abandoned_count": abandoned_count,
+        "in_progress_count": records.count_plays(session, IN_PROGRESS) if first else 0,
+    }
+
+
 @bp.get("/history")
 def history() -> Response:
     """Finished plays matching the filter, newest first, a page at a time; htmx gets the filter and list alone."""
@@ -134,21 +152,8 @@ def history() -> Response:
         "count": count,
         "page": page,
         "pages": max(ceil(count / HISTORY_PAGE), 1),
-        "abandoned": [],
-        "abandoned_count": 0,
-        "in_progress_count": 0,
-        "deleted_count": 0,
-        "just_deleted": None,
+        **(_around_the_list(session, flt, page) if not is_fragment_request() else {}),
     }
-    if not is_fragment_request():
-        since = restorable_since()
-        context["deleted_count"] = records.count_deleted(session, since)
-        deleted_id = request.args.get("deleted", type=int)
-        just = records.get_play(session, deleted_id) if deleted_id and 0 < deleted_id < 2**31 else None
-        context["just_deleted"] = just if just and just.deleted_at and _aware(just.deleted_at) >= since else None
-        if page == 1 and not flt.active:
-            context["abandoned"], context["abandoned_count"] = _first_of(session, ABANDONED, HISTORY_PUT_ASIDE)
-            context["in_progress_count"] = records.count_plays(session, IN_PROGRESS)
     status = 422 if errors else 200
     # Not page_or_fragments: the list's own `page` (its number) would clash with that helper's argument.
     if is_fragment_request():
@@ -258,6 +263,28 @@ def _played_at(play: Play, form: MultiDict[str, str]) -> datetime:
     return datetime.combine(day, _aware(play.played_at).timetz())
 
 
+def _read_details(
+    play: Play, entry: CalculatorEntry, form: MultiDict[str, str]
+) -> tuple[datetime, str, dict[str, str]]:
+    """The corrected day and notes, and a message for each field beyond the calculator's that can't be kept."""
+    messages: dict[str, str] = {}
+    played_at, notes = play.played_at, play.notes
+    try:
+        notes = read_notes(form)
+    except InputErrors as refused:
+        messages["notes"] = refused.errors[0].message
+    try:
+        played_at = _played_at(play, form)
+    except InputErrors as refused:
+        messages["played_on"] = refused.errors[0].message
+    if len(entry.players) != len(play.seats):
+        messages["players"] = (
+            f"This play had {len(play.seats)} players; a correction keeps each of them. To change who played, "
+            "delete it and score it again."
+        )
+    return played_at, notes, messages
+
+
 def _correct_context(play: Play, game: Game, values: MultiDict[str, str], errors: dict[str, str]) -> dict[str, Any]:
     """What the correction page and its form fragment need: the calculator's inputs, filled."""
     # The calculator's shared inputs build their tap URLs from the route's game (calculator.tap_line).
@@ -307,22 +334,7 @@ def correct(play_id: int) -> Response:
     play = _finished_play(play_id)
     game = records.game_of(play)
     entry = read_calculator(game, request.form)
-    # Messages for the fields the calculator's form doesn't have; each stands beside its own field.
-    details: dict[str, str] = {}
-    played_at, notes = play.played_at, play.notes
-    try:
-        notes = read_notes(request.form)
-    except InputErrors as refused:
-        details["notes"] = refused.errors[0].message
-    try:
-        played_at = _played_at(play, request.form)
-    except InputErrors as refused:
-        details["played_on"] = refused.errors[0].message
-    if len(entry.players) != len(play.seats):
-        details["players"] = (
-            f"This play had {len(play.seats)} players; a correction keeps each of them. To change who played, "
-            "delete it and score it again."
-        )
+    played_at, notes, details = _read_details(play, entry, request.form)
     try:
         players, options = validate_entry(game, entry)
         messages: dict[str, str] = {}
