@@ -26,6 +26,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=512 * 1024,
         # The import page takes a whole export: some 2.3 KB a play, so 64 MiB holds a group's 25,000 plays.
         IMPORT_MAX_LENGTH=64 * 1024 * 1024,
+        # The printed sheets, pads and reports: "A4" or "Letter" (instance/config.py: PAPER_SIZE = "Letter").
+        PAPER_SIZE="A4",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

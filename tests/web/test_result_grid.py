@@ -366,14 +366,14 @@ def test_spires_solo_has_one_column_no_rank_and_the_appraisal(client) -> None:
     assert "Ann scores 60 VP." in html and "King's Appraisal:</strong> " + result["appraisal_text"] in html
 
 
-# --- the A4 sheet keeps its list per player ---
+# --- the A4 sheet draws the same grid as a score pad ---
 
 
-def test_score_sheet_keeps_the_list_per_player(client, app) -> None:
-    """The print template asks the partial for the list it has always printed (the PDF's own grid is the history
-    issue's); the web page never shows that list."""
-    html, result = save(client, "spires", PLAYS["spires"])
-    assert 'class="breakdown"' not in html
+def test_score_sheet_is_a_score_pad_grid(client, app) -> None:
+    """The print template draws players as columns like the page (its own print/_grid.html); no list per player."""
+    html, _result = save(client, "spires", PLAYS["spires"])
+    sheet = client.get("/plays/1/sheet.pdf")
+    assert sheet.status_code == 200
     with app.test_request_context():
         from flask import render_template
 
@@ -382,12 +382,10 @@ def test_score_sheet_keeps_the_list_per_player(client, app) -> None:
         from companion.models import Play
 
         play = get_session().get(Play, 1)
-        sheet = render_template(
+        printed = render_template(
             "print/sheet.html", play=play, game=GAMES["spires"], result=records.stored_result(play), seats=play.seats
         )
-    assert 'class="breakdown"' in sheet and "result-grid" not in sheet
-    bob = result["players"][1]
-    assert f'<td>Total</td><td class="num">{bob["total"]}</td><td>Rank 1</td>' in sheet
+    assert 'class="pad-grid' in printed and 'class="breakdown"' not in printed and 'class="breakdown"' not in html
 
 
 # --- the helper itself ---

@@ -747,12 +747,14 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.headers["Content-Disposition"] == f'inline; filename="spqf-{play_id}.pdf"'
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
-    for expected in ("SPQF", "score sheet", "Players in turn order: Ann, Bob", "1 VP cards", "Total 11 Rank 1",
+    for expected in ("SPQF", "score sheet", "Players in turn order: Ann, Bob", "1 VP cards",
                      "The most Monument VP (2; next best 0): 3 VP."):
         assert expected in text, expected
     # Narrow columns wrap the longer line labels.
     assert len(re.findall(r"Monument\s+bonus", text)) == 2
     assert re.search(r"Ann\s+wins\s+with\s+11\s+VP\.", text)
+    # The score pad's grid: a Total row and a Rank row, a column per player.
+    assert "Total 11 0" in text.splitlines() and "Rank 1st 2nd" in text.splitlines()
 
 
 BAD_FINISHES = [

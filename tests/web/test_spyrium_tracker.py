@@ -877,11 +877,13 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.headers["Content-Disposition"] == f'inline; filename="spyrium-{play_id}.pdf"'
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
-    for expected in ("Spyrium", "score sheet", "Players in turn order: Ann, Bob", "Total 20 Rank 1",
-                     "Total 18 Rank 2", "3 + 5 = 8 VP.", "(at most 7 each): 6 VP."):
+    for expected in ("Spyrium", "score sheet", "Players in turn order: Ann, Bob",
+                     "3 + 5 = 8 VP.", "(at most 7 each): 6 VP."):
         assert expected in text, expected
     assert text.count("Score track") == 2 and text.count("Buildings") == 2 and text.count("Techniques") == 2
     assert re.search(r"Ann\s+wins\s+with\s+20\s+VP\.", text)
+    # The score pad's grid: a Total row and a Rank row, a column per player.
+    assert "Total 20 18" in text.splitlines() and "Rank 1st 2nd" in text.splitlines()
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
