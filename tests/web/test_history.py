@@ -154,6 +154,8 @@ def test_the_form_shows_the_filter_it_applied(client, group) -> None:
     assert 'name="player" value="Ann"' in html
     assert 'name="date_from" value="2026-11-01"' in html
     assert "Spires, with Ann, from 1 Nov 2026" in html
+    # The printed report of the same filter.
+    assert 'href="/history/report.pdf?game=spires&amp;player=Ann&amp;date_from=2026-11-01"' in html
     assert ">Clear</a>" in html
 
 
