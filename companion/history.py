@@ -141,8 +141,9 @@ def history() -> Response:
     page = _page()
     session = get_session()
     records.purge_deleted(session, restorable_since())
-    count = count_filtered(session, flt)
     found = filtered_plays(session, flt, limit=HISTORY_PAGE, offset=(page - 1) * HISTORY_PAGE)
+    # A first page that is not full holds every match: no count to make.
+    count = len(found) if page == 1 and len(found) < HISTORY_PAGE else count_filtered(session, flt)
     context: dict[str, Any] = {
         "flt": flt,
         "errors": errors,

@@ -211,11 +211,17 @@ def test_a_page_is_a_few_queries_however_many_plays_it_lists(app, client, monkey
             event.remove(engine, "before_cursor_execute", note)
         return len(seen)
 
-    save(client, "spyrium", [{"name": "Ann", "vp_track": 1}, {"name": "Bob"}])
+    # Pages of 3 rows: a full first page, so that the count is made at both sizes.
+    monkeypatch.setattr(history, "HISTORY_PAGE", 3)
+    for n in range(4):
+        save(client, "spyrium", [{"name": "Ann", "vp_track": n}, {"name": "Bob"}])
     few = statements("/history?player=Ann"), statements("/history")
     for n in range(12):
         save(client, "spyrium", [{"name": f"P{n}", "vp_track": n}, {"name": "Ann"}, {"name": "Bob"}])
     assert (statements("/history?player=Ann"), statements("/history")) == few
+    # A later page: the same, less what only the first page shows (the newest put aside, the games in progress).
+    assert statements("/history?player=Ann&page=4") == few[0]
+    assert statements("/history?page=5") <= few[1]
 
 
 # Deleted plays
