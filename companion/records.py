@@ -519,14 +519,18 @@ def correct_play(
         """Write the correction onto the play as read under the claim."""
         if play.status != FINISHED or play.deleted_at is not None or len(play.seats) != len(players):
             return None
-        for seat, model in zip(play.seats, players, strict=True):
+        game = game_of(play)
+        for seat, model, scored in zip(play.seats, players, result.players, strict=True):
             seat.name = model.name
             seat.player_id = find_or_add_player(session, model.name).id  # type: ignore[assignment]
             seat.state = model.model_dump(mode="json", exclude={"name"})
+            # A game that scores by colour (Speros) says it with the player's result: the seat follows the fix.
+            if scored.extra.get("color") in game.colours:
+                seat.colour = scored.extra["color"]
             session.add(seat)
         play.options = options.model_dump(mode="json")
         play.extra = {}
-        play.rules_version = game_of(play).rules_version
+        play.rules_version = game.rules_version
         _store_result(play, result)
         play.played_at = played_at
         play.notes = notes

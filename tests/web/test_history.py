@@ -543,3 +543,17 @@ def test_a_tracked_play_of_every_game_saved_unchanged_keeps_its_result(client, g
     assert [(p["name"], p["total"], p["rank"], p["breakdown"]) for p in after["players"]] == [
         (p["name"], p["total"], p["rank"], p["breakdown"]) for p in before["players"]
     ]
+
+
+def test_a_tracked_speros_play_corrected_to_another_colour_shows_it(client) -> None:
+    """The seat's colour (what the result grid draws first) follows a corrected colour."""
+    form = {"game": "speros", "name-0": "Ann", "name-1": "Bob", "colour-0": "green", "colour-1": "red"}
+    play = int(client.post("/plays", data=form).headers["Location"].rsplit("/", 1)[1])
+    assert client.post(f"/plays/{play}/finish").status_code == 303
+    values = form_of(client.get(f"/history/{play}/correct").get_data(as_text=True))
+    assert (values["color-0"], values["color-1"]) == ("green", "red")
+    values["color-1"] = "blue"
+    assert client.post(f"/history/{play}/correct", data=values).status_code == 303
+    view = client.get(f"/api/v1/plays/{play}").get_json()
+    assert [p.get("colour") for p in view["players"]] == ["green", "blue"]
+    assert "colour-blue" in client.get(f"/plays/{play}").get_data(as_text=True)
