@@ -495,6 +495,12 @@ def test_history_queries_on_each_database(db_client) -> None:  # noqa: F811
     assert client.post(f"/history/{b}/correct", data=form).status_code == 303
     assert listed(client.get("/history?date_from=2026-11-04").get_data(as_text=True)) == [b]
     assert client.post(f"/history/{a}/delete").status_code == 303
+    # A tracked play with its taps (Change rows) goes whole too.
+    tracked = start_play(client, ["Ann", "Bob"])
+    seat = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{tracked}").get_data(as_text=True))[0]
+    client.post(f"/plays/{tracked}/seats/{seat}", data={"field": "crowns", "delta": "1"})
+    assert client.post(f"/plays/{tracked}/finish").status_code == 303
+    assert client.post(f"/history/{tracked}/delete").status_code == 303
     moved = datetime.now(UTC) + timedelta(days=history.RESTORE_DAYS + 1)
     original = history.utcnow
     history.utcnow = lambda: moved
@@ -503,8 +509,9 @@ def test_history_queries_on_each_database(db_client) -> None:  # noqa: F811
     finally:
         history.utcnow = original
     with app.app_context(), Session(app.extensions["db_engine"]) as session:
-        assert session.get(Play, a) is None
-        assert session.exec(select(func.count()).select_from(Seat).where(Seat.play_id == a)).one() == 0
+        assert session.get(Play, a) is None and session.get(Play, tracked) is None
+        assert session.exec(select(func.count()).select_from(Seat).where(Seat.play_id.in_([a, tracked]))).one() == 0
+        assert session.exec(select(func.count()).select_from(Change).where(Change.play_id == tracked)).one() == 0
 
 
 def form_of(html: str) -> dict[str, str]:
