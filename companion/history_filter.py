@@ -157,7 +157,9 @@ def _conditions(flt: HistoryFilter, player_id: int | None, *, player_list: bool 
     if flt.player and player_list:
         where.append(col(Play.id).in_(select(Seat.play_id).where(col(Seat.player_id) == player_id)))
     elif flt.player:
-        seated = select(Seat.id).where(col(Seat.play_id) == col(Play.id), col(Seat.player_id) == player_id)
+        # "+ 0": the play's own seats (ix_seat_play_id), never all the player's seats for each play, which is what
+        # SQLite picks for a bound player id (500 ms at 10,000 plays instead of 1 ms).
+        seated = select(Seat.id).where(col(Seat.play_id) == col(Play.id), col(Seat.player_id) + 0 == player_id)
         where.append(seated.exists())
     if flt.date_from:
         where.append(col(Play.played_at) >= _start_of(flt.date_from))
