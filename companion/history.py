@@ -2,8 +2,8 @@
 
 Every list is read a page at a time (LIMIT in the query), with a count where the page says how many there are:
 thousands of plays in progress or put aside never make the home page or the history slow. The history is filtered
-by game, player and days (history_filter, shared with the history report) and each page is three queries whatever
-its length: the count, the plays, and all their seats with their roster entries.
+by game, player and days (history_filter, shared with the history report) and each page is the same few queries
+whatever its length: the count (from indexes), the plays, and all their seats with their roster entries at once.
 
 A finished play can be corrected (names, notes, day, and its inputs in the calculator's own form, scored again by
 the rules) and deleted. A deleted play is left out of every list but kept RESTORE_DAYS days, to be restored from
