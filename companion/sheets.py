@@ -39,6 +39,19 @@ def pad_options(game: Game, count: int) -> tuple[Any, str | None]:
     return options, error
 
 
+def pad_counts(game: Game) -> list[int]:
+    """The player counts the game has a blank pad for, fewest first (1 is a solo pad, where the game has one)."""
+    if game.pad is None:
+        return []
+    return [count for count in range(1, game.max_players + 1) if pad_options(game, count)[1] is None]
+
+
+@bp.app_context_processor
+def pad_links() -> dict[str, Any]:
+    """Every page may offer a game's blank pads (the calculator, the game's statistics)."""
+    return {"pad_counts": pad_counts}
+
+
 def blank_grid(pad: Pad, count: int) -> Grid:
     """The score pad grid of `count` unnamed players with every box empty: the same grid as a finished play's."""
     lines = [{"key": line.key, "label": line.label, "points": None, "why": ""} for line in pad.lines]

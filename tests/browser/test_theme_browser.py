@@ -83,7 +83,8 @@ def finish(context, base: str, play: int) -> int:
 
 def every_page(context, base: str) -> list[str]:
     """Every page a device opens, with plays in progress and finished to show: home (listing them), each game's new
-    play form, tracker, result and calculator, the history, the calculator index, the offline page."""
+    play form, tracker, result and calculator, the history (filtered, a correction, a deletion's confirmation,
+    recently deleted), the statistics, the import page, a report's progress, the calculator index, the offline page."""
     trackers = {game: start_tracker(context, base, game) for game in GAMES}
     # A Spires tower of 4 cards: the warning colours are on the page too.
     api(context, base, f"/api/v1/plays/{trackers['spires']}/actions",
@@ -95,6 +96,16 @@ def every_page(context, base: str) -> list[str]:
         *(f"/plays/{play}" for play in trackers.values()),
         *(f"/plays/{play}" for play in results.values()),
         "/history",
+        "/history?game=spires",
+        f"/history/{results['spires']}/correct",
+        f"/history/{results['spqf']}/delete",
+        "/history/deleted",
+        "/players",
+        "/players/1",
+        *(f"/games/{game}" for game in GAMES),
+        "/import",
+        # The history report's progress page (202) while it is made.
+        "/history/report.pdf",
         "/calculator/",
         *(f"/calculator/{game}" for game in GAMES),
         "/offline",
