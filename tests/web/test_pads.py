@@ -128,3 +128,20 @@ def test_a_pad_is_rendered_once_and_printed_on_the_paper_set(app, client, monkey
     letter = client.get("/games/spqf/pad.pdf?players=3")
     box = PdfReader(io.BytesIO(letter.data)).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+
+
+PAD_LINK = re.compile(r'<a class="button small" href="/games/(\w+)/pad\.pdf\?players=(\d)"')
+
+
+@pytest.mark.parametrize(
+    ("game", "counts"),
+    [("spires", ["1", "2", "3", "4"]), ("spqf", ["2", "3", "4"]), ("spyrium", ["2", "3", "4", "5"]),
+     ("speros", ["2", "3", "4"])],
+)
+def test_the_calculator_and_the_game_page_offer_each_blank_pad(client, game: str, counts: list[str]) -> None:
+    """Solo (players=1) only where the game has a solo pad; each link gives a PDF."""
+    for url in (f"/calculator/{game}", f"/games/{game}"):
+        links = PAD_LINK.findall(client.get(url).get_data(as_text=True))
+        assert links == [(game, count) for count in counts], url
+    for count in counts:
+        assert client.get(f"/games/{game}/pad.pdf?players={count}").status_code == 200
