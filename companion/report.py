@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from flask import Flask, render_template
 from markupsafe import Markup
 from sqlmodel import Session
 
+from . import statistics
 from .charts import Bar, BarGroup, bar_chart
 from .games import get_game
 from .games.base import name_key
@@ -108,31 +109,30 @@ def report_rows(plays: Sequence[Play]) -> list[ReportRow]:
 
 
 def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
-    """Every player of these plays, counted as the statistics pages count (companion/statistics.py): a play of
-    several seats is a play for each, rank 1 a win (a shared victory a win for each winner); a play of one seat is
-    solo, counted apart. Most wins first, then best win rate, then name."""
-    tally: dict[int, dict[str, Any]] = {}
-    for play in plays:
-        seats = [seat for seat in play.seats if seat.total is not None]
-        solo = len(seats) == 1
-        for seat in seats:
-            name = seat.player.name if seat.player else seat.name
-            mine = tally.setdefault(seat.player_id, {"name": name, "totals": [], "wins": 0, "solo": 0})
-            if solo:
-                mine["solo"] += 1
-            else:
-                mine["totals"].append(seat.total)
-                mine["wins"] += seat.rank == 1
+    """Every player of these plays, counted by the statistics pages' rules (statistics.roster_lines: rank 1 a win,
+    a shared victory a win for each winner, a play of one seat solo and apart), with their average and best
+    multiplayer total. Most wins first, then best win rate, then name."""
+    counted = statistics.group_plays(
+        statistics.SeatRow(play.id, play.game, seat.player_id, seat.position, seat.total, seat.rank)
+        for play in plays
+        for seat in play.seats
+        if seat.total is not None
+    )
+    names = {seat.player_id: seat.player.name if seat.player else seat.name for play in plays for seat in play.seats}
+    totals: dict[int, list[int]] = defaultdict(list)
+    for play in counted:
+        for seat in () if play.solo else play.seats:
+            totals[seat.player_id].append(seat.total)
     lines = [
         PlayerLine(
-            mine["name"],
-            len(mine["totals"]),
-            mine["wins"],
-            sum(mine["totals"]) / len(mine["totals"]) if mine["totals"] else None,
-            max(mine["totals"]) if mine["totals"] else None,
-            mine["solo"],
+            line.name,
+            line.plays,
+            line.wins,
+            statistics.mean(totals[line.player_id]),
+            max(totals[line.player_id], default=None),
+            line.solo,
         )
-        for mine in tally.values()
+        for line in statistics.roster_lines(counted, names)
     ]
     lines.sort(key=lambda line: (-line.wins, -(line.win_rate or 0), name_key(line.name)))
     return lines
