@@ -32,7 +32,8 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
-  finished)}.
+  finished), "deleted_at" (ISO, UTC, when the play was deleted from the history: it is restorable on its page for
+  30 days, then gone; null for a play in the history)}.
 - POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game
   action to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one
   undo step). Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player",
@@ -363,6 +364,7 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
         "tracker_notes": tracker_notes,
         "end": end,
         "result": _stored_result(play) if play.status == FINISHED else None,
+        "deleted_at": _iso(play.deleted_at) if play.deleted_at else None,
         **more,
     }
 

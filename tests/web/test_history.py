@@ -267,6 +267,8 @@ def test_delete_asks_first_then_restore_brings_it_back(client, group) -> None:
     assert "was deleted on" in page and "can be restored until" in page and "Delete…" not in page
     deleted = client.get("/history/deleted").get_data(as_text=True)
     assert f'action="/history/{play}/restore"' in deleted
+    # The API says so too (the play view grows "deleted_at"; null for a play in the history).
+    assert client.get(f"/api/v1/plays/{play}").get_json()["deleted_at"].startswith("20")
     # A deleted play can't be deleted or corrected again.
     assert client.post(f"/history/{play}/delete").status_code == 404
     assert client.get(f"/history/{play}/correct").status_code == 404
@@ -275,6 +277,7 @@ def test_delete_asks_first_then_restore_brings_it_back(client, group) -> None:
     assert restored.status_code == 303 and restored.headers["Location"] == f"/plays/{play}"
     assert play in listed(client.get("/history").get_data(as_text=True))
     assert "Nothing deleted" in client.get("/history/deleted").get_data(as_text=True)
+    assert client.get(f"/api/v1/plays/{play}").get_json()["deleted_at"] is None
     assert client.post(f"/history/{play}/restore").status_code == 404
 
 
