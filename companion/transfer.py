@@ -327,6 +327,9 @@ def parse_json(raw: bytes) -> Any:
             f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}): it may be cut short "
             "or edited by hand."
         ) from None
+    except RecursionError:
+        # Lists inside lists thousands deep: no export is shaped so, and Python's parser gives up on it.
+        raise Refused("This file is no export: its JSON is nested thousands of levels deep.") from None
 
 
 def validate_export(data: dict[str, Any]) -> ExportIn:

@@ -192,6 +192,7 @@ def unknown_game(export: dict[str, Any]) -> None:
         (lambda e: "{not json", "not valid JSON"),
         (lambda e: "", "empty"),
         (lambda e: "[1, 2]", "one JSON object"),
+        (lambda e: "[" * 100_000, "nested thousands of levels deep"),
         (lambda e: b"\xff\xfe\x00garbage", "not text in UTF-8"),
         (lambda e: broken(e, set_total), "does not add up"),
         (lambda e: broken(e, unknown_game), "There is no game 'catan'"),
