@@ -332,7 +332,8 @@ def tracker_notes(standing: Standing) -> list[Note]:
             pile = getattr(options.discard, symbol)
             state = "scores" if holders else "does not score"
             bonus = SYMBOL_BONUS[symbol]
-            notes.append(Note(f"{symbol.capitalize()}: you {mine}, discard pile {pile}: the {bonus} VP bonus {state}."))
+            name = players[0].name if players else "Solo player"
+            notes.append(Note(f"{symbol.capitalize()}: {name} {mine}, discard pile {pile}: the {bonus} VP bonus {state}."))
         elif holders:
             most = max(getattr(p, symbol) for p in players)
             verb = "leads" if len(holders) == 1 else "lead"

@@ -245,7 +245,7 @@ def test_solo_discard_pile_taps(client, htmx: bool) -> None:
         assert response.status_code == 200
         assert html.lstrip().startswith('<p id="c-table-discard-crowns-error" class="error" role="alert"></p>')
         assert re.search(r'<output id="c-table-discard-crowns-value"[^>]*>1</output>', html)
-        assert "Crowns: you 0, discard pile 1: the 15 VP bonus does not score." in html
+        assert "Crowns: Ann 0, discard pile 1: the 15 VP bonus does not score." in html
     else:
         assert response.status_code == 303
     bad = client.htmx("POST", url, data={"field": "discard.swords", "value": "13"})
