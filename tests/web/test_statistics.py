@@ -63,7 +63,16 @@ HISTORY = [
     (5, "spqf", 5, IN_PROGRESS, False, [(CLEO, None, None, None), (HANA, None, None, None)]),
     # Solo Spires: apart from wins and rates.
     (6, "spires", 6, FINISHED, False, [(ANN, 61, 1, [])]),
-    (7, "spires", 7, FINISHED, False, [(ANN, 55, 1, [])]),
+    # A solo play scored line by line: its lines stay out of the game's line averages too.
+    (
+        7,
+        "spires",
+        7,
+        FINISHED,
+        False,
+        [(ANN, 55, 1, [{"key": "towers", "label": "Towers", "points": 40, "why": ""},
+                       {"key": "crowns", "label": "Crowns bonus", "points": 15, "why": ""}])],
+    ),
     # A tie nobody broke: both rank 1. Imported with no breakdown at all (JSON null).
     (8, "spires", 8, FINISHED, False, [(ANN, 30, 1, None), (CLEO, 30, 1, None)]),
     # A tie for second: Ann and Bob level.
