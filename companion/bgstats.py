@@ -234,7 +234,7 @@ def validate_backup(data: dict[str, Any]) -> BgBackup:
             problems.append(f"Play {index + 1}: player {', '.join(missing)} is not in the file.")
         try:
             played_at(play.playDate)
-        except ValueError:
+        except (ValueError, OverflowError):
             problems.append(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
     if problems:
         raise Refused("This BG Stats file is damaged.", problems[:5])

@@ -22,15 +22,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from . import records
 from .games import GAMES, get_game
-from .games.base import NAME_MAX, FieldError, join_names, name_key, nul_errors, validation_errors
+from .games.base import NAME_MAX, FieldError, Game, InputErrors, join_names, name_key, nul_errors, validation_errors
 from .models import ABANDONED, FINISHED, IN_PROGRESS, NOTES_MAX, Play, Player, Seat
+from .result_grid import result_grid
 
 FORMAT = "companion-export"
 FORMAT_VERSION = 1
@@ -41,8 +42,19 @@ Points = Annotated[int, Field(ge=-POINTS_MAX, le=POINTS_MAX)]
 UID_CHUNK = 500
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+
+
+def _in_utc(moment: datetime) -> datetime:
+    """A time of the file in UTC (a time without a zone is UTC); a date at the very ends of the calendar, which has no
+    UTC twin, is no time this app stored."""
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("This date is out of range.") from None
+
+
 # Dates may come as ISO text (the file) even though every other field is strict.
-When = Annotated[datetime, Field(strict=False)]
+When = Annotated[datetime, Field(strict=False), AfterValidator(_in_utc)]
 
 
 class Refused(Exception):
@@ -145,6 +157,11 @@ class PlayIn(Strict):
         keys = [name_key(seat.name) for seat in self.seats]
         if len(set(keys)) != len(keys):
             raise ValueError("The same player sits twice.")
+        for seat in self.seats:
+            # The roster entry is the seated name in the roster's spelling: the same player, the same key.
+            if name_key(seat.player) != name_key(seat.name):
+                raise ValueError(f"{seat.name} sits as the roster's {seat.player}: a seat's player is its name.")
+        _reads_back(self, game)
         if self.status == FINISHED:
             for seat in self.seats:
                 if seat.total is None or seat.rank is None or seat.breakdown is None:
@@ -157,6 +174,50 @@ class PlayIn(Strict):
             if not any(seat.rank == 1 for seat in self.seats) or any(s.rank > len(self.seats) for s in self.seats):
                 raise ValueError("Its ranks don't hold together: nobody is first, or a rank is past the last seat.")
         return self
+
+
+def _reads_back(play_in: PlayIn, game: Game) -> None:
+    """The play's stored parts (extra, each seat's state) read back as the app reads them, on a play built here and
+    never saved: a file that would break the result page, the tracker or the history is refused, not stored."""
+    play = Play(
+        game=play_in.game,
+        status=play_in.status,
+        options=play_in.options,
+        rules_version="check",
+        extra=play_in.extra,
+        tiebreak=play_in.tiebreak,
+    )
+    play.seats = [
+        Seat(
+            player_id=0,
+            name=seat.name,
+            position=position,
+            colour=seat.colour,
+            state=seat.state,
+            total=seat.total,
+            rank=seat.rank,
+            breakdown=[line.model_dump() for line in seat.breakdown or []],
+        )
+        for position, seat in enumerate(play_in.seats)
+    ]
+    try:
+        if play_in.status == FINISHED:
+            result = records.stored_result(play)
+            # The play's own extras lie beside the result; they must not stand in for its players or winners.
+            stored = {seat.name for seat in play_in.seats}
+            if (
+                result["game"] != play_in.game
+                or {p["name"] for p in result["players"]} != stored
+                or result["winners"] != [seat.name for seat in play_in.seats if seat.rank == 1]
+            ):
+                raise ValueError("Its extra parts stand in for its players or winners.")
+            result_grid(result, game, play.seats)
+        elif game.has_tracker:
+            records.standing(play)
+    except InputErrors as refused:
+        raise ValueError(f"Its live state can't be scored: {refused}") from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as broken:
+        raise ValueError(f"Its stored parts don't read back ({broken}).") from None
 
 
 class PlayerIn(Strict):
@@ -506,6 +567,10 @@ def import_file(session: Session, raw: bytes) -> Summary:
     data = parse_json(raw)
     if not isinstance(data, dict):
         raise Refused("This file is JSON but no export: a Companion or BG Stats export is one JSON object.")
+    # Both formats: PostgreSQL can't store a NUL character, and SQLite would keep one our own export then refuses.
+    errors = nul_errors(data)
+    if errors:
+        raise Refused("This file holds text that can't be stored.", [_said(errors[:5])])
     if data.get("format") == FORMAT:
         export = validate_export(data)
         return _twice_if_raced(session, lambda: import_export(session, export))

@@ -175,6 +175,8 @@ def test_import_of_a_real_shaped_backup(client) -> None:
         (lambda p: p[0]["playerScores"][0].update(playerRefId=99), "player 99 is not in the file"),
         (lambda p: p[0].update(gameRefId=99), "its game (99) is not in the file"),
         (lambda p: p[0].update(playDate="yesterday"), "is not a date"),
+        # The last day of the calendar with a zone west of UTC has no UTC twin.
+        (lambda p: p[0].update(playDate="9999-12-31T23:00:00-05:00"), "is not a date"),
         (lambda p: p[0].pop("playerScores"), "Field required"),
         (lambda p: p[0].update(uuid=""), "at least 1 character"),
     ],
@@ -240,3 +242,13 @@ def test_bgstats_import_on_postgresql(client) -> None:
     finally:
         app.extensions["db_engine"].dispose()
         next(urls, None)
+
+
+def test_a_backup_with_a_nul_character_is_refused_with_nothing_changed(client) -> None:
+    """PostgreSQL can't store it, and SQLite would keep a name that our own export then can't bring back."""
+    plays = [bg_play("C0FFEE00-0000-4000-8000-00000000000C", 10, [(1, "4", True), (2, "3", False)], comments="a\u0000b")]
+    before = counts(client)
+    response = upload(client, backup(plays))
+    assert response.status_code == 422
+    assert "holds text that can't be stored" in response.get_data(as_text=True).replace("&#39;", "'")
+    assert counts(client) == before

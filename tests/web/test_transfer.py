@@ -176,6 +176,11 @@ def finished(export: dict[str, Any]) -> dict[str, Any]:
     return next(p for p in export["plays"] if p["status"] == "finished")
 
 
+def in_progress(export: dict[str, Any]) -> dict[str, Any]:
+    """The play in progress of an export."""
+    return next(p for p in export["plays"] if p["status"] == "in_progress")
+
+
 def set_total(export: dict[str, Any]) -> None:
     """A total that is not the sum of its lines."""
     finished(export)["seats"][0]["total"] += 1
@@ -205,6 +210,14 @@ def unknown_game(export: dict[str, Any]) -> None:
         (lambda e: broken(e, lambda x: x.update(format="someone-else")), "another format"),
         (lambda e: json.dumps({"hello": "world"}), "neither a Companion export nor a BG Stats export"),
         (lambda e: broken(e, lambda x: finished(x).update(notes="a\u0000b")), "can't be stored"),
+        # Stored parts that would break the result page, the tracker or the history: refused, not stored.
+        (lambda e: broken(e, lambda x: finished(x).update(extra={"players": [{}]})), "don't read back"),
+        (lambda e: broken(e, lambda x: finished(x).update(extra={"winners": 5})), "stand in for its players"),
+        (lambda e: broken(e, lambda x: in_progress(x).update(extra={"table": "x"})), "don't read back"),
+        (lambda e: broken(e, lambda x: in_progress(x)["seats"][0].update(state={"vp_track": "lots"})), "can't be scored"),
+        (lambda e: broken(e, lambda x: finished(x)["seats"][1].update(player=finished(x)["seats"][0]["player"])),
+         "a seat's player is its name"),
+        (lambda e: broken(e, lambda x: finished(x).update(played_at="0001-01-01T00:00:00+05:00")), "out of range"),
     ],
 )
 def test_corrupt_foreign_and_newer_files_are_refused_with_nothing_changed(client, tmp_path, body, said) -> None:
