@@ -208,6 +208,13 @@ class ReportJobs:
             while len(self._jobs) > KEEP_JOBS:
                 self._jobs.popitem(last=False)
 
+    def unfinished(self, description: str) -> ReportJob | None:
+        """A job still being made for the same filter: asked again (a second tap, a reload), it is shown, not
+        started once more."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        return next((job for job in reversed(jobs) if job.description == description and not job.finished), None)
+
     def get(self, job_id: str) -> ReportJob | None:
         """The job with this id, unless it is unknown or expired."""
         with self._lock:
@@ -224,8 +231,12 @@ def report_jobs(app: Flask) -> ReportJobs:
 
 def start_report(app: Flask, flt: HistoryFilter) -> ReportJob:
     """Start making the report of the plays the filter lets through, in a background thread; the job says how far."""
+    jobs = report_jobs(app)
+    running = jobs.unfinished(flt.describe())
+    if running is not None:
+        return running
     job = ReportJob(uuid.uuid4().hex, flt.describe())
-    report_jobs(app).add(job)
+    jobs.add(job)
     thread = threading.Thread(target=_make_report, args=(app, job, flt), name=f"report-{job.id[:8]}", daemon=True)
     thread.start()
     return job
@@ -233,8 +244,11 @@ def start_report(app: Flask, flt: HistoryFilter) -> ReportJob:
 
 def _make_report(app: Flask, job: ReportJob, flt: HistoryFilter) -> None:
     """Read the plays in a session of its own, then lay the report out part by part (the thread's body)."""
+    jobs = report_jobs(app)
     with app.app_context():
         try:
+            if jobs.get(job.id) is None:
+                return
             with Session(app.extensions["db_engine"]) as session:
                 job.matched = count_filtered(session, flt)
                 job.total = min(job.matched, REPORT_MAX_PLAYS)
@@ -242,7 +256,10 @@ def _make_report(app: Flask, job: ReportJob, flt: HistoryFilter) -> None:
                 rows = report_rows(plays)
                 players = player_lines(plays)
                 games = game_counts(plays)
-            with report_jobs(app).rendering:
+            with jobs.rendering:
+                # Forgotten while it waited its turn (newer reports pushed it out): nobody can fetch it any more.
+                if jobs.get(job.id) is None:
+                    return
                 job.pdf = render_report(job, rows, players, games, lambda done: setattr(job, "done", done))
         except Exception:
             log.exception("The history report %s failed", job.id)

@@ -14,8 +14,12 @@ from sqlmodel import Session
 
 from bench.seed import seed_plays
 from companion import report
+from companion.history_filter import HistoryFilter
 from companion.models import Play
 from companion.report import ReportJob, report_jobs
+
+# Kept before any test replaces it.
+REAL_MAKE_REPORT = report._make_report
 from tests.web.test_api import SPIRES, SPIRES_SOLO, SPQF
 from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 
@@ -150,6 +154,23 @@ def test_unknown_and_unfinished_reports(app, client) -> None:
     job.error = "The report could not be made."
     failed = client.htmx("GET", f"/history/report/{job.id}").get_data(as_text=True)
     assert "could not be made" in failed and "hx-trigger" not in failed
+
+
+def test_asked_again_while_it_is_made_the_same_report_is_shown(app, client, monkeypatch) -> None:
+    """A second tap or a reload starts no second thread for the same filter; a report pushed out of the kept jobs
+    while it waited is never rendered."""
+    started: list[str] = []
+    monkeypatch.setattr(report, "_make_report", lambda _app, job, _flt: started.append(job.id))
+    first = job_id(client.get("/history/report.pdf?game=spires").get_data(as_text=True))
+    again = job_id(client.get("/history/report.pdf?game=spires").get_data(as_text=True))
+    other = job_id(client.get("/history/report.pdf?game=spqf").get_data(as_text=True))
+    assert first == again != other and len(started) == 2
+
+    rendered: list[str] = []
+    monkeypatch.setattr(report, "render_report", lambda job, *_args: rendered.append(job.id) or b"%PDF")
+    forgotten = ReportJob("f" * 32, "forgotten")  # never kept, as a job pushed out is no longer
+    REAL_MAKE_REPORT(app, forgotten, HistoryFilter())
+    assert rendered == [] and forgotten.pdf is None
 
 
 def test_the_parts_join_into_one_report_without_short_pages(app, client, monkeypatch) -> None:
