@@ -190,6 +190,8 @@ class BgScore(Loose):
     startPlayer: bool = False
     seatOrder: int = 0
     role: str | None = None
+    # 0 when the play left ranks to the scores; our own export writes the rank a tie-break decided.
+    rank: int = 0
 
 
 class BgPlay(Loose):
@@ -290,11 +292,17 @@ def _whole(value: str | float | None) -> int | None:
     return (-terms[0] if negative else terms[0]) + sum(terms[1:])
 
 
-def ranks(totals: list[int], winners: list[bool]) -> list[int]:
+def ranks(totals: list[int], winners: list[bool], given: list[int] | None = None) -> list[int]:
     """Winners first (a shared win is several), then the others by score; equal scores share a rank (1, 1, 3).
 
-    With no winner flagged (a solo play, or one left to the scores), the highest score is first.
+    With no winner flagged (a solo play, or one left to the scores), the highest score is first. Ranks the file
+    gives are kept when they hold together (each from 1 to the number of players, first exactly where the winners
+    are): a tie-break the group played by separated players of equal score.
     """
+    if given and all(1 <= rank <= len(totals) for rank in given):
+        firsts = [rank == 1 for rank in given]
+        if firsts == winners or (not any(winners) and any(firsts)):
+            return list(given)
     if not any(winners):
         best = max(totals)
         winners = [total == best for total in totals]
@@ -363,7 +371,11 @@ def import_backup(session: Session, backup: BgBackup) -> Summary:
                 continue
             seen.add(uid)
             when = played_at(play.playDate)
-            ranked = ranks([t for t in totals if t is not None], [score.winner for score in scores])
+            ranked = ranks(
+                [t for t in totals if t is not None],
+                [score.winner for score in scores],
+                [score.rank for score in scores],
+            )
             colours = {colour.casefold(): colour for colour in game.colours}
             new_plays.append(
                 play_row(

@@ -219,6 +219,11 @@ def test_scores_uids_and_ranks_as_bg_stats_has_them() -> None:
     assert ranks([10, 30, 30, 5], [False, True, True, False]) == [3, 1, 1, 4]
     assert ranks([10, 30, 20], [True, False, False]) == [1, 2, 3]  # BG Stats' winner over the scores
     assert ranks([10, 30, 30], [False, False, False]) == [3, 1, 1]  # no winner flagged: the scores decide
+    # Ranks the file gives stand when they hold together: a tie-break separated the two players on 40.
+    assert ranks([60, 40, 40], [True, False, False], [1, 2, 3]) == [1, 2, 3]
+    assert ranks([60, 40, 40], [True, False, False], [0, 0, 0]) == [1, 2, 2]
+    assert ranks([60, 40, 40], [True, False, False], [2, 1, 3]) == [1, 2, 2]  # first is not the winner: not kept
+    assert ranks([60, 40, 40], [True, False, False], [1, 2, 9]) == [1, 2, 2]  # past the last seat: not kept
 
 
 @pytest.mark.postgres
