@@ -152,6 +152,9 @@ class Live:
     # Fields the group enters on the finish form (e.g. SPQF's Monument counts), per seat.
     end_fields: tuple[str, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict)
+    # What the table plays that the tracker does not keep (a deck, a hand, the phases): said in the tracker's help,
+    # so nobody waits for the app to enforce it.
+    untracked: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """A parameter named like the envelope's own fields would never reach its action: refuse to declare one."""

@@ -27,6 +27,15 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // A tracker's forms are never redrawn (a tap queued on one must still be sent), so what was typed would stay for
+  // the next entry. One rule for every form of every tracker: once its action is saved, it is back to what the page
+  // drew (its defaults); a refused one (422) keeps what was typed, beside the message.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const elt = event.detail.elt;
+    const form = elt && elt.closest ? elt.closest("form") : null;
+    if (form && event.detail.successful && form.closest(".tracker")) form.reset();
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     const flash = document.getElementById("flash");
     // A lost connection or a database fault ("Not saved: the disk is full.") is over once a request gets through.
