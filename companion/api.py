@@ -335,12 +335,15 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
     """A play as the API shows it: its inputs or live state, the live score, notes and end, and the result."""
     live_answer, tracker_notes, end = None, [], {"triggered": False, "why": None}
     game = records.game_of(play)
+    facts: list[dict[str, Any]] = [{} for _ in play.seats]
     if game.live is not None:
         try:
             standing = records.standing(play)
         except InputErrors:
             standing = None
         if standing is not None:
+            if play.status != FINISHED:
+                facts = [game.live.seat_facts(seat, standing.ctx.options) for seat in standing.state["seats"]]
             ended = game.live.end(standing)
             end = {"triggered": ended.triggered, "why": ended.why}
             if play.status != FINISHED:
@@ -356,7 +359,8 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
         "played_at": _iso(play.played_at),
         "notes": play.notes,
         "players": [
-            {"name": seat.name, **({"colour": seat.colour} if seat.colour else {}), **seat.state} for seat in play.seats
+            {"name": seat.name, **({"colour": seat.colour} if seat.colour else {}), **seat.state, **seat_facts}
+            for seat, seat_facts in zip(play.seats, facts, strict=True)
         ],
         "options": play.options,
         "table": play.extra.get(records.TABLE, {}),

@@ -155,6 +155,9 @@ class Live:
     # What the table plays that the tracker does not keep (a deck, a hand, the phases): said in the tracker's help,
     # so nobody waits for the app to enforce it.
     untracked: tuple[str, ...] = ()
+    # Read-only facts a program reading the play view gets beside a seat's live state (Spyrium's residence_value):
+    # worked out from the seat's state and the options, never stored, never renaming a stored field.
+    seat_facts: Callable[[dict[str, Any], Any], dict[str, Any]] = lambda seat, options: {}
 
     def __post_init__(self) -> None:
         """A parameter named like the envelope's own fields would never reach its action: refuse to declare one."""
