@@ -33,7 +33,9 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     const elt = event.detail.elt;
     const form = elt && elt.closest ? elt.closest("form") : null;
-    if (form && event.detail.successful && form.closest(".tracker")) form.reset();
+    // htmx counts a 422 as successful (it is swapped, beside the field); only a 2xx means the action was saved.
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (form && status >= 200 && status < 300 && form.closest(".tracker")) form.reset();
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
