@@ -32,14 +32,17 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from .games import GAMES, get_game
 from .games.base import NAME_MAX, Game, name_key
 from .models import FINISHED, NOTES_MAX, Play
 from .transfer import (
+    DEFAULT_LIMITS,
     POINTS_MAX,
+    Limits,
+    Problems,
     Refused,
     Roster,
     Summary,
@@ -47,6 +50,8 @@ from .transfer import (
     existing_uids,
     exported_plays,
     play_row,
+    too_many,
+    validate_each,
     write_plays,
 )
 
@@ -54,6 +59,10 @@ SOURCE = "bgstats"
 RULES_VERSION = "bgstats-import"
 # BoardGameGeek ids that could be found (see above); the other games are matched by name.
 BGG_IDS = {"spyrium": 137269}
+# A backup holds every game the person ever logged: a big collection is a few thousand.
+MAX_GAMES = 20_000
+# Player scores in one play: its plays of other games count too (a party game at a convention, a hundred or two).
+MAX_SCORES = 1_000
 # A namespace of our own for uuids made up from ids (a player's, a game's, a uid that is no UUID).
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://companion.invalid/bgstats")
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -206,7 +215,7 @@ class BgPlay(Loose):
 
 
 class BgBackup(Loose):
-    """A BG Stats backup: the lists we read."""
+    """A BG Stats backup: the lists we read (built by validate_backup from its entries, each validated alone)."""
 
     players: list[BgPlayer]
     games: list[BgGame]
@@ -218,29 +227,46 @@ def looks_like(data: dict[str, Any]) -> bool:
     return all(isinstance(data.get(key), list) for key in ("games", "players", "plays"))
 
 
-def validate_backup(data: dict[str, Any]) -> BgBackup:
-    """The backup checked whole (types, dates, every reference resolving), or Refused."""
-    try:
-        backup = BgBackup.model_validate(data)
-    except ValidationError as exc:
-        said = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5]]
-        raise Refused("This BG Stats file is damaged.", said) from None
-    games = {game.id for game in backup.games}
-    players = {player.id for player in backup.players}
-    problems = []
-    for index, play in enumerate(backup.plays):
-        if play.gameRefId not in games:
-            problems.append(f"Play {index + 1}: its game ({play.gameRefId}) is not in the file.")
-        missing = [str(s.playerRefId) for s in play.playerScores if s.playerRefId not in players]
-        if missing:
-            problems.append(f"Play {index + 1}: player {', '.join(missing)} is not in the file.")
-        try:
-            played_at(play.playDate)
-        except (ValueError, OverflowError):
-            problems.append(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
+def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> BgBackup:
+    """The backup checked entry by entry (types, dates, every reference resolving), or Refused.
+
+    The lists are measured first and each entry validated on its own, a play's scores counted before: a small file
+    of many empty plays costs a few problems' worth of work to say, not one error per field.
+    """
+    if not looks_like(data):
+        raise Refused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
+    too_many(
+        data,
+        (("plays", "plays", limits.plays), ("players", "players", limits.players), ("games", "games", MAX_GAMES)),
+    )
+    problems = Problems()
+    players = validate_each(BgPlayer, data["players"], lambda index, entry: f"Player {index + 1}", problems)
+    games = validate_each(BgGame, data["games"], lambda index, entry: f"Game {index + 1}", problems)
+    plays = validate_each(BgPlay, data["plays"], lambda index, entry: f"Play {index + 1}", problems, _play_fits)
+    if not problems:
+        game_ids = {game.id for game in games}
+        player_ids = {player.id for player in players}
+        for index, play in enumerate(plays):
+            if play.gameRefId not in game_ids:
+                problems.add(f"Play {index + 1}: its game ({play.gameRefId}) is not in the file.")
+            missing = [str(s.playerRefId) for s in play.playerScores if s.playerRefId not in player_ids]
+            if missing:
+                problems.add(f"Play {index + 1}: player {', '.join(missing)} is not in the file.")
+            try:
+                played_at(play.playDate)
+            except (ValueError, OverflowError):
+                problems.add(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
     if problems:
-        raise Refused("This BG Stats file is damaged.", problems[:5])
-    return backup
+        raise Refused("This BG Stats file is damaged.", problems.lines())
+    return BgBackup.model_construct(players=players, games=games, plays=plays)
+
+
+def _play_fits(entry: Any) -> str | None:
+    """Why a play has too many scores to be one, or None: said before its fields are validated."""
+    scores = entry.get("playerScores") if isinstance(entry, dict) else None
+    if isinstance(scores, list) and len(scores) > MAX_SCORES:
+        return f"it has {len(scores):,} players; no play has more than {MAX_SCORES:,}"
+    return None
 
 
 # Import -------------------------------------------------------------------------------------------------------

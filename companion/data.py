@@ -68,7 +68,7 @@ def import_page() -> Response:
         refused = transfer.Refused("Choose a file to import: a Companion export or a BG Stats export (.json).")
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused)
     try:
-        summary = transfer.import_file(get_session(), upload.read())
+        summary = transfer.import_file(get_session(), upload.read(), transfer.Limits.from_config(current_app.config))
     except transfer.Refused as refused:
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused, filename=upload.filename)
     return page_or_fragments(PAGE, FRAGMENTS, summary=summary, refused=None, filename=upload.filename)

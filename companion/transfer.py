@@ -8,7 +8,9 @@ seat.state), result (totals, ranks, breakdown lines, tie-break) and its uid. It 
 rows): a restored play in progress carries on from where it stood, but its earlier taps can't be undone.
 
 An import is one transaction, validated whole before anything is written: a file refused (corrupt, foreign, newer)
-changes nothing. A play whose uid the database has already (deleted ones too) is skipped, so the same file imported
+changes nothing. It is bounded before any heavy check (Limits: so many plays, players, seats; a few problems said
+and the rest counted), and each play is validated on its own, so a small hostile file can't fill the memory with
+one error per field. A play whose uid the database has already (deleted ones too) is skipped, so the same file imported
 twice adds nothing; players are matched by name_key, as a name typed at the table is.
 """
 
@@ -17,10 +19,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from itertools import islice
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 from sqlalchemy import insert
@@ -29,7 +32,7 @@ from sqlmodel import Session, col, select
 
 from . import records
 from .games import GAMES, get_game
-from .games.base import NAME_MAX, FieldError, Game, InputErrors, join_names, name_key, nul_errors, validation_errors
+from .games.base import NAME_MAX, FieldError, Game, InputErrors, field_path, join_names, name_key, validation_errors
 from .models import ABANDONED, FINISHED, IN_PROGRESS, NOTES_MAX, Play, Player, Seat
 from .result_grid import result_grid
 
@@ -42,6 +45,42 @@ Points = Annotated[int, Field(ge=-POINTS_MAX, le=POINTS_MAX)]
 UID_CHUNK = 500
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+
+# What one import takes, far beyond any group's file and small enough that a hostile one stays cheap. The page's
+# 64 MiB hold some 25,000 plays; the settings IMPORT_MAX_PLAYS and IMPORT_MAX_PLAYERS raise the first two.
+MAX_PLAYS = 100_000
+MAX_PLAYERS = 10_000
+# No game of ours seats more than 5 (a BG Stats backup's plays of other games have bgstats.MAX_SCORES).
+MAX_SEATS = 100
+# Values (dict entries and list items, nested) in one play: a real one has some 200, a live one a few hundred more.
+MAX_PLAY_VALUES = 20_000
+MAX_PLAYER_VALUES = 100
+# How deep a play's parts nest: a real one 7 levels (play, seats, a seat, its state, a card, its terrains); deeper
+# ones would break Python's own recursion later (copying a state, writing it as JSON).
+MAX_DEPTH = 24
+# Problems said of a refused file; the others are counted ("and 99,990 more problems").
+MAX_PROBLEMS = 10
+# A problem's sentence is cut here: an option or a state can be refused field by field.
+PROBLEM_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many plays and players one import takes (the settings IMPORT_MAX_PLAYS and IMPORT_MAX_PLAYERS)."""
+
+    plays: int = MAX_PLAYS
+    players: int = MAX_PLAYERS
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Limits:
+        """The limits an app's settings give (the defaults where none is set)."""
+        return cls(
+            plays=int(config.get("IMPORT_MAX_PLAYS", MAX_PLAYS)),
+            players=int(config.get("IMPORT_MAX_PLAYERS", MAX_PLAYERS)),
+        )
+
+
+DEFAULT_LIMITS = Limits()
 
 
 def _in_utc(moment: datetime) -> datetime:
@@ -91,6 +130,112 @@ class Summary:
 def _count(n: int, word: str) -> str:
     """'1 play', '3 plays', 'no plays'."""
     return f"{n:,} {word}{'' if n == 1 else 's'}" if n else f"no {word}s"
+
+
+class Problems:
+    """What is wrong with a file: the first few said, the others only counted (a file may hold a great many)."""
+
+    def __init__(self, shown: int = MAX_PROBLEMS):
+        """Say at most `shown` problems."""
+        self.shown = shown
+        self.said: list[str] = []
+        self.more = 0
+
+    @property
+    def full(self) -> bool:
+        """Whether more problems are only counted (so their sentences need not be made)."""
+        return len(self.said) >= self.shown
+
+    def add(self, problem: str) -> None:
+        """One more problem: kept while there are few, else counted."""
+        if self.full:
+            self.more += 1
+        else:
+            self.said.append(problem if len(problem) <= PROBLEM_CHARS else problem[: PROBLEM_CHARS - 1] + "…")
+
+    def __bool__(self) -> bool:
+        """Whether anything is wrong."""
+        return bool(self.said)
+
+    def lines(self) -> list[str]:
+        """The problems said, and how many more there are."""
+        if not self.more:
+            return list(self.said)
+        return [*self.said, f"And {self.more:,} more problem{'' if self.more == 1 else 's'}."]
+
+
+def too_many(data: Mapping[str, Any], caps: Iterable[tuple[str, str, int]]) -> None:
+    """Refused when one of the file's lists (key, what it holds, cap) is longer than an import takes."""
+    for key, what, cap in caps:
+        entries = data.get(key)
+        if isinstance(entries, list) and len(entries) > cap:
+            raise Refused(
+                f"This file holds {len(entries):,} {what}, more than an import takes: at most {cap:,}, "
+                "far beyond any group's."
+            )
+
+
+def oversized(value: Any, budget: int, depth: int = MAX_DEPTH) -> str | None:
+    """Why a value is larger than any real entry (more than `budget` values, dict entries and list items counted at
+    every depth, or nested deeper than `depth`), or None. Level by level, not recursive: a file may nest nearly a
+    thousand levels."""
+    frontier = [value]
+    for level in range(depth + 1):
+        containers = [item for item in frontier if isinstance(item, dict | list)]
+        if not containers:
+            return None
+        if level == depth:
+            return f"its parts nest more than {depth} levels deep, far deeper than any real one's"
+        frontier = []
+        for item in containers:
+            budget -= len(item)
+            if budget < 0:
+                return "it holds far more values than any real one"
+            frontier.extend(item.values() if isinstance(item, dict) else item)
+    return None
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validate_each(
+    model: type[Model],
+    entries: Sequence[Any],
+    label: Callable[[int, Any], str],
+    problems: Problems,
+    check: Callable[[Any], str | None] = lambda entry: None,
+) -> list[Model]:
+    """Each entry validated on its own (a cheap check first, which may refuse it), its problems said by its label."""
+    required = [name for name, info in model.model_fields.items() if info.is_required()]
+    valid = []
+    for index, entry in enumerate(entries):
+        if problems.full and not (isinstance(entry, dict) and all(key in entry for key in required)):
+            # Refused for sure and only counted: a file of 100,000 empty plays must not cost pydantic's time.
+            problems.add("")
+            continue
+        refused: str | ValidationError | None = check(entry)
+        if refused is None:
+            try:
+                valid.append(model.model_validate(entry))
+                continue
+            except ValidationError as exc:
+                refused = exc
+        if problems.full:
+            problems.add("")
+        else:
+            problems.add(f"{label(index, entry)}: {refused if isinstance(refused, str) else said_errors(refused)}")
+    return valid
+
+
+def said_errors(exc: ValidationError, shown: int = 3) -> str:
+    """A validation's first few errors in one sentence ("uid: Field required; game: Field required (and 6 more)")."""
+    said = []
+    for error in exc.errors(include_url=False)[:shown]:
+        message = str(error["msg"]).removeprefix("Value error, ")
+        path = ".".join(str(part) for part in error["loc"])
+        said.append(f"{path}: {message}" if path else message)
+    more = exc.error_count() - len(said)
+    return "; ".join(said) + (f" (and {more:,} more)" if more > 0 else "")
 
 
 # The file's shape --------------------------------------------------------------------------------------------
@@ -227,12 +372,20 @@ class PlayerIn(Strict):
     created_at: When | None = None
 
 
-class ExportIn(Strict):
-    """A whole companion export."""
+class ExportHead(Strict):
+    """A companion export's top level; its players and plays are validated one by one (validate_export)."""
 
     format: Literal["companion-export"]
     version: Literal[1]
     exported_at: When
+    players: list[Any]
+    plays: list[Any]
+
+
+@dataclass(frozen=True)
+class Export:
+    """A companion export checked entry by entry: its roster and its plays."""
+
     players: list[PlayerIn]
     plays: list[PlayIn]
 
@@ -329,9 +482,9 @@ def export_json(session: Session, now: datetime | None = None) -> bytes:
 CSV_HEADER = (
     "date", "game", "play", "player", "colour", "seat", "total", "rank", "winner", "breakdown", "notes",
 )  # fmt: skip
-# Characters that make a spreadsheet read a cell as a formula (or, tab and CR, hide one): a quote before them
-# keeps the cell text.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Characters that make a spreadsheet read a cell as a formula (or, tab, CR and LF, hide one; the full-width signs
+# some spreadsheets take for the plain ones): a quote before them keeps the cell text.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 
 
 def cell(text: str) -> str:
@@ -339,8 +492,14 @@ def cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
+def guarded(row: Sequence[Any]) -> list[Any]:
+    """A row with every text cell made safe (numbers stay numbers): ids and names come from imported files too."""
+    return [cell(value) if isinstance(value, str) else value for value in row]
+
+
 def csv_rows(session: Session) -> Iterator[list[Any]]:
-    """One row per player per finished play (not deleted), oldest play first, players in turn order."""
+    """One row per player per finished play (not deleted), oldest play first, players in turn order; as stored
+    (export_csv guards every text cell)."""
     yield list(CSV_HEADER)
     for play in exported_plays(session, (FINISHED,)):
         game = get_game(play.game)
@@ -351,16 +510,16 @@ def csv_rows(session: Session) -> Iterator[list[Any]]:
             )
             yield [
                 day.date().isoformat() if day else "",
-                cell(game.name if game else play.game),
+                game.name if game else play.game,
                 play.uid,
-                cell(seat.name),
-                cell(seat.colour),
+                seat.name,
+                seat.colour,
                 seat.position + 1,
                 seat.total,
                 seat.rank,
                 "yes" if seat.rank == 1 else "no",
-                cell(lines),
-                cell(play.notes),
+                lines,
+                play.notes,
             ]
 
 
@@ -370,7 +529,7 @@ def export_csv(session: Session) -> bytes:
     # "Ιωάννα" or "陈" come out garbled); LibreOffice, Numbers and Google Sheets read it either way.
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerows(csv_rows(session))
+    writer.writerows(guarded(row) for row in csv_rows(session))
     return ("\ufeff" + out.getvalue()).encode()
 
 
@@ -388,49 +547,74 @@ def parse_json(raw: bytes) -> Any:
             f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}): it may be cut short "
             "or edited by hand."
         ) from None
+    except ValueError:
+        # Python reads a whole number of at most 4,300 digits from text (sys.get_int_max_str_digits).
+        raise Refused("This file is no export: it holds a number thousands of digits long.") from None
     except RecursionError:
         # Lists inside lists thousands deep: no export is shaped so, and Python's parser gives up on it.
         raise Refused("This file is no export: its JSON is nested thousands of levels deep.") from None
 
 
-def validate_export(data: dict[str, Any]) -> ExportIn:
-    """A companion export checked whole, or Refused saying what is wrong (newer versions said apart)."""
+def validate_export(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Export:
+    """A companion export checked entry by entry, or Refused saying what is wrong (newer versions said apart).
+
+    The lists are measured first and every entry validated on its own (a play or a player too large for any real
+    one is refused before pydantic sees it), so no file makes more than a few problems' worth of work to say.
+    """
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        number = str(version) if version < 10**9 else "far beyond"
         raise Refused(
-            f"This export is of a newer format (version {version}); this app reads version "
+            f"This export is of a newer format (version {number}); this app reads version "
             f"{FORMAT_VERSION}. Update Companion, then import it again."
         )
-    errors = nul_errors(data)
-    if errors:
-        raise Refused("This export holds text that can't be stored.", [_said(errors[:5])])
+    too_many(data, (("plays", "plays", limits.plays), ("players", "players", limits.players)))
+    problems = Problems()
+    unknown = [key for key in data if key not in ExportHead.model_fields]
+    if unknown:
+        # Listed here, not by pydantic: a file of a million unknown fields would be a million errors.
+        named = ", ".join(repr(key[:40]) for key in unknown[:5])
+        problems.add(
+            f"Fields no export has: {named}" + (f" and {len(unknown) - 5:,} more." if len(unknown) > 5 else ".")
+        )
     try:
-        return ExportIn.model_validate(data)
+        head = ExportHead.model_validate({key: data[key] for key in ExportHead.model_fields if key in data})
     except ValidationError as exc:
-        raise Refused("This export is damaged.", _where(exc, data)) from None
+        problems.add(said_errors(exc, shown=5))
+        raise Refused("This export is damaged.", problems.lines()) from None
+    players = validate_each(PlayerIn, head.players, lambda index, entry: f"Player {index + 1}", problems, _player_fits)
+    plays = validate_each(PlayIn, head.plays, play_label, problems, _play_fits)
+    if problems:
+        raise Refused("This export is damaged.", problems.lines())
+    return Export(players=players, plays=plays)
 
 
-def _where(exc: ValidationError, data: Any) -> list[str]:
-    """The first few problems of a validation, each naming the play (by date and game) where there is one."""
-    said = []
-    for error in exc.errors()[:5]:
-        loc = list(error["loc"])
-        where = ""
-        if len(loc) >= 2 and loc[0] == "plays" and isinstance(loc[1], int):
-            play = data["plays"][loc[1]] if isinstance(data.get("plays"), list) else None
-            if isinstance(play, dict):
-                game = get_game(str(play.get("game")))
-                where = (
-                    f"Play {loc[1] + 1} ({game.name if game else play.get('game', '?')}, "
-                    f"{str(play.get('played_at', '?'))[:10]})"
-                )
-            else:
-                where = f"Play {loc[1] + 1}"
-            loc = loc[2:]
-        message = str(error["msg"]).removeprefix("Value error, ")
-        path = ".".join(str(part) for part in loc)
-        said.append(": ".join(part for part in (where, path, message) if part))
-    return said
+def _player_fits(entry: Any) -> str | None:
+    """Why a roster entry is too large to be one, or None."""
+    return oversized(entry, MAX_PLAYER_VALUES)
+
+
+def _play_fits(entry: Any) -> str | None:
+    """Why a play is too large to be one (its seats, its parts), or None: said before any field is validated."""
+    seats = entry.get("seats") if isinstance(entry, dict) else None
+    if isinstance(seats, list) and len(seats) > MAX_SEATS:
+        return f"it has {len(seats):,} players; no play has more than {MAX_SEATS}"
+    return oversized(entry, MAX_PLAY_VALUES)
+
+
+def play_label(index: int, play: Any) -> str:
+    """A play of the file as a person finds it there: "Play 3 (Spires, 2026-01-02)", or "Play 3"."""
+    if not isinstance(play, dict):
+        return f"Play {index + 1}"
+    name = play.get("game")
+    game = get_game(name) if isinstance(name, str) else None
+    day = play.get("played_at")
+    about = [
+        game.name if game else name[:40] if isinstance(name, str) else "",
+        day[:10] if isinstance(day, str) else "",
+    ]
+    about = [part for part in about if part]
+    return f"Play {index + 1}" + (f" ({', '.join(about)})" if about else "")
 
 
 def existing_uids(session: Session, uids: Sequence[str]) -> set[str]:
@@ -497,7 +681,7 @@ def write_plays(
             session.execute(insert(seat_table), rows)
 
 
-def import_export(session: Session, export: ExportIn) -> Summary:
+def import_export(session: Session, export: Export) -> Summary:
     """Add what a validated companion export holds and the database lacks, in one transaction."""
     summary = Summary()
     roster = Roster(session)
@@ -558,7 +742,22 @@ def import_export(session: Session, export: ExportIn) -> Summary:
     return summary
 
 
-def import_file(session: Session, raw: bytes) -> Summary:
+def nul_fields(value: Any) -> Iterator[str]:
+    """Where text holds a NUL character, field by field, found lazily and without recursion (a file may hold a
+    great many, nested nearly a thousand levels)."""
+    pending: list[tuple[Any, str]] = [(value, "")]
+    while pending:
+        item, path = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                yield path
+        elif isinstance(item, dict):
+            pending.extend((child, field_path(path, [str(key)])) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            pending.extend((child, field_path(path, [index])) for index, child in reversed(list(enumerate(item))))
+
+
+def import_file(session: Session, raw: bytes, limits: Limits = DEFAULT_LIMITS) -> Summary:
     """Import a file of either format the app reads (the format recognised from the file), or Refused."""
     from . import bgstats
 
@@ -568,19 +767,23 @@ def import_file(session: Session, raw: bytes) -> Summary:
     if not isinstance(data, dict):
         raise Refused("This file is JSON but no export: a Companion or BG Stats export is one JSON object.")
     # Both formats: PostgreSQL can't store a NUL character, and SQLite would keep one our own export then refuses.
-    errors = nul_errors(data)
-    if errors:
-        raise Refused("This file holds text that can't be stored.", [_said(errors[:5])])
+    # JSON can only write one as \u0000, so a file without that text is not searched.
+    if b"\\u0000" in raw:
+        problems = Problems(shown=5)
+        for path in islice(nul_fields(data), 5):
+            problems.add(f"{path}: Remove the NUL character (\\u0000): it can't be stored.")
+        if problems:
+            raise Refused("This file holds text that can't be stored.", problems.lines())
     if data.get("format") == FORMAT:
-        export = validate_export(data)
+        export = validate_export(data, limits)
         return _twice_if_raced(session, lambda: import_export(session, export))
     if "format" in data:
+        named = repr(data["format"][:60]) if isinstance(data["format"], str) else "not a name"
         raise Refused(
-            f"This file is of another format ({str(data['format'])[:60]!r}): Companion reads its own "
-            "exports and BG Stats exports."
+            f"This file is of another format ({named}): Companion reads its own exports and BG Stats exports."
         )
     if bgstats.looks_like(data):
-        backup = bgstats.validate_backup(data)
+        backup = bgstats.validate_backup(data, limits)
         return _twice_if_raced(session, lambda: bgstats.import_backup(session, backup))
     raise Refused("This file is JSON but neither a Companion export nor a BG Stats export.")
 

@@ -257,3 +257,16 @@ def test_a_backup_with_a_nul_character_is_refused_with_nothing_changed(client) -
     assert response.status_code == 422
     assert "holds text that can't be stored" in response.get_data(as_text=True).replace("&#39;", "'")
     assert counts(client) == before
+
+
+def test_a_party_game_of_150_players_in_the_backup_is_within_its_bounds(client) -> None:
+    """A backup holds every game logged: a convention's play of another game with 150 players is no damage."""
+    crowd = [{"playerRefId": 100 + i, "score": str(i), "winner": i == 0} for i in range(150)]
+    party = bg_play("C0FFEE00-0000-4000-8000-00000000000D", 12, []) | {"playerScores": crowd}
+    ours = bg_play("C0FFEE00-0000-4000-8000-00000000000E", 10, [(1, "4", True), (2, "3", False)])
+    data = json.loads(backup([party, ours]))
+    data["players"] += [{"id": 100 + i, "name": f"Guest {i}"} for i in range(150)]
+    response = upload(client, json.dumps(data))
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert "1 play added" in html and "Left out: 1 play of other games." in html

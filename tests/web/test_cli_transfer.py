@@ -66,3 +66,19 @@ def test_a_refused_file_exits_2_and_changes_nothing(client, tmp_path, monkeypatc
     assert cli.main(["import", str(tmp_path / "missing.json")]) == 2
     assert "Can't read" in capsys.readouterr().err
     assert counts(client) == before
+
+
+def test_a_number_over_4300_digits_is_a_plain_line_not_a_traceback(client, tmp_path, monkeypatch, capsys) -> None:
+    """Python reads at most 4,300 digits of a whole number from text: past that json.loads raises a ValueError."""
+    history(client)
+    use_database(monkeypatch, tmp_path, client)
+    before = counts(client)
+    export = json.loads(client.get("/export.json").get_data())
+    text = json.dumps(export).replace('"version": 1', '"version": ' + "1" * 5000, 1)
+    path = tmp_path / "digits.json"
+    path.write_text(text)
+    assert cli.main(["import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: This file is no export: it holds a number thousands of digits long. Nothing was changed." in err
+    assert "Traceback" not in err and "Exceeds the limit" not in err
+    assert counts(client) == before

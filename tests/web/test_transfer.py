@@ -307,11 +307,92 @@ def test_csv_has_a_row_per_player_per_finished_play(client) -> None:
     assert b"\r\n" in body
 
 
-@pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "Ann"])
+@pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "\nx", "＝1+1", "Ann", "a=1"])
 def test_csv_cells_never_start_a_formula(text: str) -> None:
     from companion.transfer import cell
 
-    assert cell(text) == (text if text == "Ann" else "'" + text)
+    assert cell(text) == (text if text in ("Ann", "a=1") else "'" + text)
+
+
+FORMULAS = ('=HYPERLINK("http://x.example","y")', "+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=2")
+
+
+def csv_cells(client) -> list[list[str]]:
+    """The CSV export's rows, read as a spreadsheet reads them."""
+    return list(csv.reader(io.StringIO(client.get("/export.csv").get_data().decode("utf-8-sig"), newline="")))
+
+
+def assert_no_formula(rows: list[list[str]]) -> None:
+    """No cell starts a formula: text that would is quoted; numbers (a negative total too) stay numbers."""
+    from companion.transfer import FORMULA_START
+
+    for row in rows:
+        for value in row:
+            assert not value.startswith(FORMULA_START) or value.lstrip("-").isdigit(), (value, row)
+
+
+def test_an_imported_play_whose_id_names_and_notes_are_formulas_exports_them_as_text(client, tmp_path) -> None:
+    """Ids come from imported files too: a uid '=HYPERLINK(...)' must reach the sheet as text."""
+    save(client, "spyrium", [{"name": "Ann", "vp_track": 30}, {"name": "Bob", "vp_track": 20}])
+    export = json.loads(client.get("/export.json").get_data())
+    play = export["plays"][0]
+    play.update(uid=FORMULAS[0], notes=FORMULAS[3])
+    for seat, name in zip(play["seats"], FORMULAS[1:3], strict=True):
+        seat.update(name=name, player=name)
+    export["players"] = [{"name": name} for name in FORMULAS[1:3]]
+    other = fresh_client(tmp_path)
+    assert upload(other, json.dumps(export)).status_code == 200
+    rows = csv_cells(other)
+    assert_no_formula(rows)
+    assert [(r[2], r[3], r[10]) for r in rows[1:]] == [
+        ("'" + FORMULAS[0], "'+1+2", "'@SUM(A1)"),
+        ("'" + FORMULAS[0], "'-2+3", "'@SUM(A1)"),
+    ]
+
+
+def test_a_bg_stats_play_whose_uuid_names_and_comments_are_formulas_exports_them_as_text(client) -> None:
+    backup = {
+        "games": [{"id": 1, "name": "=Spyrium"}, {"id": 2, "name": "Spyrium"}],
+        "players": [{"id": 1, "name": FORMULAS[4]}, {"id": 2, "name": FORMULAS[5]}],
+        "plays": [
+            {
+                "uuid": FORMULAS[0],
+                "gameRefId": 2,
+                "playDate": "2025-06-01 20:00:00",
+                "comments": "-1 for the host",
+                "playerScores": [{"playerRefId": 1, "score": "-3", "winner": True}, {"playerRefId": 2, "score": "-5"}],
+            }
+        ],
+    }
+    assert upload(client, json.dumps(backup), "bgstats.json").status_code == 200
+    rows = csv_cells(client)
+    assert_no_formula(rows)
+    assert [(r[2], r[3], r[6], r[10]) for r in rows[1:]] == [
+        ("'" + FORMULAS[0], "'=1", "-3", "'-1 for the host"),  # names trimmed of their tab and CR on import
+        ("'" + FORMULAS[0], "'=2", "-5", "'-1 for the host"),
+    ]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"format": "companion-export", "version": 1, "plays": [{"seats": [{"total": ' + "9" * 4301 + "}]}]}",
+        '{"games": [], "players": [], "plays": [{"playerScores": [{"score": -' + "1" * 10_000 + "}]}]}",
+    ],
+    ids=["ours", "bgstats"],
+)
+def test_a_number_over_4300_digits_is_refused_plainly(client, body, htmx) -> None:
+    """Python reads at most 4,300 digits of a whole number from text: past that json.loads raises a ValueError."""
+    history(client)
+    before = counts(client)
+    response = upload(client, body, htmx=htmx)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert ("<h1>" in html) is not htmx
+    assert "This file is no export: it holds a number thousands of digits long. Nothing was changed." in html
+    assert "4300" not in html and "int_max_str_digits" not in html
+    assert counts(client) == before
 
 
 @pytest.mark.postgres
