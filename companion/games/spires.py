@@ -14,6 +14,7 @@ from pydantic import Field
 from .base import (
     FieldError,
     Game,
+    InputErrors,
     Line,
     Note,
     Pad,
@@ -26,8 +27,9 @@ from .base import (
     join_names,
     plural,
     rank_scores,
+    read_path,
 )
-from .live import Context, Live, Standing, State, counter_actions
+from .live import Action, Applied, Context, Live, Standing, State, counter_actions
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3
@@ -35,6 +37,9 @@ SHORT_TOWER_POINTS = 5
 TALL_TOWER_POINTS = -1
 # 12 values per suit, and cards 73 and 74 may join any tower.
 TOWER_MAX = 14
+# Rules notes: all towers together hold at most 15 cards of one suit ("Each suit has 12 values", an Architect, and
+# the 73 and 74 cards, which may join a tower of any suit).
+SUIT_CARDS_MAX = 15
 SCROLL_VP_MAX = 100
 SYMBOLS = ("crowns", "swords", "quills")
 SYMBOL_BONUS = {"quills": 10, "crowns": 15, "swords": 20}
@@ -280,19 +285,78 @@ def player_count(count: int, options: SpiresOptions) -> str | None:
     return f"Spires is for 2 to 4 players{hint}; {count} given."
 
 
+# What the deck holds of each counter, for the whole table, and the rule's words that say so (rules notes).
+DECK_HOLDS = {
+    **{f"towers.{suit}": SUIT_CARDS_MAX for suit in SUITS},
+    **SYMBOLS_IN_DECK,
+}
+
+
+def _deck_rule(path: str) -> str:
+    """The rule's words behind a deck total: 'Each suit has 12 values', 'Quills: 10 points (8 symbols total)'."""
+    if path in SYMBOLS_IN_DECK:
+        return f"The rules: “{path.capitalize()}: {SYMBOL_BONUS[path]} points ({SYMBOLS_IN_DECK[path]} symbols total)”."
+    return "The rules: “Each suit has 12 values”, plus an Architect and cards 73 and 74."
+
+
+def _deck_what(path: str) -> str:
+    """'8 quills', '15 red cards': what the deck holds of a counter."""
+    if path in SYMBOLS_IN_DECK:
+        return f"{DECK_HOLDS[path]} {path}"
+    return f"{DECK_HOLDS[path]} {path.removeprefix('towers.')} cards"
+
+
+def deck_totals(counts: Sequence[tuple[str, dict]], discard: dict | None) -> dict[str, list[tuple[str, int]]]:
+    """Who holds how many of each deck-bounded counter: {path: [(holder, count), ...]}, zero counts left out; the
+    discard pile (solo) is a holder of symbols."""
+    held: dict[str, list[tuple[str, int]]] = {}
+    for path in DECK_HOLDS:
+        holders = [(name, read_path(seat, path)) for name, seat in counts]
+        if discard is not None and path in SYMBOLS_IN_DECK:
+            holders.append(("the discard pile", discard.get(path, 0)))
+        held[path] = [(name, n) for name, n in holders if isinstance(n, int) and n > 0]
+    return held
+
+
 def check(players: Sequence[SpiresPlayer], options: SpiresOptions) -> list[FieldError]:
-    """The deck holds 8 quills, 8 crowns and 12 swords: more between all players is a typo; a discard pile is solo."""
+    """The deck holds 15 cards of a suit, 8 quills, 8 crowns and 12 swords: more between all players (and a solo
+    discard pile) is a typo; a discard pile is solo only."""
     errors = []
     if not options.solo and options.discard != SymbolCounts():
         errors.append(FieldError("options.discard", "The discard pile counts only in a solo game."))
-    for symbol, available in SYMBOLS_IN_DECK.items():
-        held = sum(getattr(p, symbol) for p in players)
-        if options.solo:
-            held += getattr(options.discard, symbol)
-        if held > available and players:
-            where = f"players[{len(players) - 1}].{symbol}"
-            errors.append(FieldError(where, f"The deck has only {available} {symbol}; {held} counted in all."))
+    if not players:
+        return errors
+    counts = [(p.name, p.model_dump()) for p in players]
+    discard = options.discard.model_dump() if options.solo else None
+    for path, holders in deck_totals(counts, discard).items():
+        if sum(n for _name, n in holders) > DECK_HOLDS[path]:
+            # Said the same however far past the bound the counts are: a play saved before this check can then be
+            # corrected one tap at a time (live.apply allows a step that adds no new refusal).
+            together = "in all towers together" if path.startswith("towers.") else "in all"
+            message = f"The deck has only {_deck_what(path)}; more are counted {together}. {_deck_rule(path)}"
+            errors.append(FieldError(f"players[{len(players) - 1}].{path}", message))
     return errors
+
+
+def deck_refusal(state: State, ctx: Context, path: str, old: int, new: int) -> FieldError | None:
+    """A tap that takes a whole-table total past what the deck holds, said with every holder's count; None if it
+    holds. Only a tap that raises the total: lowering one past the bound is always a correction."""
+    limit = DECK_HOLDS.get(path.removeprefix("discard."))
+    own_limit = TOWER_MAX if path.startswith("towers.") else limit
+    # A count past its own box's bound is said by the box's bound ('Must be at most 12.').
+    if limit is None or new <= old or not 0 <= new <= own_limit:
+        return None
+    key = path.removeprefix("discard.")
+    players, options = to_input(state, ctx)
+    counts = [(player["name"], player) for player in players]
+    holders = deck_totals(counts, options["discard"] if options["solo"] else None)[key]
+    total = sum(n for _name, n in holders)
+    if total <= limit:
+        return None
+    (first, mine), *others = holders
+    who = join_names([f"{first} has {mine}", *(f"{name} {n}" for name, n in others)])
+    return FieldError(path, f"The deck has only {_deck_what(key)}; {total} counted in all. "
+                            f"{who[:1].upper()}{who[1:]}. {_deck_rule(key)}")
 
 
 def setup(count: int, options: SpiresOptions) -> list[str]:
@@ -333,7 +397,8 @@ def tracker_notes(standing: Standing) -> list[Note]:
             state = "scores" if holders else "does not score"
             bonus = SYMBOL_BONUS[symbol]
             name = players[0].name if players else "Solo player"
-            notes.append(Note(f"{symbol.capitalize()}: {name} {mine}, discard pile {pile}: the {bonus} VP bonus {state}."))
+            notes.append(Note(f"{symbol.capitalize()}: {name} {mine}, discard pile {pile}: "
+                              f"the {bonus} VP bonus {state}."))
         elif holders:
             most = max(getattr(p, symbol) for p in players)
             verb = "leads" if len(holders) == 1 else "lead"
@@ -370,16 +435,41 @@ def to_input(state: State, ctx: Context) -> tuple[list[dict], dict]:
 
 SEAT_COUNTERS = (*(f"towers.{suit}" for suit in SUITS), *SYMBOLS, "scroll_vp")
 
+
+def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
+    """A tap that takes a whole-table total past what the deck holds is refused, with everyone's count."""
+    refused = deck_refusal(state, ctx, action.params.field, old, new)
+    if refused is not None:
+        raise InputErrors([refused])
+    return Applied(state)
+
+
+# What the table plays that the tracker neither keeps nor checks (the rulebook's turn, deck and cards).
+UNTRACKED = (
+    "The deck, the Markets and everyone's hand: which cards are dealt, drawn, refilled or discarded.",
+    "The Plan and Compete phases: who chose which Market and who wins a competition (suit, Architects, undercut).",
+    "Which card goes to which tower: cards 73 and 74 joining the tallest tower, a Scroll that discards cards.",
+    "Which cards show a symbol: tap each crown, sword and quill as its card joins a tower.",
+    "The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest "
+    "discarded.",
+    "Solo: the Solo Markets' once-a-game abilities, and the discard pile's cards (only its symbols are counted).",
+)
+
 LIVE = Live(
     start_table=start_table,
     start_seat=lambda options: SpiresPlayer(name="-").model_dump(mode="json", exclude={"name"}),
-    actions=counter_actions(),
+    actions=counter_actions(_after_counter),
     seat_counters=lambda options: SEAT_COUNTERS,
     table_counters=lambda options: tuple(f"discard.{symbol}" for symbol in SYMBOLS) if options.solo else (),
     to_input=to_input,
     notes=tracker_notes,
     flagged=flagged,
-    labels={"scroll_vp": "scroll VP", **{f"discard.{symbol}": f"discard pile {symbol}" for symbol in SYMBOLS}},
+    labels={
+        "scroll_vp": "scroll VP",
+        **{f"towers.{suit}": f"{suit} tower" for suit in SUITS},
+        **{f"discard.{symbol}": f"discard pile {symbol}" for symbol in SYMBOLS},
+    },
+    untracked=UNTRACKED,
 )
 
 

@@ -247,6 +247,9 @@ def setup(count: int, options: SpqfOptions) -> list[str]:
 # The new-play form puts the first player first in turn order.
 FIRST_SEAT = 0
 LEVEL_FIELD = "civ_level"
+# The table's record of the turn each seat reached each level on: {level: {seat: turn}}, kept from a seat's first
+# expansion on (plays begun before it have none, and the start table stays as the API documents it).
+REACHED = "reached"
 TOKENS_FIELD = "vp_tokens"
 SEAT_COUNTERS = ("vp_tokens", "civ_level", "monument_modifiers", "vp_cards")
 
@@ -314,6 +317,26 @@ def _track_end(state: State, ctx: Context, said: list[str]) -> State:
     return state
 
 
+def reached_turn(table: dict[str, Any], seat: int, level: int) -> int | None:
+    """The turn on which a seat reached a level, as the tracker saw it (None: not known, e.g. reached before the
+    tracker kept it)."""
+    return table.get(REACHED, {}).get(str(level), {}).get(str(seat))
+
+
+def _mark_reached(table: dict[str, Any], seat: int, level: int) -> None:
+    """Keep the turn on which a seat reached a level: a token handed to it later is dated to that turn."""
+    table.setdefault(REACHED, {}).setdefault(str(level), {})[str(seat)] = table["turn"]
+
+
+def _unmark_reached(table: dict[str, Any], seat: int, level: int) -> None:
+    """Forget that a seat reached the levels above `level` (a correction down): reaching one again is a new turn."""
+    reached = table.get(REACHED, {})
+    for key in [key for key in reached if int(key) > level]:
+        reached[key].pop(str(seat), None)
+        if not reached[key]:
+            del reached[key]
+
+
 def _give_token(state: State, level: int, seat: int, turn: int) -> int | None:
     """Hand the level's first-player token to a seat: +1 VP token to it, −1 to the seat that held it (returned)."""
     first = state["table"]["first"]
@@ -331,6 +354,7 @@ def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list
     table = state["table"]
     count = len(ctx.names)
     name = ctx.names[seat]
+    _mark_reached(table, seat, level)
     taken = table["first"].get(str(level))
     if taken is None:
         _give_token(state, level, seat, table["turn"])
@@ -356,14 +380,20 @@ def _level_down(state: State, seat: int, old: int, new: int, ctx: Context, said:
     name = ctx.names[seat]
     said.append(f"{name}'s Civilization Level corrected from {old} down to {new}.")
     first = state["table"]["first"]
+    _unmark_reached(state["table"], seat, new)
     for level in range(new + 1, old + 1):
         if first.get(str(level), {}).get("seat") == seat:
             del first[str(level)]
             state["seats"][seat][TOKENS_FIELD] = max(0, state["seats"][seat][TOKENS_FIELD] - 1)
-            said.append(
-                f"The level {level} token goes back (−1 VP token): nobody holds it now; if someone else reached "
-                "it first, hand it to them."
-            )
+            others = [other for index, other in enumerate(ctx.names)
+                      if index != seat and state["seats"][index][LEVEL_FIELD] >= level]
+            if others:
+                verb = "has" if len(others) == 1 else "have"
+                hint = (f"{join_names(others)} {verb} reached it too: hand it to whoever was first under First to "
+                        "each level.")
+            else:
+                hint = "if someone else reached it first, hand it to them."
+            said.append(f"The level {level} token goes back (−1 VP token): nobody holds it now; {hint}")
 
 
 def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
@@ -428,10 +458,15 @@ def first_token(state: State, action: Action, ctx: Context) -> Applied:
     if state["seats"][seat][LEVEL_FIELD] < level:
         raise InputErrors([FieldError("level", f"{name} has not reached level {level}: only a player who has "
                                                "earned a level can be first to it.")])
-    taken = state["table"]["first"].get(str(level))
+    table = state["table"]
+    taken = table["first"].get(str(level))
     if taken is not None and taken["seat"] == seat:
         return Applied(state)
-    holder = _give_token(state, level, seat, taken["turn"] if taken else state["table"]["turn"])
+    # Rules notes: a token handed over keeps the turn on which its level was reached, so a player who expands
+    # later in the current turn can't take it from someone who got there a turn earlier. The one who really was
+    # first got there no later than their own tap and no later than the one who held the token.
+    known = [turn for turn in (reached_turn(table, seat, level), taken["turn"] if taken else None) if turn is not None]
+    holder = _give_token(state, level, seat, min(known, default=table["turn"]))
     given_back = f", {ctx.names[holder]} gives it back (−1 VP token)" if holder is not None else ""
     said = [f"The level {level} token goes to {name} (+1 VP token){given_back}."]
     return Applied(_track_end(state, ctx, said), tuple(said))
@@ -486,8 +521,21 @@ def view(standing: Standing) -> dict[str, Any]:
 
 
 def _token_text(action: Action, ctx: Context) -> str:
-    """'Level 3 token to Bob'."""
-    return f"level {action.params.level} token to {ctx.who(action.seat)}"
+    """Undo's words for a handover: 'the level 3 token handed to Bob'."""
+    return f"the level {action.params.level} token handed to {ctx.names[action.seat]}"
+
+
+# What the table plays that the tracker neither keeps nor checks (the rule text's cards, cubes and phases).
+UNTRACKED = (
+    "The Civilization deck, the central trade row and everyone's deck, hand, trade row and discard pile.",
+    "The phases of a turn (Action, Recruit, Discard, Draw), modifiers and who follows which action.",
+    "Resource cubes, stored cards and stored resources, and what each level lets a player store.",
+    "What an expansion costs: tap the level once it is paid for.",
+    "VP tokens from Score actions and trashed cards: tap them as they are taken (the first-to-level tokens come "
+    "by themselves).",
+    "The last Civilization card: tap Last Civilization card placed when it goes into the central trade row.",
+    "The Monuments, secret until the end: their modifiers are counted at Finish.",
+)
 
 
 LIVE = Live(
@@ -508,6 +556,7 @@ LIVE = Live(
     end_fields=("monument_modifiers",),
     labels={"vp_tokens": "VP tokens", "civ_level": "Civilization Level", "monument_modifiers": "Monument modifiers",
             "vp_cards": "1 VP cards"},
+    untracked=UNTRACKED,
 )
 
 

@@ -145,7 +145,7 @@ def test_undo_and_finish_wait_for_the_taps_before_them(page, live_server: str) -
     for _ in range(4):
         page.locator(ann).get_by_role("button", name="Red plus one").click()
     page.get_by_role("button", name="Undo last tap").click()
-    expect(page.locator("#notice")).to_have_text("Took back: Ann, towers red +1.", timeout=10_000)
+    expect(page.locator("#notice")).to_have_text("Took back: Ann, red tower +1.", timeout=10_000)
     expect(value_of(page, ann, "towers.red")).to_have_text("4")
     for _ in range(3):
         page.locator(ann).get_by_role("button", name="Crowns plus one").click()
@@ -182,3 +182,30 @@ def test_a_lost_connection_is_said(page, live_server: str) -> None:
     page.locator(ann).get_by_role("button", name="Red plus one").click()
     expect(value_of(page, ann, "towers.red")).to_have_text("1")
     expect(page.locator("#flash")).to_be_empty()
+
+
+def test_a_red_card_past_the_deck_is_refused_beside_its_counter(page, live_server: str) -> None:
+    """Rules notes: 'at most 15 cards of one suit in all towers together' ("Each suit has 12 values", an Architect,
+    the 73 and 74 cards). Ann's 8 and Bob's 7 red cards are the deck's 15; Bob's next one, the 16th, is refused with
+    the rule's words in his red counter's own slot, and every count stays as it was."""
+    ann, bob = start_two_player_game(page, live_server)
+    tap(page, ann, "Red", "towers.red", 8)
+    tap(page, bob, "Red", "towers.red", 7)
+    page.locator(bob).get_by_role("button", name="Red plus one").click()
+    message = page.locator(f"#c-{bob.removeprefix('#seat-')}-towers-red-error")
+    expect(message).to_have_text(
+        "The deck has only 15 red cards; 16 counted in all. Ann has 8 and Bob 8. The rules: “Each suit has 12 "
+        "values”, plus an Architect and cards 73 and 74."
+    )
+    expect(message).to_be_visible()
+    expect(value_of(page, bob, "towers.red")).to_have_text("7")
+    expect(value_of(page, ann, "towers.red")).to_have_text("8")
+    # Nowhere else: Ann's red counter keeps an empty slot, and a reload shows the counts as saved.
+    assert page.locator(f"#c-{ann.removeprefix('#seat-')}-towers-red-error").inner_text() == ""
+    page.reload()
+    expect(value_of(page, bob, "towers.red")).to_have_text("7")
+    # The undo still takes back Bob's 7th red card, not a refused one.
+    page.get_by_role("button", name="Undo last tap").click()
+    expect(page.locator("#notice")).to_have_text("Took back: Bob, red tower +1.")
+    expect(value_of(page, bob, "towers.red")).to_have_text("6")
+    assert [e for e in page.console_errors if "status of 422" not in e] == []

@@ -334,3 +334,39 @@ def test_a_refused_token_hand_over_says_why(page, live_server: str) -> None:
     # The next action clears the message.
     button(page, bob, "Civilization Level plus one").click()
     expect(page.locator("#a-first_token")).to_have_text("")
+
+
+def test_a_token_handed_over_after_a_correction_keeps_its_turn(page, live_server: str) -> None:
+    """Rules notes: a token handed over 'keeps the turn on which its level was reached: a player who expands later in
+    the same turn does not take it'. Through the page: a tap on the wrong seat, the correction, the handover, then a
+    player before Bob in turn order expands; what the table hears and what was stored."""
+    ann, bob, cy = start_spqf(page, live_server)
+    notice = page.locator("#notice")
+    button(page, ann, "Civilization Level plus one").click()  # turn 1: meant for Bob
+    expect(notice).to_have_text("Ann is first to level 1: +1 VP token.")
+    button(page, bob, "Civilization Level plus one").click()
+    expect(notice).to_have_text("Bob reaches level 1; Ann was first to it.")
+    for title in ("Round 1: Bob's turn", "Round 1: Cy's turn"):
+        page.get_by_role("button", name="Next turn").click()
+        expect(page.locator("#turn-title")).to_have_text(title)
+    button(page, ann, "Civilization Level minus one").click()
+    expect(notice).to_have_text(
+        "Ann's Civilization Level corrected from 1 down to 0. The level 1 token goes back (−1 VP token): nobody "
+        "holds it now; Bob has reached it too: hand it to whoever was first under First to each level."
+    )
+    expect(page.locator("#levels")).to_contain_text("Level 1: nobody yet")
+    page.locator("details.levels summary").click()
+    _give(page, 1, "Bob")
+    expect(notice).to_have_text("The level 1 token goes to Bob (+1 VP token).")
+    expect(page.locator("#levels")).to_contain_text("Level 1: Bob")
+    # Cy, active in turn 3 and so before Bob in turn order, expands: Bob got there in turn 1 and keeps the token.
+    button(page, cy, "Civilization Level plus one").click()
+    expect(notice).to_have_text("Cy reaches level 1; Bob was first to it.")
+    expect(page.locator("#levels")).to_contain_text("Level 1: Bob")
+    for seat, tokens in ((ann, "0"), (bob, "1"), (cy, "0")):
+        expect(value_of(page, seat, "vp_tokens")).to_have_text(tokens)
+    view = _play_view(page, live_server)
+    assert view["table"]["first"] == {"1": {"seat": 1, "turn": 1}}
+    assert view["table"]["reached"] == {"1": {"1": 1, "2": 3}}
+    assert [(p["civ_level"], p["vp_tokens"]) for p in view["players"]] == [(0, 0), (1, 1), (1, 0)]
+    assert page.console_errors == []

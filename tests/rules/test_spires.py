@@ -187,6 +187,8 @@ BAD = [
     ("empty name", [player("  "), player("Bob")], {}, "players[0].name"),
     ("duplicate name", [player("Ann"), player(" ann ")], {}, "players[1].name"),
     ("more crowns than the deck's 8", [player("Ann", crowns=5), player("Bob", crowns=4)], {}, "players[1].crowns"),
+    ("more red cards than the deck's 15", [player("Ann", {"red": 9}), player("Bob", {"red": 8})], {},
+     "players[1].towers.red"),
     ("unknown option", [player("Ann"), player("Bob")], {"undercut": True}, "options.undercut"),
     ("a discard pile outside solo", [player("Ann"), player("Bob")], {"discard": {"crowns": 1}}, "options.discard"),
     ("discard beyond the deck", [player("Ann")], {"solo": True, "discard": {"swords": 13}}, "options.discard.swords"),
@@ -198,6 +200,95 @@ def test_bad_input_names_the_field(case: str, players: list, options: dict, fiel
     with pytest.raises(InputErrors) as caught:
         GAME.score_raw(players, options)
     assert field in [e.field for e in caught.value.errors]
+
+
+# The whole-table bounds (rules notes): what the deck holds, and the rule's words each refusal quotes.
+SUIT_RULE = "The rules: “Each suit has 12 values”, plus an Architect and cards 73 and 74."
+DECK_CHECK = [
+    # (players, options, {field: message}); the id quotes the rule sentence
+    pytest.param(
+        [player("Ann", {"red": 9}), player("Bob", {"red": 8})], {},
+        {"players[1].towers.red": f"The deck has only 15 red cards; more are counted in all towers together. "
+                                  f"{SUIT_RULE}"},
+        id="Each suit has 12 values (notes: 15 cards of one suit in all towers together): 17 red between two",
+    ),
+    pytest.param(
+        [player("Ann", {"blue": 4}), player("Bob", {"blue": 4}), player("Cy", {"blue": 4}),
+         player("Dee", {"blue": 4})], {},
+        {"players[3].towers.blue": f"The deck has only 15 blue cards; more are counted in all towers together. "
+                                   f"{SUIT_RULE}"},
+        id="Each suit has 12 values (notes): four towers of 4 blue, said on the last player",
+    ),
+    pytest.param(
+        [player("Ann", crowns=5), player("Bob", crowns=4)], {},
+        {"players[1].crowns": "The deck has only 8 crowns; more are counted in all. The rules: “Crowns: 15 "
+                              "points (8 symbols total)”."},
+        id="Crowns: 15 points (8 symbols total)",
+    ),
+    pytest.param(
+        [player("Ann", quills=3), player("Bob", quills=3), player("Cy", quills=3)], {},
+        {"players[2].quills": "The deck has only 8 quills; more are counted in all. The rules: “Quills: 10 "
+                              "points (8 symbols total)”."},
+        id="Quills: 10 points (8 symbols total)",
+    ),
+    pytest.param(
+        [player("Ann", swords=7), player("Bob", swords=6)], {},
+        {"players[1].swords": "The deck has only 12 swords; more are counted in all. The rules: “Swords: 20 "
+                              "points (12 symbols total)”."},
+        id="Swords: 20 points (12 symbols total)",
+    ),
+    pytest.param(
+        [player("Ann", quills=5)], {"solo": True, "discard": {"quills": 4}},
+        {"players[0].quills": "The deck has only 8 quills; more are counted in all. The rules: “Quills: 10 "
+                              "points (8 symbols total)”."},
+        id="solo: the amount in the discard pile counts towards the deck's 8 quills",
+    ),
+    pytest.param(
+        [player("Ann", {"green": 9}, crowns=5), player("Bob", {"green": 9}, crowns=4)], {},
+        {"players[1].towers.green": f"The deck has only 15 green cards; more are counted in all towers together. "
+                                    f"{SUIT_RULE}",
+         "players[1].crowns": "The deck has only 8 crowns; more are counted in all. The rules: “Crowns: 15 "
+                              "points (8 symbols total)”."},
+        id="every total past the deck is said at once",
+    ),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "expected"), DECK_CHECK)
+def test_totals_past_the_deck_are_refused(players: list, options: dict, expected: dict) -> None:
+    """What the calculator, a correction and the API refuse: the same message however far past the bound, so a
+    play saved before the check can be corrected one count at a time."""
+    with pytest.raises(InputErrors) as caught:
+        GAME.score_raw(players, options)
+    assert {e.field: e.message for e in caught.value.errors} == expected
+
+
+DECK_HOLDS = [
+    pytest.param([player("Ann", {"red": 8}), player("Bob", {"red": 7})], {}, id="15 red cards in all"),
+    pytest.param([player("Ann", {"red": 14}), player("Bob", {"red": 1})], {}, id="14 in one tower and 1"),
+    pytest.param([player("Ann", crowns=8), player("Bob", swords=12, quills=8)], {}, id="every symbol of the deck"),
+    pytest.param([player("Ann", quills=4)], {"solo": True, "discard": {"quills": 4}},
+                 id="solo: 8 quills with the pile"),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), DECK_HOLDS)
+def test_every_card_of_the_deck_may_be_in_play(players: list, options: dict) -> None:
+    """The deck check refuses only what no deck holds."""
+    assert GAME.score_raw(players, options).players
+
+
+def within_deck(raw: list[dict]) -> list[dict]:
+    """The players with each suit cut back, in turn order, to the 15 cards the deck holds in all towers."""
+    left = dict.fromkeys(SUITS, 15)
+    kept = []
+    for counts in raw:
+        towers = {}
+        for suit, n in counts["towers"].items():
+            towers[suit] = min(n, left[suit])
+            left[suit] -= towers[suit]
+        kept.append({**counts, "towers": towers})
+    return kept
 
 
 spires_player = st.builds(
@@ -212,7 +303,7 @@ spires_player = st.builds(
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(spires_player, min_size=2, max_size=4))
+@given(st.lists(spires_player, min_size=2, max_size=4).map(within_deck))
 def test_total_is_sum_of_breakdown_and_order_free(raw: list[dict]) -> None:
     """Property: total = sum of the lines; reordering the players changes nobody's total."""
     players = [{"name": f"P{i}", **p} for i, p in enumerate(raw)]
@@ -224,7 +315,8 @@ def test_total_is_sum_of_breakdown_and_order_free(raw: list[dict]) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(spires_player, min_size=2, max_size=4), st.sampled_from(["crowns", "swords", "quills", "scroll_vp"]))
+@given(st.lists(spires_player, min_size=2, max_size=4).map(within_deck),
+       st.sampled_from(["crowns", "swords", "quills", "scroll_vp"]))
 def test_more_of_a_positive_thing_never_scores_less(raw: list[dict], what: str) -> None:
     """Property: symbols and scroll VP only ever score positively, so one more never lowers your score."""
     players = [{"name": f"P{i}", **p} for i, p in enumerate(raw)]

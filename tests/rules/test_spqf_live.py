@@ -3,6 +3,31 @@ checks.
 
 Rule text: shared/seeds/000_93c0f8820d2d9d2b.txt ("Setup", "Civilization Level", "End of the Game").
 Decisions: shared/rules-notes.md, "SPQF". Pure: no Flask, no database.
+
+The rule text, sentence by sentence, against the live rules (what the tracker keeps; the rest is in
+spqf.UNTRACKED, checked by test_untracked_says_what_stays_on_the_table):
+- Setup 3, "places their Civilization Level marker on the zero": test_start_state; LEVEL_REFUSED (nothing below 0).
+- "The game is played in turns, beginning with the first player and proceeding clockwise around the table until
+  the end of the game.": test_turn_one_is_the_first_players, test_next_turn_never_refused_before_the_end.
+- "Non-active players may follow in turn order.": FIRST_TO_LEVEL (a following player earns a level too).
+- "There are 5 Civilization Levels earned by using the Expand action": LEVEL_REFUSED (no level 6), FIRST_TOKEN_REFUSED.
+- "Levels must be earned in ascending order from 1 to 5.": LEVEL_REFUSED, ALLOWED.
+- "The first player to earn each level scores 1VP.": FIRST_TO_LEVEL, test_the_first_token_is_scored_as_a_vp_token.
+- "If multiple players are expanding, break ties in turn order beginning with the active player.": FIRST_TO_LEVEL,
+  test_first_to_level_is_said, HANDOVER.
+- "A Score: Take the indicated VP tokens from the supply.": LEVEL_REFUSED and ALLOWED (the VP token counter).
+- "The end of the game begins when at least 1 of 3 occurs": END_TRIGGERS, END_WHY, test_end_said_once, CLEARED,
+  test_end_stays_while_another_condition_holds, test_last_card_said.
+- "When the end of the game initiates, finish the current round so that each player has an equal number of
+  turns.": FINISH_ROUND, TURNS_LEFT, COUNTDOWN, test_notes_end_warning.
+- "Then, add up VP, with the highest score determining the winner.": test_notes_leader_and_first_to_each_level.
+- "If there is a tie, the player with the highest Civilization Level wins. If still tied, share the victory.":
+  test_notes_tie_break_as_it_stands, test_notes_shared_as_it_stands.
+- Rules notes, "the tracker refuses a skipped level but lets the group correct a level downwards": ALLOWED,
+  CORRECTIONS, test_token_given_back_can_be_earned_again.
+- Rules notes, "A first-to-level token handed over by the group ... keeps the turn on which its level was reached":
+  FIRST_TOKEN, HANDOVER, test_reached_turns_are_kept, test_handover_in_a_play_begun_before_reached_turns_were_kept.
+- Rules notes, "a player's VP tokens are refused only above 150, as a typo guard": LEVEL_REFUSED, ALLOWED.
 """
 
 from __future__ import annotations
@@ -307,10 +332,85 @@ def test_first_token_action(
 
 
 def test_first_token_keeps_the_turn_it_was_earned_in() -> None:
-    """Handed over later, the token still counts as earned in the turn it was first taken."""
+    """Handed over later, the token still counts as earned in the turn it was first taken: the one who really was
+    first got there no later than the one who held it."""
     state, ctx, _ = play(3, [("Bob", UP), (None, NEXT), ("Ann", UP), (None, NEXT)])
     state = act(state, ctx, "Ann", token(1)).state
     assert state["table"]["first"]["1"] == {"seat": 0, "turn": 1}
+
+
+# Rules notes: "A first-to-level token handed over by the group (after a correction, or because the taps came in
+# another order) keeps the turn on which its level was reached: a player who expands later in the same turn does
+# not take it."
+HANDOVER = [
+    # (steps before, who is handed the level 1 token, the turn it is dated to, steps after, {level: holder} and VP
+    #  tokens at the end)
+    pytest.param(
+        [("Ann", UP), ("Bob", UP), (None, NEXT), (None, NEXT), ("Ann", DOWN)], "Bob", 1, [("Cy", UP)],
+        {1: "Bob"}, [0, 1, 0],
+        id="notes: handed over after a correction, the token keeps the turn Bob reached level 1 on (turn 1): Cy, "
+           "active and expanding in turn 3, does not take it",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Bob", UP), (None, NEXT), (None, NEXT), ("Ann", DOWN)], "Bob", 1,
+        [("Cy", UP), (None, NEXT), ("Ann", UP)], {1: "Bob"}, [0, 1, 0],
+        id="The first player to earn each level scores 1VP: nor does anyone in a later turn",
+    ),
+    pytest.param(
+        [(None, NEXT), (None, NEXT), ("Ann", UP), ("Bob", UP), ("Ann", DOWN)], "Bob", 3, [("Cy", UP)],
+        {1: "Cy"}, [0, 0, 1],
+        id="break ties in turn order beginning with the active player: Bob reached it in this very turn, so Cy "
+           "(active) expanding in the same turn comes first",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Bob", UP), ("Bob", DOWN), (None, NEXT), (None, NEXT), ("Bob", UP), ("Ann", DOWN)], "Bob", 3,
+        [("Cy", UP)], {1: "Cy"}, [0, 0, 1],
+        id="notes: a level corrected away and reached again counts from the turn it was reached again",
+    ),
+    pytest.param(
+        [("Bob", UP), (None, NEXT), ("Ann", UP), (None, NEXT)], "Ann", 1, [("Cy", UP)], {1: "Ann"}, [1, 0, 0],
+        id="notes: the taps came in another order: Ann, who really was first, got there by turn 1, when Bob "
+           "tapped",
+    ),
+    pytest.param(
+        [(None, NEXT), ("Ann", UP), (None, NEXT), ("Bob", UP), ("Ann", DOWN)], "Bob", 3, [],
+        {1: "Bob"}, [0, 1, 0],
+        id="notes: handed over in the turn it was reached, the token is dated to that turn",
+    ),
+]
+
+
+@pytest.mark.parametrize(("steps", "who", "dated", "after", "first", "vp_tokens"), HANDOVER)
+def test_handover_keeps_the_turn_the_level_was_reached(
+    steps: list[Step], who: str, dated: int, after: list[Step], first: dict[int, str], vp_tokens: list[int]
+) -> None:
+    """The token handed over is dated to the turn its level was reached; later expansions go by that turn."""
+    state, ctx, _ = play(3, steps)
+    state = act(state, ctx, who, token(1)).state
+    assert state["table"]["first"]["1"] == {"seat": NAMES.index(who), "turn": dated}
+    for step in after:
+        state = act(state, ctx, *step).state
+    assert holders(state, ctx) == first
+    assert seat_tokens(state) == vp_tokens
+
+
+def test_reached_turns_are_kept() -> None:
+    """The table keeps the turn each seat reached each level on; a correction down forgets the levels given up."""
+    state, ctx, _ = play(3, [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP)])
+    assert state["table"]["reached"] == {"1": {"0": 1, "1": 2}, "2": {"1": 2}}
+    state = act(state, ctx, "Bob", level(0)).state
+    assert state["table"]["reached"] == {"1": {"0": 1}}
+    assert spqf.reached_turn(state["table"], 1, 1) is None
+    assert spqf.reached_turn(state["table"], 0, 1) == 1
+
+
+def test_handover_in_a_play_begun_before_reached_turns_were_kept() -> None:
+    """A play saved before the table kept reached turns: a token nobody holds is dated to the current turn, as
+    nothing earlier is known."""
+    state, ctx, _ = play(3, [("Ann", UP), ("Bob", UP), (None, NEXT), ("Ann", DOWN)])
+    del state["table"]["reached"]
+    state = act(state, ctx, "Bob", token(1)).state
+    assert state["table"]["first"]["1"] == {"seat": 1, "turn": 2}
 
 
 FIRST_TOKEN_REFUSED = [
@@ -532,6 +632,20 @@ CORRECTIONS = [
          "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
          "hand it to them."],
         id="notes: a correction down gives back only the tokens of the levels no longer held",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Bob", UP)], ("Ann", DOWN), [0, 0, 0], {},
+        ["Ann's Civilization Level corrected from 1 down to 0.",
+         "The level 1 token goes back (−1 VP token): nobody holds it now; Bob has reached it too: hand it to "
+         "whoever was first under First to each level."],
+        id="notes: the token goes back, and the table hears who else reached the level",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Bob", UP), ("Cy", UP)], ("Ann", DOWN), [0, 0, 0], {},
+        ["Ann's Civilization Level corrected from 1 down to 0.",
+         "The level 1 token goes back (−1 VP token): nobody holds it now; Bob and Cy have reached it too: hand "
+         "it to whoever was first under First to each level."],
+        id="notes: the token goes back; two others reached the level",
     ),
 ]
 
@@ -894,7 +1008,7 @@ DESCRIBE = [
     pytest.param(None, NEXT, "next turn", id="next_turn"),
     pytest.param(None, LAST, "last Civilization card placed", id="last_card placed"),
     pytest.param(None, UNLAST, "last Civilization card mark taken off", id="last_card taken off"),
-    pytest.param("Bob", token(3), "level 3 token to Bob", id="first_token"),
+    pytest.param("Bob", token(3), "the level 3 token handed to Bob", id="first_token"),
 ]
 
 
@@ -904,6 +1018,18 @@ def test_describe(who: str | None, raw: dict[str, Any], text: str) -> None:
     ctx = context(2)
     seat = ctx.names.index(who) if who is not None else None
     assert live.describe(GAME, live.parse_action(GAME, raw, seat, strict=True), ctx) == text
+
+
+def test_untracked_says_what_stays_on_the_table() -> None:
+    """What players do that the tracker neither keeps nor checks, in plain sentences for the tracker's help: the
+    Civilization deck and hands, the phases, cubes and storage, expansion costs, Score actions, the Monuments."""
+    untracked = GAME.live.untracked
+    text = " ".join(untracked)
+    for words in ("Civilization deck", "hand", "trade row", "Action, Recruit, Discard, Draw", "follows",
+                  "Resource cubes", "stored cards", "expansion costs", "Score actions", "Monuments"):
+        assert words in text, words
+    assert all(line[:1].isupper() and line.endswith(".") for line in untracked)
+    assert not any(mark in text for mark in ("_", "[", "{", "table"))
 
 
 def test_table_actions_refuse_a_player() -> None:
@@ -951,4 +1077,8 @@ def test_random_play_keeps_the_tokens_straight(count: int, steps: list[tuple[int
         first = state["table"]["first"]
         assert sum(seat_tokens(state)) == len(first)
         assert all(state["seats"][taken["seat"]]["civ_level"] >= int(lvl) for lvl, taken in first.items())
+        # A token is never dated after the turn it is in, and only levels a seat holds are kept as reached.
+        assert all(taken["turn"] <= state["table"]["turn"] for taken in first.values())
+        reached = state["table"].get("reached", {})
+        assert all(state["seats"][int(s)]["civ_level"] >= int(lvl) for lvl, seats in reached.items() for s in seats)
         assert (state["table"]["end_round"] is not None) == bool(spqf.end_reasons(state, ctx))

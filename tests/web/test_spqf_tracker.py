@@ -10,8 +10,10 @@ import io
 import re
 
 import pytest
+from markupsafe import escape
 from sqlmodel import Session, select
 
+from companion.games import spqf
 from companion.models import FINISHED, IN_PROGRESS, Play, Seat
 from tests.web.tracker_tools import notice, oob_value, saved, seat_ids
 
@@ -461,6 +463,43 @@ def test_first_token_handed_to_the_right_player(client, app, play_id: int, htmx:
     assert saved(app, play_id)["changes"] == changes
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_token_handed_over_after_a_correction_keeps_the_turn_it_was_reached(client, app, htmx: bool) -> None:
+    """Rules notes: 'A first-to-level token handed over by the group ... keeps the turn on which its level was
+    reached: a player who expands later in the same turn does not take it.'"""
+    play_id = start_spqf(client, NAMES[:3])
+    ann, bob, cy = seat_ids(client, play_id)
+    tap(client, play_id, ann, field="civ_level", delta=1)  # turn 1: a tap on the wrong seat, Ann takes the token
+    tap(client, play_id, bob, field="civ_level", delta=1)  # Bob really expanded in turn 1
+    act(client, play_id, action="next_turn")
+    act(client, play_id, action="next_turn")  # turn 3, Cy's
+    corrected = tap(client, play_id, ann, True, field="civ_level", delta=-1).get_data(as_text=True)
+    assert notice(corrected) == (
+        "Ann&#39;s Civilization Level corrected from 1 down to 0. The level 1 token goes back (−1 VP token): "
+        "nobody holds it now; Bob has reached it too: hand it to whoever was first under First to each level."
+    )
+    response = act(client, play_id, htmx, action="first_token", seat=bob, level=1)
+    assert response.status_code == (200 if htmx else 303)
+    # Cy expands in turn 3, before Bob in turn order from Cy; Bob reached level 1 in turn 1, so he keeps it.
+    html = tap(client, play_id, cy, htmx, field="civ_level", delta=1).get_data(as_text=True)
+    if htmx:
+        assert notice(html) == "Cy reaches level 1; Bob was first to it."
+        assert "<li>Level 1: <strong>Bob</strong></li>" in html
+    else:
+        assert "<li>Level 1: <strong>Bob</strong></li>" in client.get(f"/plays/{play_id}").get_data(as_text=True)
+    state = saved(app, play_id)
+    assert [s["vp_tokens"] for s in state["seats"]] == [0, 1, 0]
+    assert state["table"]["first"] == {"1": {"seat": 1, "turn": 1}}
+    assert state["table"]["reached"] == {"1": {"1": 1, "2": 3}}
+
+
+def test_tracker_says_what_stays_on_the_table(client, play_id: int) -> None:
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    panel = re.search(r'<details class="card setup tracker-help">(.*?)</details>', html, re.S).group(1)
+    assert "What the tracker keeps" in panel
+    assert re.findall(r"<li>(.*?)</li>", panel) == [str(escape(line)) for line in spqf.UNTRACKED]
+
+
 BAD_ACTIONS = [
     ("an unknown action", {"action": "dance"}, "Unknown action &#39;dance&#39;; SPQF knows add, first_token, "
                                                "last_card, next_turn, set."),
@@ -616,8 +655,8 @@ def test_undo_a_token_handed_over_and_a_turn(client, app, play_id: int, htmx: bo
     response = post(client, htmx, f"/plays/{play_id}/undo")
     if htmx:
         assert notice(response.get_data(as_text=True)) == (
-            "Took back: level 1 token to Bob (The level 1 token goes to Bob (+1 VP token), Ann gives it back "
-            "(−1 VP token))."
+            "Took back: the level 1 token handed to Bob (The level 1 token goes to Bob (+1 VP token), Ann gives it "
+            "back (−1 VP token))."
         )
     state = saved(app, play_id)
     assert [s["vp_tokens"] for s in state["seats"]] == [1, 0]
