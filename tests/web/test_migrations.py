@@ -13,6 +13,7 @@ from sqlmodel import SQLModel
 
 from companion import cli, create_app, migrate
 from companion.db import make_engine
+from companion.games.base import name_key
 from tests.conftest import TOKEN, Client
 from tests.web.test_databases import postgres_url
 
@@ -159,7 +160,7 @@ def test_upgrade_from_the_oldest_schema_finds_every_play(old_database, tmp_path,
     assert [p["name"] for p in in_progress["players"]] == ["óscar", "Σοφία", "Łukasz"]
     # Red 2 × 5, scroll 4, and crowns tied at 1: every tied player gets the full 15.
     assert in_progress["live"]["players"][0]["total"] == 2 * 5 + 4 + 15
-    undone = client.post("/api/v1/plays/2/undo", csrf=False)
+    undone = client.post("/api/v1/plays/2/undo", json={}, csrf=False)
     assert undone.status_code == 200
     assert undone.get_json()["players"][0]["towers"]["red"] == 1
     tapped = client.post("/api/v1/plays/2/actions", json={"action": "add", "player": "Σοφία", "field": "crowns",
@@ -181,6 +182,15 @@ def test_upgrade_from_the_oldest_schema_finds_every_play(old_database, tmp_path,
     app.extensions["db_engine"].dispose()
     assert cli.main(["db", "upgrade"]) == 0
     assert "up to date" in capsys.readouterr().out
+
+
+def test_migration_0002_keys_names_as_the_app_still_does() -> None:
+    """0002 keeps a frozen copy of name_key (app code changing must never change an old migration). While the app's
+    is the same, the roster keys an upgrade stored are the ones the app looks up; when this fails, the app's
+    name_key changed: add a migration that works every player.key out again (and leave 0002 as it is)."""
+    frozen = migrate._scripts().get_revision("0002").module.name_key
+    for name in ["  ÓSCAR ", "óscar", "İpek", "i̇pek", "Ann\u200b", "Straße", "ﬀ", "Ａｎｎ", "Σοφία", "ΣΟΦΊΑ", "a  b"]:
+        assert frozen(name) == name_key(name), name
 
 
 def test_a_new_database_is_made_at_the_newest_schema(tmp_path) -> None:

@@ -9,15 +9,25 @@ Revision ID: 0002
 
 from __future__ import annotations
 
+import unicodedata
+
 import sqlalchemy as sa
 from alembic import op
-
-from companion.games.base import name_key
 
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
 depends_on = None
+
+# The app's name_key as it was when this migration was written, frozen here: a later change to the app's must come
+# with a migration of its own that works the keys out again, never silently change what this one did.
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def name_key(name: str) -> str:
+    """What made two typed names the same player: NFKC and case folded, invisible characters gone, spaces collapsed."""
+    text = unicodedata.normalize("NFKC", name).translate(INVISIBLE)
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
 
 
 def upgrade() -> None:
