@@ -6,7 +6,7 @@ Decisions: shared/rules-notes.md, "Spyrium".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -192,6 +192,9 @@ def setup(count: int, options: SpyriumOptions) -> list[str]:
 RESIDENCE_START_SPACE = 1
 TECHNIQUE_PRICE = 6
 BONUS_MONEY = 5
+# 'if the building being discarded has an icon at the top that matches an icon on the newly-acquired building, the
+# cost of the newly-acquired building is discounted by £3': a card cheaper than £3 then costs nothing, never less.
+MATCHING_ICON_DISCOUNT = 3
 SEAT_COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
 SCORING_FIELDS = ("vp_track", "building_vp", "technique_vp", "money", "spyrium", "workers")
 BONUS_CHOICES = ("worker", "money")
@@ -208,6 +211,7 @@ def start_seat(options: SpyriumOptions) -> dict[str, Any]:
     return {
         "vp_track": 0, "building_vp": [], "technique_vp": [], "money": START_MONEY, "workers": START_WORKERS,
         "spyrium": START_SPYRIUM, "residence": start_space(options), "bonus_8": None, "bonus_20": False,
+        "replaced": 0,
     }
 
 
@@ -218,8 +222,14 @@ def start_space(options: SpyriumOptions) -> int:
 
 
 def income(seat: dict[str, Any], options: SpyriumOptions) -> int:
-    """'each player earns income based on their token's position on the Residence track'."""
+    """'each player earns income based on their token's position on the Residence track': the value printed on
+    the token's space (the start space shows 2)."""
     return options.residence_values[seat["residence"] - 1]
+
+
+def seat_facts(seat: dict[str, Any], options: SpyriumOptions) -> dict[str, Any]:
+    """What the API shows beside a seat's state: the value printed on its Residence space (its income)."""
+    return {"residence_value": income(seat, options)}
 
 
 def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -271,12 +281,21 @@ def _after_counter(before: State, state: State, action: Action, ctx: Context, ol
         if field == "workers" and new > WORKERS_MAX:
             raise InputErrors([FieldError("workers", f"Maximum number of workers: {WORKERS_MAX}. {name} has {old}.")])
         if field == "residence" and not 1 <= new <= RESIDENCE_SPACES:
-            raise InputErrors([FieldError("residence", f"The Residence track has {RESIDENCE_SPACES} spaces: "
-                                                       f"1 (£{ctx.options.residence_values[0]}) to {RESIDENCE_SPACES} "
-                                                       f"(£{ctx.options.residence_values[-1]}).")])
+            raise InputErrors([FieldError("residence", _residence_refusal(name, old, new, ctx.options))])
         if field == "vp_track":
             _bonuses(state, action.seat, ctx, said)
     return Applied(state, tuple(said))
+
+
+def _residence_refusal(name: str, old: int, new: int, options: SpyriumOptions) -> str:
+    """Why a token can't go to that Residence space, in the values printed on the board's spaces."""
+    values = options.residence_values
+    if new > RESIDENCE_SPACES and old == RESIDENCE_SPACES:
+        return f"{name}'s token is on the top space of the Residence track ({values[-1]}): it can't go higher."
+    if new < 1 and old == 1:
+        return f"{name}'s token is on the bottom space of the Residence track ({values[0]}): it can't go lower."
+    return (f"The Residence track has {RESIDENCE_SPACES} spaces, from {values[0]} at the bottom to {values[-1]} at "
+            f"the top: {name}'s token stays on {values[old - 1]}.")
 
 
 class BonusParams(Params):
@@ -286,19 +305,28 @@ class BonusParams(Params):
 
 
 class BuildParams(Params):
-    """A building bought: the VP printed on it, its printed cost paid (after any discount), and the building it
-    replaces (its number, from 1) or none for a new building space."""
+    """A building bought: the VP and the cost printed on it, the building it replaces (its number, from 1) or none
+    for a new building space, and whether the discarded building's icon matches one on the new building."""
 
     vp: int = Field(ge=0, le=BUILDING_VP_MAX)
     cost: int = Field(0, ge=0, le=MONEY_MAX)
-    replace: int | None = Field(None, ge=1)
+    replace: int | None = Field(None, ge=1, le=MARKET_CARDS)
+    matching: bool = False
 
 
-class TechniqueParams(Params):
-    """A technique patented (paying £6), or the end-game VP of one already held (its number, from 1)."""
+class PatentParams(Params):
+    """A technique patented. The page sends nothing; the API's older form may give the new technique's end VP, or
+    (with `number`) set the end VP of one already held, as technique_vp does: the contract only ever grows."""
 
     vp: int = Field(0, ge=0, le=TECHNIQUE_VP_MAX)
-    number: int | None = Field(None, ge=1)
+    number: int | None = Field(None, ge=1, le=MARKET_CARDS)
+
+
+class TechniqueVPParams(Params):
+    """The end-game VP of a technique already patented (its number, from 1)."""
+
+    number: int = Field(ge=1, le=MARKET_CARDS)
+    vp: int = Field(ge=0, le=TECHNIQUE_VP_MAX)
 
 
 def start_turn(state: State, action: Action, ctx: Context) -> Applied:
@@ -333,41 +361,85 @@ def bonus(state: State, action: Action, ctx: Context) -> Applied:
 
 def build(state: State, action: Action, ctx: Context) -> Applied:
     """'The cost to purchase a building space is equal to the number of buildings that the player has already
-    built. ... A player may, instead, discard an existing building ... without having to pay for the space.'"""
+    built. ... A player may, instead, discard an existing building to place the newly-acquired building in its
+    building space without having to pay for the space. Furthermore, if the building being discarded has an icon at
+    the top that matches an icon on the newly-acquired building, the cost of the newly-acquired building is
+    discounted by £3.'"""
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     built = len(seat["building_vp"])
     if params.replace is not None and params.replace > built:
         raise InputErrors([FieldError("replace", f"{name} has {plural(built, 'building')}: no building "
                                                  f"{params.replace} to replace.")])
+    if params.matching and params.replace is None:
+        raise InputErrors([FieldError("matching", f"The −£{MATCHING_ICON_DISCOUNT} for a matching icon is only for "
+                                                  "a building that replaces another: choose the building it "
+                                                  "replaces, or untick the matching icon.")])
+    card = max(0, params.cost - MATCHING_ICON_DISCOUNT) if params.matching else params.cost
     space = 0 if params.replace is not None else built
-    price = params.cost + space
+    price = card + space
     if price > seat["money"]:
-        raise InputErrors([FieldError("cost", f"{name} has £{seat['money']}: this building costs £{params.cost} "
-                                              f"and its space £{space}.")])
+        raise InputErrors([FieldError("cost", f"{name} has £{seat['money']}, and this building costs "
+                                              f"{_price_text(params, card, space, built)}.")])
     seat["money"] -= price
     if params.replace is not None:
+        discarded = seat["building_vp"][params.replace - 1]
         seat["building_vp"][params.replace - 1] = params.vp
-        where = f"replaces building {params.replace} (no space to pay)"
+        # Counted so that a replacement changes the state even when it costs £0 and keeps the VP: it is an action
+        # like any other, one undo step.
+        seat["replaced"] = seat.get("replaced", 0) + 1
+        said = (f"Building {params.replace} ({discarded} VP) is discarded for a {params.vp} VP building; {name} pays "
+                f"{_price_text(params, card, space, built)}.")
     else:
         seat["building_vp"].append(params.vp)
-        where = "space free (the first)" if space == 0 else f"space £{space} ({plural(built, 'building')} built before)"
-    said = [f"{name} builds a {params.vp} VP building: card £{params.cost}, {where}; −£{price}."]
-    return Applied(state, tuple(said))
+        said = f"{name} pays {_price_text(params, card, space, built)}."
+    return Applied(state, (said,))
+
+
+def _price_text(params: BuildParams, card: int, space: int, built: int) -> str:
+    """'£3: £1 for the card and £2 for the building space' and the like: what a building costs, and why."""
+    card_text = f"£{params.cost} for the card"
+    if params.matching:
+        card_text = f"£{params.cost} − £{MATCHING_ICON_DISCOUNT} for the matching icon = £{card} for the card"
+    if params.replace is not None:
+        return f"£{card + space}: {card_text}, no building space to pay (it replaces one)"
+    if built == 0:
+        return f"£{card + space}: {card_text}; the first building space is free"
+    before = plural(built, "building")
+    return f"£{card + space}: {card_text} and £{space} for the building space ({before} built before)"
 
 
 def technique(state: State, action: Action, ctx: Context) -> Applied:
-    """'A technique ... Pay £6 to acquire the technique card ... bonus points (up to 7) at the end of the game.'"""
+    """'A technique (green background) - Pay £6 to acquire the technique card.'"""
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     if params.number is not None:
-        if params.number > len(seat["technique_vp"]):
-            raise InputErrors([FieldError("number", f"{name} has {plural(len(seat['technique_vp']), 'technique')}.")])
-        seat["technique_vp"][params.number - 1] = params.vp
-        return Applied(state, (f"{name}'s technique {params.number} scores {params.vp} VP at the end.",))
+        return technique_vp(state, _with_params(action, TechniqueVPParams(number=params.number, vp=params.vp)), ctx)
     if seat["money"] < TECHNIQUE_PRICE:
-        raise InputErrors([FieldError("vp", f"{name} has £{seat['money']}: a technique costs £{TECHNIQUE_PRICE}.")])
+        raise InputErrors([FieldError("action", f"{name} has £{seat['money']}: a technique costs "
+                                                   f"£{TECHNIQUE_PRICE}.")])
     seat["money"] -= TECHNIQUE_PRICE
     seat["technique_vp"].append(params.vp)
-    return Applied(state, (f"{name} patents a technique (−£{TECHNIQUE_PRICE}), {params.vp} VP at the end.",))
+    number = len(seat["technique_vp"])
+    if params.vp:
+        return Applied(state, (f"{name} pays £{TECHNIQUE_PRICE} for technique {number}, {params.vp} VP at the end.",))
+    said = (f"{name} pays £{TECHNIQUE_PRICE} for technique {number}; its end VP (up to {TECHNIQUE_VP_MAX}) is "
+            "entered at the end.")
+    return Applied(state, (said,))
+
+
+def _with_params(action: Action, params: Params) -> Action:
+    """The same action for the same seat with other parameters."""
+    return Action(action.name, action.seat, params)
+
+
+def technique_vp(state: State, action: Action, ctx: Context) -> Applied:
+    """'These cards provide ... an opportunity to score bonus points (up to 7) at the end of the game.'"""
+    seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
+    held = len(seat["technique_vp"])
+    if params.number > held:
+        owned = plural(held, "technique") if held else "no technique"
+        raise InputErrors([FieldError("number", f"{name} has {owned}: no technique {params.number} to score.")])
+    seat["technique_vp"][params.number - 1] = params.vp
+    return Applied(state, (f"{name}'s technique {params.number} scores {params.vp} VP at the end.",))
 
 
 def live_notes(standing: Standing) -> list[Note]:
@@ -384,7 +456,7 @@ def live_notes(standing: Standing) -> list[Note]:
         if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
             notes.append(Note(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.", warning=True))
     if turn >= TURNS:
-        last = f"Turn {TURNS} is the last: when it is over, enter the techniques' VP and finish."
+        last = f"Turn {TURNS} is the last: when it is over, enter each technique's end VP (At the end) and finish."
         notes.append(Note(last, warning=True))
     return notes
 
@@ -396,24 +468,62 @@ def end(standing: Standing) -> End:
 
 
 def view(standing: Standing) -> dict[str, Any]:
-    """What the Spyrium tracker draws: the turn and period, each seat's income, next space price and pending choice."""
+    """What the Spyrium tracker draws: the turn and period, each seat's Residence value (its income), the next
+    building space's price and a pending 8 VP choice."""
     state, options = standing.state, standing.options
     turn = state["table"]["turn"]
     return {
         "turn": turn,
         "period": period(turn) if turn else None,
         "last_turn": turn >= TURNS,
+        # The value printed on each token's Residence space: what the board shows, and the income it pays.
         "income": [income(seat, options) for seat in state["seats"]],
         "space_price": [len(seat["building_vp"]) for seat in state["seats"]],
         "choosing": [seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None for seat in state["seats"]],
     }
 
 
-def _seat_text(verb: str) -> Callable[[Action, Context], str]:
-    """'Ann, build 4 VP' and the like, for undo."""
-    return lambda action, ctx: f"{ctx.who(action.seat)}, {verb} " + ", ".join(
-        f"{k} {v}" for k, v in action.params.model_dump().items() if v is not None
-    )
+def _bonus_text(action: Action, ctx: Context) -> str:
+    """'Ann takes the 8 VP bonus: +1 worker', for undo and the log."""
+    what = "+1 worker" if action.params.choice == "worker" else f"£{BONUS_MONEY}"
+    return f"{ctx.who(action.seat)} takes the {BONUS_STEPS[0]} VP bonus: {what}"
+
+
+def _build_text(action: Action, ctx: Context) -> str:
+    """'Ann builds a 5 VP building, card £3' or 'Ann replaces building 1 with a 4 VP building, card £5 − £3 for the
+    matching icon', for undo and the log."""
+    params, who = action.params, ctx.who(action.seat)
+    card = f"card £{params.cost}" + (f" − £{MATCHING_ICON_DISCOUNT} for the matching icon" if params.matching else "")
+    if params.replace is None:
+        return f"{who} builds a {params.vp} VP building, {card}"
+    return f"{who} replaces building {params.replace} with a {params.vp} VP building, {card}"
+
+
+def _patent_text(action: Action, ctx: Context) -> str:
+    """'Ann patents a technique (−£6)', for undo and the log (the API's older forms said as they act)."""
+    params, who = action.params, ctx.who(action.seat)
+    if params.number is not None:
+        return f"{who}: technique {params.number} scores {params.vp} VP at the end"
+    return f"{who} patents a technique (−£{TECHNIQUE_PRICE})" + (f", {params.vp} VP at the end" if params.vp else "")
+
+
+def _technique_vp_text(action: Action, ctx: Context) -> str:
+    """'Ann: technique 2 scores 5 VP at the end', for undo and the log."""
+    return f"{ctx.who(action.seat)}: technique {action.params.number} scores {action.params.vp} VP at the end"
+
+
+# What the table plays that the tracker leaves on the table, said in the tracker's "What the tracker keeps".
+UNTRACKED = (
+    "The market: the 9 cards dealt each turn, and which of them are taken.",
+    "Placing workers between cards, taking them back, and the £1 per neighbouring worker they earn or cost: "
+    "count the money on the Money counter.",
+    "The two phases of a turn (placement and activation), the turn order and passing.",
+    "The events: the Current and Future Event cards, and who has activated the event this turn.",
+    "What buildings, techniques and characters do during the game, and using a building once a turn: "
+    "enter the VP they score on the score track.",
+    "Spyrium crystals spent or gained: step the Spyrium counter.",
+    "The icons on buildings: the tracker takes the −£3 off when you tick that the icons match.",
+)
 
 
 LIVE = Live(
@@ -421,10 +531,11 @@ LIVE = Live(
     start_seat=start_seat,
     actions={
         **counter_actions(_after_counter),
-        "start_turn": ActionSpec(start_turn, describe=lambda action, ctx: "start of a turn (income)"),
-        "bonus": ActionSpec(bonus, BonusParams, "required", _seat_text("8 VP bonus:")),
-        "build": ActionSpec(build, BuildParams, "required", _seat_text("building:")),
-        "technique": ActionSpec(technique, TechniqueParams, "required", _seat_text("technique:")),
+        "start_turn": ActionSpec(start_turn, describe=lambda action, ctx: "the start of a turn, with its income"),
+        "bonus": ActionSpec(bonus, BonusParams, "required", _bonus_text),
+        "build": ActionSpec(build, BuildParams, "required", _build_text),
+        "technique": ActionSpec(technique, PatentParams, "required", _patent_text),
+        "technique_vp": ActionSpec(technique_vp, TechniqueVPParams, "required", _technique_vp_text),
     },
     seat_counters=lambda options: SEAT_COUNTERS,
     to_input=to_input,
@@ -432,7 +543,9 @@ LIVE = Live(
     end=end,
     view=view,
     labels={"vp_track": "score track VP", "money": "money (£)", "workers": "workers", "spyrium": "Spyrium",
-            "residence": "Residence space"},
+            "residence": "Residence track"},
+    untracked=UNTRACKED,
+    seat_facts=seat_facts,
 )
 
 

@@ -1,8 +1,41 @@
 """Spyrium live play (spyrium.LIVE through games/live.py), each case tied to the rule sentence or rules-notes decision
 it checks.
 
-Rule text: shared/seeds/001_e6107a0cf4062ca0.txt (start, income, periods, "Activate a card", "Maximum number of
-workers", "Bonuses"). Decisions: shared/rules-notes.md, "Spyrium". Pure: no Flask, no database.
+Rule text: the Spyrium game help (start, income, periods, "Activate a card", "Maximum number of workers", "Bonuses").
+Decisions: the project's rules notes, "Spyrium". Pure: no Flask, no database.
+
+The rule text, sentence by sentence, against the live rules (what each test checks; the case ids quote the words):
+
+- "Each player begins the game with 3 workers, 2 Spyrium crystals, and £8." test_start_state.
+- "Each player also begins with a token on the 2 space of the Residence track": test_start_token_on_the_2_space_of_the
+  _residence_track, test_start_on_the_2_space_of_a_custom_track, test_residence_value_is_the_printed_value (rules
+  notes: "The Residence track is shown as the board shows it: the value printed on the space").
+- "At the beginning of each turn, each player earns income based on their token's position on the Residence track,
+  so at the beginning of turn 1, each player will gain £2.": test_income, test_income_changes_nothing_but_money_and
+  _the_turn, test_residence_refused (the token stays on the track's spaces).
+- "Period A takes place across turns 1, 2, and 3, Period B takes place across turns 4 and 5, and Period 6 takes place
+  across turn 6.": test_periods; "The player with the most points at the end of 6 turns is the winner.": test_end,
+  test_start_turn_refused_after_turn_six.
+- "• A technique (green background) - Pay £6 to acquire the technique card.": test_technique, test_technique_refused;
+  "... an opportunity to score bonus points (up to 7) at the end of the game.": test_technique (the end VP of each
+  technique, entered by its number), test_technique_parsing_refused.
+- "• A building (blue background) - Pay the cost listed in the top right corner of the card to acquire the card.",
+  "The cost to purchase a building space is equal to the number of buildings that the player has already built.
+  Thus, the first building space is free, the second one is £1, the third one is £2, etc.": test_build,
+  test_build_refused.
+- "A player may, instead, discard an existing building to place the newly-acquired building in its building space
+  without having to pay for the space.": test_build (replacements), test_a_replacement_at_0_for_an_equal_building_is
+  _a_change, test_build_refused.
+- "Furthermore, if the building being discarded has an icon at the top that matches an icon on the newly-acquired
+  building, the cost of the newly-acquired building is discounted by £3.": test_build (matching icon cases),
+  test_build_refused (no discount without a discarded building).
+- "Maximum number of workers: 7": test_worker_cap, test_worker_lost_at_seven, test_worker_bonus_to_exactly_seven.
+- "When you reach 8 VP, you can get either an extra worker or £5." and "When you reach 20 VP, you get the bonus you
+  didn't pick.": test_bonuses, test_bonus_refused, test_bonus_choice_waiting_in_notes_and_view, the undo tests.
+- Everything else in the text (the market and its 3x3 tableau, the event deck and activating the event, the two
+  phases and passing, placing and taking back workers, gaining money or paying £1 per neighbouring worker, using a
+  building once a turn, what cards do): played on the table and listed in the tracker's untracked sentences
+  (test_what_the_tracker_leaves_on_the_table); their money and VP are entered on the counters.
 """
 
 from __future__ import annotations
@@ -42,20 +75,24 @@ def vp(delta: int) -> dict[str, Any]:
     return add("vp_track", delta)
 
 
-def build(vp_printed: int, cost: int = 0, replace: int | None = None) -> dict[str, Any]:
-    """A building bought: printed VP, card cost, and the building it replaces (from 1) if any."""
+def build(vp_printed: int, cost: int = 0, replace: int | None = None, matching: bool = False) -> dict[str, Any]:
+    """A building bought: printed VP, card cost, the building it replaces (from 1) if any, and whether the discarded
+    building's icon matches one on the new building."""
     raw: dict[str, Any] = {"action": "build", "vp": vp_printed, "cost": cost}
     if replace is not None:
         raw["replace"] = replace
+    if matching:
+        raw["matching"] = True
     return raw
 
 
-def technique(vp_end: int = 0, number: int | None = None) -> dict[str, Any]:
-    """A technique patented, or (with a number) the end-game VP of one already held."""
-    raw: dict[str, Any] = {"action": "technique", "vp": vp_end}
-    if number is not None:
-        raw["number"] = number
-    return raw
+# A technique patented: £6, a new technique (its end VP entered later, at the end).
+PATENT = {"action": "technique"}
+
+
+def end_vp(number: int, vp_end: int) -> dict[str, Any]:
+    """The end-game VP of technique `number` (from 1), one already patented."""
+    return {"action": "technique_vp", "number": number, "vp": vp_end}
 
 
 Step = tuple[str | None, dict[str, Any]]
@@ -129,7 +166,7 @@ def turns(n: int) -> list[Step]:
 
 START_SEAT = {
     "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 8, "workers": 3, "spyrium": 2, "residence": 1,
-    "bonus_8": None, "bonus_20": False,
+    "bonus_8": None, "bonus_20": False, "replaced": 0,
 }
 
 
@@ -234,15 +271,20 @@ def test_income_changes_nothing_but_money_and_the_turn() -> None:
 RESIDENCE_REFUSED = [
     # (Residence track, steps, action for Ann, the message)
     pytest.param(None, [], add("residence", -1),
-                 "The Residence track has 6 spaces: 1 (£2) to 6 (£7).",
-                 id="Residence track: no space below the first (the 2 space)"),
+                 "Ann's token is on the bottom space of the Residence track (2): it can't go lower.",
+                 id="Residence track: no space below the first (the 2 space), said as the board shows it"),
     pytest.param(None, [("Ann", put("residence", 6))], add("residence", 1),
-                 "The Residence track has 6 spaces: 1 (£2) to 6 (£7).",
-                 id="Residence track: no space above the top (£7)"),
-    pytest.param(None, [], put("residence", 0), "The Residence track has 6 spaces: 1 (£2) to 6 (£7).",
+                 "Ann's token is on the top space of the Residence track (7): it can't go higher.",
+                 id="Residence track: no space above the top (7)"),
+    pytest.param(None, [], put("residence", 0),
+                 "Ann's token is on the bottom space of the Residence track (2): it can't go lower.",
                  id="Residence track: set to 0 refused"),
-    pytest.param(CUSTOM, [], put("residence", 7), "The Residence track has 6 spaces: 1 (£1) to 6 (£10).",
-                 id="Residence track: custom track, set to 7 refused, its own ends said"),
+    pytest.param(None, [("Ann", put("residence", 3))], put("residence", 0),
+                 "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann's token stays on 4.",
+                 id="Residence track: set below the track from its middle, the token's own space said"),
+    pytest.param(CUSTOM, [], put("residence", 7),
+                 "The Residence track has 6 spaces, from 1 at the bottom to 10 at the top: Ann's token stays on 2.",
+                 id="Residence track: custom track, set to 7 refused, its own printed ends said"),
 ]
 
 
@@ -293,7 +335,7 @@ def test_end(turn: int, triggered: bool) -> None:
     standing = live.standing(GAME, state, ctx)
     assert spyrium.end(standing) == (live.End(True, "Turn 6 is the last turn.") if triggered else live.End())
     warnings = [note.text for note in spyrium.live_notes(standing) if note.warning]
-    last = "Turn 6 is the last: when it is over, enter the techniques' VP and finish."
+    last = "Turn 6 is the last: when it is over, enter each technique's end VP (At the end) and finish."
     assert (last in warnings) is triggered
 
 
@@ -473,40 +515,62 @@ def test_worker_cap(steps: list[Step], raw: dict[str, Any], refused: bool) -> No
 
 BUILDS = [
     # (steps, Ann's money, Ann's building VP, what the last build said)
-    pytest.param([("Ann", build(3, 2))], 6, [3], "Ann builds a 3 VP building: card £2, space free (the first); −£2.",
+    pytest.param([("Ann", build(3, 2))], 6, [3], "Ann pays £2: £2 for the card; the first building space is free.",
                  id="Thus, the first building space is free"),
     pytest.param([("Ann", build(3, 2)), ("Ann", build(4, 1))], 4, [3, 4],
-                 "Ann builds a 4 VP building: card £1, space £1 (1 building built before); −£2.",
+                 "Ann pays £2: £1 for the card and £1 for the building space (1 building built before).",
                  id="the second one is £1"),
     pytest.param([("Ann", build(3)), ("Ann", build(4)), ("Ann", build(5, 1))], 8 - 1 - 3, [3, 4, 5],
-                 "Ann builds a 5 VP building: card £1, space £2 (2 buildings built before); −£3.",
+                 "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).",
                  id="the third one is £2"),
     pytest.param([("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", build(2))], 8 - 1 - 2 - 3,
-                 [1, 1, 1, 2], "Ann builds a 2 VP building: card £0, space £3 (3 buildings built before); −£3.",
+                 [1, 1, 1, 2],
+                 "Ann pays £3: £0 for the card and £3 for the building space (3 buildings built before).",
                  id="equal to the number of buildings that the player has already built: the fourth one is £3"),
     pytest.param([("Bob", build(1)), ("Bob", build(1)), ("Ann", build(2))], 8, [2],
-                 "Ann builds a 2 VP building: card £0, space free (the first); −£0.",
+                 "Ann pays £0: £0 for the card; the first building space is free.",
                  id="buildings that THE PLAYER has already built: Bob's buildings do not raise Ann's price"),
     pytest.param([("Ann", build(3, 1)), ("Ann", build(6, 4, replace=1))], 8 - 1 - 4, [6],
-                 "Ann builds a 6 VP building: card £4, replaces building 1 (no space to pay); −£4.",
+                 "Building 1 (3 VP) is discarded for a 6 VP building; Ann pays £4: £4 for the card, no building "
+                 "space to pay (it replaces one).",
                  id="discard an existing building ... without having to pay for the space"),
     pytest.param([("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 3, replace=1))], 8 - 1 - 3, [5, 2],
-                 "Ann builds a 5 VP building: card £3, replaces building 1 (no space to pay); −£3.",
+                 "Building 1 (1 VP) is discarded for a 5 VP building; Ann pays £3: £3 for the card, no building "
+                 "space to pay (it replaces one).",
                  id="discard an existing building to place the newly-acquired building IN ITS building space"),
     pytest.param([("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 0, replace=2)), ("Ann", build(3))],
                  8 - 1 - 2, [1, 5, 3],
-                 "Ann builds a 3 VP building: card £0, space £2 (2 buildings built before); −£2.",
+                 "Ann pays £2: £0 for the card and £2 for the building space (2 buildings built before).",
                  id="a replacement adds no space: the next new space still costs the number of buildings"),
-    pytest.param([("Ann", build(2, 8))], 0, [2], "Ann builds a 2 VP building: card £8, space free (the first); −£8.",
+    pytest.param([("Ann", build(2, 8))], 0, [2], "Ann pays £8: £8 for the card; the first building space is free.",
                  id="Pay the cost listed: exactly the money Ann has is enough"),
-    pytest.param([("Ann", build(0, 1))], 7, [0], "Ann builds a 0 VP building: card £1, space free (the first); −£1.",
+    pytest.param([("Ann", build(0, 1))], 7, [0], "Ann pays £1: £1 for the card; the first building space is free.",
                  id="a building printed 0 VP takes a space too"),
+    pytest.param([("Ann", build(2, 1)), ("Ann", build(4, 5, replace=1, matching=True))], 8 - 1 - 2, [4],
+                 "Building 1 (2 VP) is discarded for a 4 VP building; Ann pays £2: £5 − £3 for the matching icon "
+                 "= £2 for the card, no building space to pay (it replaces one).",
+                 id="if the building being discarded has an icon ... that matches ..., the cost ... is discounted "
+                    "by £3"),
+    pytest.param([("Ann", build(2, 1)), ("Ann", build(3, 2, replace=1, matching=True))], 8 - 1, [3],
+                 "Building 1 (2 VP) is discarded for a 3 VP building; Ann pays £0: £2 − £3 for the matching icon "
+                 "= £0 for the card, no building space to pay (it replaces one).",
+                 id="discounted by £3: a £2 card costs nothing, never less (rules notes: the app does the "
+                    "subtraction)"),
+    pytest.param([("Ann", build(2, 1)), ("Ann", build(2, 0, replace=1))], 8 - 1, [2],
+                 "Building 1 (2 VP) is discarded for a 2 VP building; Ann pays £0: £0 for the card, no building "
+                 "space to pay (it replaces one).",
+                 id="A player may, instead, discard an existing building: at £0 for an equal building, said too"),
+    # Issue 15: build, build, replace building 1, then a new building as usual: a new space, nothing replaced.
+    pytest.param([("Ann", put("money", 20)), ("Ann", build(5, 3)), ("Ann", build(2, 1)),
+                  ("Ann", build(4, 2, replace=1)), ("Ann", build(2, 1))], 20 - 3 - 2 - 2 - 3, [4, 2, 2],
+                 "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).",
+                 id="the cost to purchase a building space ...: a build after a replacement takes a new space"),
 ]
 
 
 @pytest.mark.parametrize(("steps", "money", "buildings", "said"), BUILDS)
 def test_build(steps: list[Step], money: int, buildings: list[int], said: str) -> None:
-    """A build pays its card's cost plus its space (none when it replaces a building)."""
+    """A build pays its card's cost (less £3 for a matching icon) plus its space (none when it replaces one)."""
     state, ctx, told = play(steps)
     assert ann(state)["money"] == money
     assert ann(state)["building_vp"] == buildings
@@ -515,15 +579,41 @@ def test_build(steps: list[Step], money: int, buildings: list[int], said: str) -
     assert view["space_price"][0] == len(buildings)
 
 
+def test_a_replacement_at_0_for_an_equal_building_is_a_change() -> None:
+    """'A player may, instead, discard an existing building to place the newly-acquired building in its building
+    space' (rules notes: 'a replacement is an action like any other, also when it costs £0'): the state changes (one
+    more building replaced), so the records path makes it one undo step; the score stays the same."""
+    before, ctx, _ = play([("Ann", build(2, 1))])
+    after = act(before, ctx, "Ann", build(2, 0, replace=1)).state
+    parts = live.changed_parts(before, after)
+    assert parts == {"seats": {"0": ann(before)}}
+    assert ann(after) == {**ann(before), "replaced": 1}
+    assert live.restore(after, parts) == before
+    assert live.standing(GAME, after, ctx).result.players[0].total == 2
+    again = act(after, ctx, "Ann", build(2, 0, replace=1)).state
+    assert ann(again)["replaced"] == 2
+
+
+def test_a_replacement_on_a_seat_saved_before_replacements_were_counted() -> None:
+    """A play saved before the count existed (no 'replaced' in the seat) replaces as any other."""
+    state, ctx, _ = play([("Ann", build(2, 1))])
+    del state["seats"][0]["replaced"]
+    assert ann(act(state, ctx, "Ann", build(3, 0, replace=1)).state)["replaced"] == 1
+
+
 BUILD_REFUSED = [
     # (steps, build for Ann, {field: message})
-    pytest.param([], build(2, 9), {"cost": "Ann has £8: this building costs £9 and its space £0."},
+    pytest.param([], build(2, 9),
+                 {"cost": "Ann has £8, and this building costs £9: £9 for the card; the first building space is "
+                          "free."},
                  id="Pay the cost listed ... to acquire the card: not without the money"),
     pytest.param([("Ann", build(1, 7))], build(2, 1),
-                 {"cost": "Ann has £1: this building costs £1 and its space £1."},
+                 {"cost": "Ann has £1, and this building costs £2: £1 for the card and £1 for the building space "
+                          "(1 building built before)."},
                  id="The cost to purchase a building space: card affordable, card + space not"),
     pytest.param([("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", put("money", 2))], build(1),
-                 {"cost": "Ann has £2: this building costs £0 and its space £3."},
+                 {"cost": "Ann has £2, and this building costs £3: £0 for the card and £3 for the building space "
+                          "(3 buildings built before)."},
                  id="the space alone (£3) more than Ann has"),
     pytest.param([], build(4, 0, replace=1), {"replace": "Ann has 0 buildings: no building 1 to replace."},
                  id="discard an EXISTING building: none yet"),
@@ -531,14 +621,24 @@ BUILD_REFUSED = [
                  {"replace": "Ann has 2 buildings: no building 3 to replace."},
                  id="discard an EXISTING building: no third one"),
     pytest.param([("Ann", build(1, 8))], build(4, 1, replace=1),
-                 {"cost": "Ann has £0: this building costs £1 and its space £0."},
+                 {"cost": "Ann has £0, and this building costs £1: £1 for the card, no building space to pay (it "
+                          "replaces one)."},
                  id="without having to pay for the space, but still the card's cost"),
+    pytest.param([("Ann", build(1, 4))], build(4, 8, replace=1, matching=True),
+                 {"cost": "Ann has £4, and this building costs £5: £8 − £3 for the matching icon = £5 for the card, "
+                          "no building space to pay (it replaces one)."},
+                 id="discounted by £3: still more than Ann has"),
+    pytest.param([], build(4, 5, matching=True),
+                 {"matching": "The −£3 for a matching icon is only for a building that replaces another: choose the "
+                              "building it replaces, or untick the matching icon."},
+                 id="if the building being DISCARDED has an icon ...: no discount for a new building space"),
 ]
 
 
 @pytest.mark.parametrize(("steps", "raw", "errors"), BUILD_REFUSED)
 def test_build_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str, str]) -> None:
-    """A build Ann can't pay for, or one replacing a building she doesn't have, changes nothing."""
+    """A build Ann can't pay for, one replacing a building she doesn't have, or a discount with nothing discarded,
+    changes nothing."""
     state, ctx, _ = play(steps)
     assert refusal(state, ctx, "Ann", raw) == errors
 
@@ -548,40 +648,52 @@ def test_build_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str,
     pytest.param({"action": "build", "vp": -1}, id="no negative printed VP"),
     pytest.param({"action": "build", "vp": 2, "cost": -1}, id="no negative cost"),
     pytest.param({"action": "build", "cost": 2}, id="the printed VP is required"),
+    pytest.param({"action": "build", "vp": 2, "matching": "yes"}, id="strict: the matching icon is true or false"),
 ])
 def test_build_parsing_refused(raw: dict[str, Any]) -> None:
     """Build parameters out of range are refused before anything runs."""
     assert parse_refusal(raw, 0)
 
 
-# --- Techniques: "Pay £6 to acquire the technique card ... bonus points (up to 7) at the end of the game" ----------
+def test_the_page_s_matching_box_and_empty_replace_choice() -> None:
+    """The form sends the ticked box as 'true' and 'a new building space' as no replace at all (lax parsing)."""
+    parsed = live.parse_action(GAME, {"action": "build", "vp": "4", "cost": "5", "replace": "1", "matching": "true"},
+                               0, strict=False)
+    assert parsed.params == spyrium.BuildParams(vp=4, cost=5, replace=1, matching=True)
+    assert live.parse_action(GAME, {"action": "build", "vp": "2"}, 0, strict=False).params.replace is None
+
+
+# --- Techniques: "A technique (green background) - Pay £6 to acquire the technique card. These cards provide an
+# ongoing benefit during the game, as well as an opportunity to score bonus points (up to 7) at the end of the game."
 
 TECHNIQUES = [
     # (steps, Ann's money, Ann's technique VP, what the last action said)
-    pytest.param([("Ann", technique(4))], 2, [4], "Ann patents a technique (−£6), 4 VP at the end.",
-                 id="Pay £6 to acquire the technique card"),
-    pytest.param([("Ann", technique())], 2, [0], "Ann patents a technique (−£6), 0 VP at the end.",
+    pytest.param([("Ann", PATENT)], 2, [0],
+                 "Ann pays £6 for technique 1; its end VP (up to 7) is entered at the end.",
                  id="Pay £6 to acquire the technique card: its end-game VP not known yet (0)"),
-    pytest.param([("Ann", technique(7))], 2, [7], "Ann patents a technique (−£6), 7 VP at the end.",
+    pytest.param([("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", PATENT)], 0, [0, 0],
+                 "Ann pays £6 for technique 2; its end VP (up to 7) is entered at the end.",
+                 id="Pay £6 to acquire the technique card: a second one, £6 again, the first one kept"),
+    pytest.param([("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", end_vp(1, 4)), ("Ann", PATENT)], 0, [4, 0],
+                 "Ann pays £6 for technique 2; its end VP (up to 7) is entered at the end.",
+                 id="Pay £6 to acquire the technique card: a new one never overwrites technique 1's end VP"),
+    pytest.param([("Ann", PATENT), ("Ann", end_vp(1, 7))], 2, [7], "Ann's technique 1 scores 7 VP at the end.",
                  id="bonus points (up to 7): 7 allowed"),
-    pytest.param([("Ann", put("money", 12)), ("Ann", technique(1)), ("Ann", technique(2))], 0, [1, 2],
-                 "Ann patents a technique (−£6), 2 VP at the end.",
-                 id="Pay £6 to acquire the technique card: a second one, £6 again"),
-    pytest.param([("Ann", put("money", 12)), ("Ann", technique()), ("Ann", technique()), ("Ann", technique(5, 2))],
+    pytest.param([("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", PATENT), ("Ann", end_vp(2, 5))],
                  0, [0, 5], "Ann's technique 2 scores 5 VP at the end.",
                  id="bonus points (up to 7) at the end of the game: entered later by number, no money paid"),
-    pytest.param([("Ann", technique(6)), ("Ann", technique(3, 1))], 2, [3],
+    pytest.param([("Ann", PATENT), ("Ann", end_vp(1, 6)), ("Ann", end_vp(1, 3))], 2, [3],
                  "Ann's technique 1 scores 3 VP at the end.",
                  id="bonus points at the end of the game: a correction of technique 1"),
-    pytest.param([("Ann", technique(6)), ("Ann", put("money", 0)), ("Ann", technique(7, 1))], 0, [7],
+    pytest.param([("Ann", PATENT), ("Ann", put("money", 0)), ("Ann", end_vp(1, 7))], 0, [7],
                  "Ann's technique 1 scores 7 VP at the end.",
-                 id="bonus points at the end of the game: a correction needs no money"),
+                 id="bonus points at the end of the game: entering them needs no money"),
 ]
 
 
 @pytest.mark.parametrize(("steps", "money", "techniques", "said"), TECHNIQUES)
 def test_technique(steps: list[Step], money: int, techniques: list[int], said: str) -> None:
-    """A technique costs £6 and scores 0-7 VP at the end; a numbered one corrects its VP."""
+    """A technique costs £6 and scores 0-7 VP at the end, entered per technique by its number."""
     state, _, told = play(steps)
     assert ann(state)["money"] == money
     assert ann(state)["technique_vp"] == techniques
@@ -589,30 +701,56 @@ def test_technique(steps: list[Step], money: int, techniques: list[int], said: s
 
 
 TECHNIQUE_REFUSED = [
-    pytest.param([("Ann", put("money", 5))], technique(3), {"vp": "Ann has £5: a technique costs £6."},
+    pytest.param([("Ann", put("money", 5))], PATENT, {"action": "Ann has £5: a technique costs £6."},
                  id="Pay £6 to acquire the technique card: not with £5"),
-    pytest.param([], technique(3, 1), {"number": "Ann has 0 techniques."},
-                 id="correcting a technique Ann does not have: none yet"),
-    pytest.param([("Ann", technique(2))], technique(3, 2), {"number": "Ann has 1 technique."},
-                 id="correcting a technique Ann does not have: no second one"),
+    pytest.param([], end_vp(1, 3), {"number": "Ann has no technique: no technique 1 to score."},
+                 id="bonus points of a technique Ann does not have: none yet"),
+    pytest.param([("Ann", PATENT)], end_vp(2, 3), {"number": "Ann has 1 technique: no technique 2 to score."},
+                 id="bonus points of a technique Ann does not have: no second one"),
 ]
 
 
 @pytest.mark.parametrize(("steps", "raw", "errors"), TECHNIQUE_REFUSED)
 def test_technique_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str, str]) -> None:
-    """A technique Ann can't pay for, or a correction of one she doesn't have, changes nothing."""
+    """A technique Ann can't pay for, or end VP for one she doesn't have, changes nothing."""
     state, ctx, _ = play(steps)
     assert refusal(state, ctx, "Ann", raw) == errors
 
 
 @pytest.mark.parametrize("raw", [
-    pytest.param(technique(8), id="bonus points (UP TO 7): 8 refused"),
-    pytest.param(technique(-1), id="no negative technique VP"),
-    pytest.param(technique(3, 0), id="technique numbers start at 1"),
+    pytest.param(end_vp(1, 8), id="bonus points (UP TO 7): 8 refused"),
+    pytest.param(end_vp(1, -1), id="no negative technique VP"),
+    pytest.param(end_vp(0, 3), id="technique numbers start at 1"),
+    pytest.param({"action": "technique_vp", "vp": 3}, id="end VP needs the technique's number"),
+    pytest.param({"action": "technique", "vp": 8}, id="the API's older patent with an end VP: up to 7 too"),
 ])
 def test_technique_parsing_refused(raw: dict[str, Any]) -> None:
     """Technique parameters out of range are refused before anything runs."""
     assert parse_refusal(raw, 0)
+
+
+OLDER_API_FORMS = [
+    # (steps, Ann's money, Ann's technique VP, what the last action said): the API's contract only ever grows, so the
+    # technique action still takes what it took before the page split patenting from the end VP.
+    pytest.param([("Ann", {"action": "technique", "vp": 4})], 2, [4], "Ann pays £6 for technique 1, 4 VP at the end.",
+                 id="Pay £6 to acquire the technique card ... bonus points (up to 7): the end VP given at once"),
+    pytest.param([("Ann", PATENT), ("Ann", {"action": "technique", "vp": 6, "number": 1})], 2, [6],
+                 "Ann's technique 1 scores 6 VP at the end.",
+                 id="bonus points (up to 7) at the end of the game: by number, as technique_vp, no money paid"),
+]
+
+
+@pytest.mark.parametrize(("steps", "money", "techniques", "said"), OLDER_API_FORMS)
+def test_technique_s_older_api_forms(steps: list[Step], money: int, techniques: list[int], said: str) -> None:
+    """'technique' with 'vp' patents one with that end VP; with 'number' it sets that technique's end VP."""
+    state, _, told = play(steps)
+    assert (ann(state)["money"], ann(state)["technique_vp"], told[-1]) == (money, techniques, said)
+    ctx = context(2)
+    with pytest.raises(InputErrors) as caught:
+        act(start(2), ctx, "Ann", {"action": "technique", "vp": 3, "number": 1})
+    assert {e.field: e.message for e in caught.value.errors} == {
+        "number": "Ann has no technique: no technique 1 to score."
+    }
 
 
 # --- Undo: changed_parts / restore takes back everything an action caused -----------------------------------------
@@ -629,8 +767,11 @@ UNDO = [
     pytest.param([("Ann", vp(25))], ("Ann", WORKER), id="undo: one jump past 20, both bonuses at once"),
     pytest.param([("Ann", build(1))], ("Ann", build(2, 1)), id="undo: a build and its space"),
     pytest.param([("Ann", build(1))], ("Ann", build(2, 1, replace=1)), id="undo: a replacement"),
-    pytest.param([], ("Ann", technique(4)), id="undo: a technique"),
-    pytest.param([("Ann", technique(4))], ("Ann", technique(6, 1)), id="undo: a technique's VP corrected"),
+    pytest.param([("Ann", build(1))], ("Ann", build(1, 0, replace=1)), id="undo: a replacement at £0, equal VP"),
+    pytest.param([("Ann", build(1, 3))], ("Ann", build(2, 4, replace=1, matching=True)),
+                 id="undo: a replacement with the matching icon's −£3"),
+    pytest.param([], ("Ann", PATENT), id="undo: a technique"),
+    pytest.param([("Ann", PATENT)], ("Ann", end_vp(1, 6)), id="undo: a technique's end VP"),
     pytest.param([], ("Bob", add("residence", 1)), id="undo: a Residence move"),
 ]
 
@@ -672,9 +813,9 @@ def test_undo_takes_both_bonuses_of_one_jump_back() -> None:
 
 def test_apply_does_not_change_the_state_given() -> None:
     """An action is pure: the state before is left as it was (undo keeps it), lists included."""
-    before, ctx, _ = play([("Ann", put("money", 30)), ("Ann", build(1)), ("Ann", technique(2)), ("Ann", vp(8))])
+    before, ctx, _ = play([("Ann", put("money", 30)), ("Ann", build(1)), ("Ann", PATENT), ("Ann", vp(8))])
     snapshot = repr(before)
-    for raw in (build(3, 0, replace=1), build(2), technique(5, 1), technique(1), WORKER, vp(20)):
+    for raw in (build(3, 0, replace=1), build(2), end_vp(1, 5), PATENT, WORKER, vp(20)):
         act(before, ctx, "Ann", raw)
     act(before, ctx, None, TURN)
     assert repr(before) == snapshot
@@ -688,7 +829,8 @@ def test_to_input_scores_track_buildings_and_techniques() -> None:
     technique; money, Spyrium and workers score nothing."""
     steps: list[Step] = [
         ("Ann", put("money", 40)), ("Ann", vp(10)), ("Ann", MONEY), ("Ann", build(3)), ("Ann", build(5, 2)),
-        ("Ann", technique(4)), ("Ann", technique(7)), ("Ann", put("spyrium", 9)), ("Ann", put("workers", 7)),
+        ("Ann", PATENT), ("Ann", end_vp(1, 4)), ("Ann", PATENT), ("Ann", end_vp(2, 7)), ("Ann", put("spyrium", 9)),
+        ("Ann", put("workers", 7)),
         ("Bob", vp(10)), ("Bob", WORKER), ("Bob", build(2)), ("Bob", build(4, 1, replace=1)),
     ]
     state, ctx, _ = play(steps)
@@ -734,7 +876,7 @@ def test_scoring_follows_the_custom_track_in_options() -> None:
     pytest.param({"action": "set", "field": "money", "value": "5"}, id="strict: '5' is not a value"),
     pytest.param({"action": "add", "field": "workers", "delta": True}, id="strict: true is not a delta"),
     pytest.param({"action": "build", "vp": "3"}, id="strict: '3' is not printed VP"),
-    pytest.param({"action": "technique", "vp": 2.5}, id="strict: 2.5 is not technique VP"),
+    pytest.param({"action": "technique_vp", "number": 1, "vp": 2.5}, id="strict: 2.5 is not technique VP"),
 ])
 def test_strict_parsing_refuses_text_for_numbers(raw: dict[str, Any]) -> None:
     """The JSON API parses strictly: a number given as text is an error, not a number."""
@@ -756,7 +898,7 @@ def test_counters_and_players() -> None:
     assert refusal(state, ctx, "Ann", add("bonus_20", 1)) == {"field": "There is no such counter."}
     assert refusal(state, ctx, None, add("turn", 1)) == {"field": "There is no such counter."}
     assert refusal(state, ctx, None, vp(1)) == {"player": "Say which player's score track VP to change."}
-    for raw in (build(1), technique(1)):
+    for raw in (build(1), PATENT, end_vp(1, 2)):
         assert parse_refusal(raw, None) == {"player": "Say which player this is for."}
 
 
@@ -773,18 +915,28 @@ def test_negative_counts_refused() -> None:
 DESCRIBE = [
     pytest.param("Ann", vp(3), "Ann, score track VP +3", id="add"),
     pytest.param("Bob", add("money", -2), "Bob, money (£) −2", id="add, negative"),
-    pytest.param("Ann", put("residence", 4), "Ann, Residence space set to 4", id="set"),
-    pytest.param(None, TURN, "start of a turn (income)", id="start_turn"),
-    pytest.param("Ann", WORKER, "Ann, 8 VP bonus: choice worker", id="bonus"),
-    pytest.param("Bob", build(4, 2), "Bob, building: vp 4, cost 2", id="build"),
-    pytest.param("Bob", build(4, 2, replace=1), "Bob, building: vp 4, cost 2, replace 1", id="build replacing"),
-    pytest.param("Ann", technique(5, 2), "Ann, technique: vp 5, number 2", id="technique"),
+    pytest.param("Ann", put("residence", 4), "Ann, Residence track set to 4", id="set"),
+    pytest.param(None, TURN, "the start of a turn, with its income", id="start_turn"),
+    pytest.param("Ann", WORKER, "Ann takes the 8 VP bonus: +1 worker", id="bonus"),
+    pytest.param("Ann", MONEY, "Ann takes the 8 VP bonus: £5", id="bonus money"),
+    pytest.param("Ann", build(5, 3), "Ann builds a 5 VP building, card £3", id="build"),
+    pytest.param("Bob", build(4, 2, replace=1), "Bob replaces building 1 with a 4 VP building, card £2",
+                 id="build replacing"),
+    pytest.param("Bob", build(4, 5, replace=2, matching=True),
+                 "Bob replaces building 2 with a 4 VP building, card £5 − £3 for the matching icon",
+                 id="build replacing, matching icon"),
+    pytest.param("Ann", PATENT, "Ann patents a technique (−£6)", id="technique"),
+    pytest.param("Ann", end_vp(2, 5), "Ann: technique 2 scores 5 VP at the end", id="technique_vp"),
+    pytest.param("Ann", {"action": "technique", "vp": 4}, "Ann patents a technique (−£6), 4 VP at the end",
+                 id="technique, the API's older form with an end VP"),
+    pytest.param("Ann", {"action": "technique", "vp": 4, "number": 2}, "Ann: technique 2 scores 4 VP at the end",
+                 id="technique, the API's older form by number"),
 ]
 
 
 @pytest.mark.parametrize(("who", "raw", "text"), DESCRIBE)
 def test_describe(who: str | None, raw: dict[str, Any], text: str) -> None:
-    """The text undo shows for an action."""
+    """The text undo and the log show for an action: plain words, no parameter names."""
     ctx = context(2)
     seat = ctx.names.index(who) if who is not None else None
     assert live.describe(GAME, live.parse_action(GAME, raw, seat, strict=True), ctx) == text
@@ -798,8 +950,9 @@ moves = st.one_of(
     st.tuples(st.integers(0, 2), st.integers(-1, 2).map(lambda d: add("workers", d))),
     st.tuples(st.integers(0, 2), st.integers(-1, 1).map(lambda d: add("residence", d))),
     st.tuples(st.integers(0, 2), st.builds(build, st.integers(0, 5), st.integers(0, 4),
-                                           st.one_of(st.none(), st.integers(1, 3)))),
-    st.tuples(st.integers(0, 2), st.builds(technique, st.integers(0, 7), st.one_of(st.none(), st.integers(1, 2)))),
+                                           st.one_of(st.none(), st.integers(1, 3)), st.booleans())),
+    st.tuples(st.integers(0, 2), st.just(PATENT)),
+    st.tuples(st.integers(0, 2), st.builds(end_vp, st.integers(1, 2), st.integers(0, 7))),
     st.tuples(st.none(), st.just(TURN)),
 )
 
@@ -833,3 +986,35 @@ def test_random_play_keeps_the_rules(steps: list[tuple[int | None, dict[str, Any
                 assert new["vp_track"] >= 20
             if new["bonus_8"] is not None and old["bonus_8"] is None:
                 assert raw["action"] == "bonus" and old["vp_track"] >= 8
+
+
+# --- What the API says beside a seat, and what the tracker leaves on the table ------------------------------------
+
+
+@pytest.mark.parametrize(("values", "steps", "expected"), [
+    pytest.param(None, [], [2, 2], id="a token on the 2 space: the start space shows 2"),
+    pytest.param(None, [("Ann", add("residence", 1)), ("Bob", put("residence", 6))], [3, 7],
+                 id="one space up shows 3; the top space 7"),
+    pytest.param(CUSTOM, [], [2, 2], id="custom track 1, 2, 4, 6, 8, 10: the token starts on the space showing 2"),
+    pytest.param(CUSTOM, [("Ann", put("residence", 1)), ("Bob", put("residence", 5))], [1, 8],
+                 id="custom track: spaces 1 and 5 show 1 and 8"),
+])
+def test_residence_value_is_the_printed_value(values: tuple[int, ...] | None, steps: list[Step],
+                                              expected: list[int]) -> None:
+    """Rules notes: 'The Residence track is shown as the board shows it: the value printed on the space (the start
+    space is "2")'. seat_facts gives it as residence_value beside the space's number, which keeps its meaning."""
+    state, ctx, _ = play(steps, values=values)
+    facts = [GAME.live.seat_facts(seat, ctx.options) for seat in state["seats"]]
+    assert facts == [{"residence_value": value} for value in expected]
+    assert spyrium.view(live.standing(GAME, state, ctx))["income"] == expected
+
+
+def test_what_the_tracker_leaves_on_the_table() -> None:
+    """The rule text's actions the tracker doesn't keep are said, in plain sentences, not silently ignored."""
+    untracked = GAME.live.untracked
+    text = " ".join(untracked).lower()
+    for part in ("market", "placing workers", "phases", "events", "spyrium", "icons"):
+        assert part in text
+    for sentence in untracked:
+        assert sentence.endswith(".") and sentence[0].isupper()
+        assert "_" not in sentence and "[" not in sentence

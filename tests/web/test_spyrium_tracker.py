@@ -22,11 +22,10 @@ COLOURS = ["red", "blue", "green", "yellow", "purple"]
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 START_SEAT = {
     "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 8, "workers": 3, "spyrium": 2, "residence": 1,
-    "bonus_8": None, "bonus_20": False,
+    "bonus_8": None, "bonus_20": False, "replaced": 0,
 }
 COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
-LABELS = {"vp_track": "Score track VP", "money": "Money £", "workers": "Workers", "spyrium": "Spyrium",
-          "residence": "Residence space"}
+LABELS = {"vp_track": "Score track VP", "money": "Money £", "workers": "Workers", "spyrium": "Spyrium"}
 
 
 # Helpers ------------------------------------------------------------------------------------------------------
@@ -95,9 +94,37 @@ def page_value(html: str, seat_id: int, field: str) -> str | None:
     return found.group(1) if found else None
 
 
+def residence_shown(html: str, seat_id: int) -> str | None:
+    """The value the seat's Residence counter shows (the one printed on the token's space), page or fragment."""
+    found = re.search(rf'<output id="residence-{seat_id}" class="value"[^>]*>(\d+)</output>', html)
+    return found.group(1) if found else None
+
+
 def facts(html: str, seat_id: int) -> str | None:
     """The seat's facts line (Residence income, next space price, buildings, techniques), page or fragment."""
     found = re.search(rf'<p id="facts-{seat_id}" class="seat-facts muted small"[^>]*>(.*?)</p>', html, re.DOTALL)
+    return found.group(1) if found else None
+
+
+def where_choices(html: str, seat_id: int) -> list[tuple[str, str, bool]]:
+    """The build form's choices of where a building goes: (value, label, checked), page or fragment."""
+    block = re.search(rf'<fieldset id="where-{seat_id}" class="chips where"[^>]*>(.*?)</fieldset>', html, re.DOTALL)
+    assert block, "no building choices"
+    return [(value, label.strip(), bool(checked)) for value, checked, label in re.findall(
+        r'<label class="chip"><input type="radio" name="replace" value="(\d*)"( checked)?>([^<]*)</label>',
+        block.group(1))]
+
+
+def end_forms(html: str, seat_id: int) -> list[tuple[str, str]]:
+    """The seat's At the end forms: (technique number, end VP drawn), page or fragment."""
+    block = re.search(rf'<div id="end-{seat_id}" class="techniques-end"[^>]*>(.*?)</div>', html, re.DOTALL)
+    assert block, "no At the end section"
+    return re.findall(r'name="number" value="(\d+)">.*?name="vp" value="(\d+)"', block.group(1), re.DOTALL)
+
+
+def said_beside(html: str, part: str, seat_id: int) -> str | None:
+    """What the seat's forms say beside them ('buy' or 'end'), page or fragment."""
+    found = re.search(rf'<p id="said-{part}-{seat_id}" class="notice said"[^>]*>(.*?)</p>', html, re.DOTALL)
     return found.group(1) if found else None
 
 
@@ -166,7 +193,7 @@ def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
             "card).") in html
     # The start space pays the track's first value.
     ann = seat_ids(client, play_id)[0]
-    assert facts(html, ann) == "Residence space 1: income £1 · next building space £0"
+    assert facts(html, ann) == "Income £1 a turn · next building space £0"
     with Session(app.extensions["db_engine"]) as session:
         play = session.get(Play, play_id)
         assert (play.game, play.status) == ("spyrium", IN_PROGRESS)
@@ -261,10 +288,18 @@ def test_tracker_page(client, count: int) -> None:
             assert f'aria-label="{name}: {label} minus one"' in section
             assert page_value(section, seat, field) == str(starts[field])
             assert f'<p id="c-{seat}-{field}-error" class="error" role="alert"></p>' in section
+        # The Residence counter shows the value printed on the start space (2), not the space's number (1), which
+        # stays out of sight for the counters' redraw.
+        assert f'aria-label="{name}: Residence up one space"' in section
+        assert f'aria-label="{name}: Residence down one space"' in section
+        assert residence_shown(section, seat) == "2"
+        assert page_value(section, seat, "residence") == "1"
+        assert f'<span hidden><output id="c-{seat}-residence-value"' in section
+        assert f'<p id="c-{seat}-residence-error" class="error" role="alert"></p>' in section
         # The score track and money come in fives as well; the others don't.
         for field, label in LABELS.items():
             assert (f'aria-label="{name}: {label} plus 5"' in section) is (field in ("vp_track", "money"))
-        assert facts(section, seat) == "Residence space 1: income £2 · next building space £0"
+        assert facts(section, seat) == "Income £2 a turn · next building space £0"
         # The 8 VP bonus: its state, the two buttons, the slot for its message.
         assert bonus_text(section, seat) == "At 8 VP: +1 worker or £5; at 20 VP the other."
         assert f'aria-label="{name}: 8 VP bonus, one more worker">+1 worker</button>' in section
@@ -274,17 +309,24 @@ def test_tracker_page(client, count: int) -> None:
             in section
         assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="money">' \
             in section
-        # The build and technique forms, each with its own slot.
-        assert "<summary>Buildings and techniques</summary>" in section
+        # Build (where it goes: a new building space, the only choice before any building), and patent a technique
+        # (no box: always a new one), each with its own slot.
+        assert "<summary>Build or patent</summary>" in section
         build = section.split('<input type="hidden" name="action" value="build">')[1].split("</form>")[0]
         assert f'<input type="hidden" name="slot" value="build-{seat}">' in build
-        assert re.findall(r'name="(vp|cost|replace)"', build) == ["vp", "cost", "replace"]
+        assert re.findall(r'name="(vp|cost|replace|matching)"', build) == ["replace", "vp", "cost", "matching"]
+        assert where_choices(build, seat) == [("", "A new building space", True)]
         assert 'name="cost" value="0"' in build and ">Build</button>" in build
+        assert '<input type="checkbox" name="matching" value="true"> Its icon matches the replaced one: −£3' in build
         technique = section.split('<input type="hidden" name="action" value="technique">')[1].split("</form>")[0]
         assert f'<input type="hidden" name="slot" value="technique-{seat}">' in technique
-        assert re.findall(r'name="(vp|number)"', technique) == ["vp", "number"]
-        assert 'max="7" name="vp" value="0"' in technique and ">Patent / set</button>" in technique
-        for slot in ("bonus", "build", "technique"):
+        assert not re.findall(r'name="(vp|number)"', technique)
+        assert ">Patent a technique (−£6)</button>" in technique
+        # At the end: each technique's end VP, none yet.
+        assert "<summary>At the end: techniques' VP</summary>" in section
+        assert end_forms(section, seat) == []
+        assert "No technique patented yet." in section
+        for slot in ("bonus", "build", "technique", "technique_vp"):
             assert f'<p id="a-{slot}-{seat}" class="error" role="alert"></p>' in section
     # Nothing to enter at the end: the finish form has no boxes, only its button.
     finish = html.split('<form id="finish"')[1].split("</form>")[0]
@@ -343,10 +385,11 @@ def test_six_turns_through_the_periods_each_paying_the_residence_income(client, 
     assert [s["money"] for s in state["seats"]] == [8 + 6 * 1, 8 + 6 * 5]
     html = client.get(f"/plays/{play}").get_data(as_text=True)
     assert '<h2 id="turn-title">Turn 6 of 6 · period C</h2>' in html
-    assert ("<li class=\"warn\"><strong>Warning:</strong> Turn 6 is the last: when it is over, enter the "
-            "techniques&#39; VP and finish.</li>") in html
-    assert facts(html, bob) == "Residence space 3: income £5 · next building space £0"
-    assert facts(html, ann) == "Residence space 1: income £1 · next building space £0"
+    assert ("<li class=\"warn\"><strong>Warning:</strong> Turn 6 is the last: when it is over, enter each "
+            "technique&#39;s end VP (At the end) and finish.</li>") in html
+    assert residence_shown(html, bob) == "5" and residence_shown(html, ann) == "1"
+    assert facts(html, bob) == "Income £5 a turn · next building space £0"
+    assert facts(html, ann) == "Income £1 a turn · next building space £0"
 
 
 # Taps on a seat's counters ------------------------------------------------------------------------------------
@@ -375,7 +418,10 @@ def test_counters_step_and_set(client, app, play_id: int, htmx: bool) -> None:
         assert notice(first) == ""
         residence = answers[3].get_data(as_text=True)
         assert oob_value(residence, bob, "residence") == "2"
-        assert facts(residence, bob) == "Residence space 2: income £3 · next building space £0"
+        # The counter shows the value printed on the token's new space (3), redrawn out of band.
+        assert f'<output id="residence-{bob}" class="value" aria-labelledby="c-{bob}-residence-label" ' \
+               'hx-swap-oob="true">3</output>' in residence
+        assert facts(residence, bob) == "Income £3 a turn · next building space £0"
         track = answers[4].get_data(as_text=True)
         assert re.search(r'Bob</span> <span class="points">5</span>\s*<span class="parts">Score track 5</span>', track)
         assert "<li>Bob leads with 5 VP.</li>" in track
@@ -496,7 +542,7 @@ def test_a_worker_chosen_at_7_workers_is_lost(client, app, play_id: int) -> None
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_build_pays_the_card_and_the_space(client, app, play_id: int, htmx: bool) -> None:
     _ann, bob = seat_ids(client, play_id)
-    # The page's form sends the "replaces" box left empty: a new building space.
+    # The page's form sends "a new building space" as an empty replace and leaves the matching box out.
     first = act(client, play_id, htmx, action="build", seat=bob, vp=4, cost=2, replace="")
     second = act(client, play_id, htmx, action="build", seat=bob, vp=3, cost=1, replace="")
     third = act(client, play_id, htmx, action="build", seat=bob, vp=6, cost=1, replace=1)
@@ -504,46 +550,164 @@ def test_build_pays_the_card_and_the_space(client, app, play_id: int, htmx: bool
         assert response.status_code == (200 if htmx else 303)
     state = saved(app, play_id)
     # £8 − (2 + space 0) − (1 + space 1) − (1, no space: it replaces building 1) = £3.
-    assert state["seats"][1] == seat_state(building_vp=[6, 3], money=3)
+    assert state["seats"][1] == seat_state(building_vp=[6, 3], money=3, replaced=1)
     assert state["changes"] == 3
     if htmx:
         html = first.get_data(as_text=True)
-        assert notice(html) == "Bob builds a 4 VP building: card £2, space free (the first); −£2."
-        assert facts(html, bob) == "Residence space 1: income £2 · next building space £1 · buildings 4 VP"
+        assert notice(html) == "Bob pays £2: £2 for the card; the first building space is free."
+        # Said beside the forms too, where the player looks; the other seat's line is cleared.
+        assert said_beside(html, "buy", bob) == "Bob pays £2: £2 for the card; the first building space is free."
+        assert said_beside(html, "buy", _ann) == ""
+        assert facts(html, bob) == "Income £2 a turn · next building space £1 · buildings 4 VP"
         assert oob_value(html, bob, "money") == "6"
+        # The choices of where the next one goes come back with the new building, "a new building space" chosen.
+        assert where_choices(html, bob) == [
+            ("", "A new building space", True), ("1", "Replace building 1 (4 VP)", False)
+        ]
         html = second.get_data(as_text=True)
-        assert notice(html) == "Bob builds a 3 VP building: card £1, space £1 (1 building built before); −£2."
-        assert facts(html, bob) == "Residence space 1: income £2 · next building space £2 · buildings 4 + 3 VP"
+        assert notice(html) == "Bob pays £2: £1 for the card and £1 for the building space (1 building built before)."
+        assert facts(html, bob) == "Income £2 a turn · next building space £2 · buildings 4 + 3 VP"
         html = third.get_data(as_text=True)
-        assert notice(html) == "Bob builds a 6 VP building: card £1, replaces building 1 (no space to pay); −£1."
+        assert notice(html) == ("Building 1 (4 VP) is discarded for a 6 VP building; Bob pays £1: £1 for the card, "
+                                "no building space to pay (it replaces one).")
         assert re.search(r'Bob</span> <span class="points">9</span>\s*<span class="parts">Buildings 9</span>', html)
         assert f'<p id="a-build-{bob}"' not in html
+        assert where_choices(html, bob) == [
+            ("", "A new building space", True), ("1", "Replace building 1 (6 VP)", False),
+            ("2", "Replace building 2 (3 VP)", False),
+        ]
+        assert facts(html, bob) == ("Income £2 a turn · next building space £2 · buildings 6 + 3 VP · 1 building "
+                                    "replaced")
     else:
         html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-        assert facts(html, bob) == "Residence space 1: income £2 · next building space £2 · buildings 6 + 3 VP"
+        assert facts(html, bob) == ("Income £2 a turn · next building space £2 · buildings 6 + 3 VP · 1 building "
+                                    "replaced")
+        assert where_choices(html, bob) == [
+            ("", "A new building space", True), ("1", "Replace building 1 (6 VP)", False),
+            ("2", "Replace building 2 (3 VP)", False),
+        ]
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
-def test_technique_costs_6_and_its_end_vp_can_be_set(client, app, play_id: int, htmx: bool) -> None:
+def test_a_new_building_after_a_replacement_takes_a_new_space(client, app, play_id: int, htmx: bool) -> None:
+    """Issue 15: build 5 VP for £3, build, replace building 1, then a new building typed as usual (VP 2, cost 1):
+    the form sends no replace, so it takes a new space; nothing replaces building 1 again."""
+    ann, _bob = seat_ids(client, play_id)
+    tap(client, play_id, ann, field="money", value=20)
+    steps = [
+        {"vp": 5, "cost": 3, "replace": ""},
+        {"vp": 2, "cost": 1, "replace": ""},
+        {"vp": 4, "cost": 2, "replace": 1},
+        {"vp": 2, "cost": 1, "replace": ""},
+    ]
+    for step in steps:
+        assert act(client, play_id, htmx, action="build", seat=ann, **step).status_code == (200 if htmx else 303)
+    state = saved(app, play_id)
+    # £20 − (3 + 0) − (1 + 1) − 2 − (1 + 2) = £10.
+    assert state["seats"][0] == seat_state(building_vp=[4, 2, 2], money=10, replaced=1)
+    assert state["changes"] == 1 + 4
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_matching_icon_takes_3_off(client, app, play_id: int, htmx: bool) -> None:
+    """'if the building being discarded has an icon at the top that matches an icon on the newly-acquired building,
+    the cost of the newly-acquired building is discounted by £3': the box is ticked, the app does the subtraction."""
+    ann, _bob = seat_ids(client, play_id)
+    act(client, play_id, action="build", seat=ann, vp=2, cost=1, replace="")
+    response = act(client, play_id, htmx, action="build", seat=ann, vp=4, cost=5, replace=1, matching="true")
+    assert response.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0] == seat_state(building_vp=[4], money=8 - 1 - 2, replaced=1)
+    said = ("Building 1 (2 VP) is discarded for a 4 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 for "
+            "the card, no building space to pay (it replaces one).")
+    if htmx:
+        assert notice(response.get_data(as_text=True)) == said
+    undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert notice(undone) == (f"Took back: Ann replaces building 1 with a 4 VP building, card £5 − £3 for the "
+                              f"matching icon ({said.rstrip('.')}).")
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_a_free_equal_replacement_is_one_undo_step(client, app, play_id: int, htmx: bool) -> None:
+    """Rules notes: 'a replacement is an action like any other, also when it costs £0': said, one Change, and Undo
+    takes back that replacement, not the building before it."""
+    ann, _bob = seat_ids(client, play_id)
+    act(client, play_id, action="build", seat=ann, vp=2, cost=1, replace="")
+    response = act(client, play_id, htmx, action="build", seat=ann, vp=2, cost=0, replace=1)
+    assert response.status_code == (200 if htmx else 303)
+    state = saved(app, play_id)
+    assert state["seats"][0] == seat_state(building_vp=[2], money=7, replaced=1)
+    assert state["changes"] == 2
+    if htmx:
+        assert notice(response.get_data(as_text=True)) == (
+            "Building 1 (2 VP) is discarded for a 2 VP building; Ann pays £0: £0 for the card, no building space to "
+            "pay (it replaces one).")
+    undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert notice(undone).startswith("Took back: Ann replaces building 1 with a 2 VP building, card £0 (")
+    assert saved(app, play_id)["seats"][0] == seat_state(building_vp=[2], money=7)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_technique_costs_6_and_its_end_vp_is_entered_at_the_end(client, app, play_id: int, htmx: bool) -> None:
     _ann, bob = seat_ids(client, play_id)
-    first = act(client, play_id, htmx, action="technique", seat=bob, vp=5, number="")
+    tap(client, play_id, bob, field="money", value=14)
+    first = act(client, play_id, htmx, action="technique", seat=bob)
     assert first.status_code == (200 if htmx else 303)
-    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[5], money=2)
-    # Correcting a technique's end VP costs nothing, even with £2 left.
-    second = act(client, play_id, htmx, action="technique", seat=bob, vp=7, number=1)
+    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[0], money=8)
+    # Its end VP, in the At the end section: costs nothing.
+    second = act(client, play_id, htmx, action="technique_vp", seat=bob, number=1, vp=5)
     assert second.status_code == (200 if htmx else 303)
-    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[7], money=2)
+    # A second technique is a new one: technique 1 keeps its 5 VP.
+    third = act(client, play_id, htmx, action="technique", seat=bob)
+    assert third.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[5, 0], money=2)
     if htmx:
         html = first.get_data(as_text=True)
-        assert notice(html) == "Bob patents a technique (−£6), 5 VP at the end."
-        assert oob_value(html, bob, "money") == "2"
-        assert facts(html, bob) == "Residence space 1: income £2 · next building space £0 · techniques 5 VP"
+        said = "Bob pays £6 for technique 1; its end VP (up to 7) is entered at the end."
+        assert notice(html) == said and said_beside(html, "buy", bob) == said
+        assert oob_value(html, bob, "money") == "8"
+        assert facts(html, bob) == "Income £2 a turn · next building space £0 · techniques 0 VP"
+        assert end_forms(html, bob) == [("1", "0")]
         html = second.get_data(as_text=True)
-        assert notice(html) == "Bob&#39;s technique 1 scores 7 VP at the end."
-        assert re.search(r'Bob</span> <span class="points">7</span>\s*<span class="parts">Techniques 7</span>', html)
+        assert notice(html) == "Bob&#39;s technique 1 scores 5 VP at the end."
+        assert said_beside(html, "end", bob) == "Bob&#39;s technique 1 scores 5 VP at the end."
+        assert said_beside(html, "buy", bob) == ""
+        assert f'<p id="a-technique_vp-{bob}"' not in html
+        assert re.search(r'Bob</span> <span class="points">5</span>\s*<span class="parts">Techniques 5</span>', html)
+        assert end_forms(third.get_data(as_text=True), bob) == [("1", "5"), ("2", "0")]
     else:
         html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-        assert facts(html, bob) == "Residence space 1: income £2 · next building space £0 · techniques 7 VP"
+        assert facts(html, bob) == "Income £2 a turn · next building space £0 · techniques 5 + 0 VP"
+        assert end_forms(html, bob) == [("1", "5"), ("2", "0")]
+        form = html.split(f'id="end-{bob}"')[1].split("</form>")[0]
+        assert f'<input type="hidden" name="slot" value="technique_vp-{bob}">' in form
+        assert "aria-label=\"Bob: set technique 1's end VP\"" in form
+
+
+def test_choices_are_not_redrawn_by_another_device_s_change(client, app, play_id: int) -> None:
+    """The regular check brings another device's building to the facts line, but leaves the form's choices as this
+    device shows them: a redraw would put a building chosen for replacement back to "a new building space"."""
+    ann, _bob = seat_ids(client, play_id)
+    act(client, play_id, action="build", seat=ann, vp=3, cost=0, replace="")
+    html = client.htmx("GET", f"/plays/{play_id}/live").get_data(as_text=True)
+    assert facts(html, ann) == "Income £2 a turn · next building space £1 · buildings 3 VP"
+    assert f'id="where-{ann}"' not in html and f'id="end-{ann}"' not in html and f'id="said-buy-{ann}"' not in html
+    # An undo from this device redraws them.
+    undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert where_choices(undone, ann) == [("", "A new building space", True)]
+    assert said_beside(undone, "buy", ann) == ""
+
+
+def test_a_refused_build_keeps_the_choice_made(client, app, play_id: int) -> None:
+    """A refused build leaves the form as it was (the building chosen for replacement too): its answer redraws no
+    choices, and says why beside the form."""
+    ann, _bob = seat_ids(client, play_id)
+    act(client, play_id, action="build", seat=ann, vp=3, cost=0, replace="")
+    response = act(client, play_id, True, action="build", seat=ann, vp=4, cost=20, replace=1)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert html.lstrip().startswith("Ann has £8, and this building costs £20: £20 for the card, no building space "
+                                    "to pay (it replaces one).\n")
+    assert f'id="where-{ann}"' not in html and f'id="end-{ann}"' not in html
 
 
 # Refusals -----------------------------------------------------------------------------------------------------
@@ -554,9 +718,9 @@ BAD_TAPS = [
     ("workers past 7 by a delta", {"field": "workers", "delta": "5"}, "workers",
      "Maximum number of workers: 7. Ann has 3."),
     ("Residence space 7", {"field": "residence", "value": "7"}, "residence",
-     "The Residence track has 6 spaces: 1 (£2) to 6 (£7)."),
+     "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann&#39;s token stays on 2."),
     ("Residence below space 1", {"field": "residence", "delta": "-1"}, "residence",
-     "The Residence track has 6 spaces: 1 (£2) to 6 (£7)."),
+     "Ann&#39;s token is on the bottom space of the Residence track (2): it can&#39;t go lower."),
     ("negative money", {"field": "money", "delta": "-9"}, "money", "Must be at least 0."),
     ("negative workers", {"field": "workers", "delta": "-4"}, "workers", "Must be at least 0."),
     ("score track past the typo guard", {"field": "vp_track", "value": "201"}, "vp_track", "Must be at most 200."),
@@ -601,8 +765,8 @@ def test_residence_message_names_the_play_s_own_track(client, app) -> None:
     response = tap(client, play, ann, True, field="residence", delta=1)
     assert response.status_code == 422
     assert response.get_data(as_text=True).lstrip().startswith(
-        f'<p id="c-{ann}-residence-error" class="error" role="alert">The Residence track has 6 spaces: 1 (£1) to '
-        "6 (£11).</p>"
+        f'<p id="c-{ann}-residence-error" class="error" role="alert">Ann&#39;s token is on the top space of the '
+        "Residence track (11): it can&#39;t go higher.</p>"
     )
     assert saved(app, play)["seats"][0]["residence"] == 6
 
@@ -630,22 +794,28 @@ BAD_ACTIONS = [
      "Must be one of &#39;worker&#39; or &#39;money&#39;."),
     ("the bonus for nobody", {"action": "bonus", "choice": "worker"}, "Say which player this is for."),
     ("a building without the money", {"action": "build", "seat": "bob", "vp": "4", "cost": "6", "replace": ""},
-     "Bob has £5: this building costs £6 and its space £0."),
+     "Bob has £5, and this building costs £6: £6 for the card; the first building space is free."),
+    ("a matching icon for a new building space",
+     {"action": "build", "seat": "bob", "vp": "4", "cost": "5", "replace": "", "matching": "true"},
+     "The −£3 for a matching icon is only for a building that replaces another: choose the building it replaces, "
+     "or untick the matching icon."),
     ("replacing a building not built", {"action": "build", "seat": "bob", "vp": "4", "cost": "1", "replace": "1"},
      "Bob has 0 buildings: no building 1 to replace."),
     ("a building without its VP", {"action": "build", "seat": "bob", "vp": "", "cost": "1"},
      "This field is required."),
     ("a building past the typo guard", {"action": "build", "seat": "bob", "vp": "31"}, "Must be at most 30."),
-    ("a technique at £5", {"action": "technique", "seat": "bob", "vp": "3", "number": ""},
-     "Bob has £5: a technique costs £6."),
-    ("a technique worth 8", {"action": "technique", "seat": "ann", "vp": "8"}, "Must be at most 7."),
-    ("a technique not patented", {"action": "technique", "seat": "ann", "vp": "3", "number": "1"},
-     "Ann has 0 techniques."),
+    ("a technique at £5", {"action": "technique", "seat": "bob"}, "Bob has £5: a technique costs £6."),
+    ("a technique worth 8", {"action": "technique_vp", "seat": "ann", "number": "1", "vp": "8"},
+     "Must be at most 7."),
+    ("a technique's end VP left blank", {"action": "technique_vp", "seat": "ann", "number": "1"},
+     "This field is required."),
+    ("a technique not patented", {"action": "technique_vp", "seat": "ann", "vp": "3", "number": "1"},
+     "Ann has no technique: no technique 1 to score."),
     ("a turn after turn 6", {"action": "start_turn"}, "Turn 6 was the last one: finish and score."),
     ("the next turn for a player", {"action": "start_turn", "seat": "ann"},
      "Start turn is for the whole table: give no player."),
     ("an unknown action", {"action": "dance"},
-     "Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, set, start_turn, technique."),
+     "Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, set, start_turn, technique, technique_vp."),
 ]
 
 
@@ -680,7 +850,7 @@ def test_action_for_a_seat_of_another_play_is_404(client, app, play_id: int) -> 
     cy, _di = seat_ids(client, other)
     before = (saved(app, play_id), saved(app, other))
     for htmx in (False, True):
-        response = act(client, play_id, htmx, action="technique", seat=cy, vp=1)
+        response = act(client, play_id, htmx, action="technique", seat=cy)
         assert response.status_code == 404
     assert response.headers["HX-Retarget"] == "#flash"
     assert "That player is not in this play." in response.get_data(as_text=True)
@@ -705,8 +875,8 @@ def test_undo_a_bonus(client, app, play_id: int, htmx: bool) -> None:
     if htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == (
-            "Took back: Ann, 8 VP bonus: choice worker (Ann takes an extra worker (4). Ann reached 20 VP: the other "
-            "bonus. Ann takes £5)."
+            "Took back: Ann takes the 8 VP bonus: +1 worker (Ann takes an extra worker (4). Ann reached 20 VP: the "
+            "other bonus. Ann takes £5)."
         )
         assert oob_value(html, ann, "workers") == "3" and oob_value(html, ann, "money") == "8"
         assert bonus_text(html, ann) == "8 VP reached: choose +1 worker or £5."
@@ -730,14 +900,14 @@ def test_undo_a_turn_and_a_building(client, app, play_id: int, htmx: bool) -> No
     response = post(client, htmx, f"/plays/{play_id}/undo")
     if htmx:
         assert notice(response.get_data(as_text=True)) == (
-            "Took back: Bob, building: vp 4, cost 3 (Bob builds a 4 VP building: card £3, space free (the first); "
-            "−£3)."
+            "Took back: Bob builds a 4 VP building, card £3 (Bob pays £3: £3 for the card; the first building space "
+            "is free)."
         )
     assert saved(app, play_id)["seats"][1] == seat_state(money=10)
     response = post(client, htmx, f"/plays/{play_id}/undo")
     if htmx:
         assert notice(response.get_data(as_text=True)) == (
-            "Took back: start of a turn (income) (Turn 1 (period A): income paid: Ann £2, Bob £2)."
+            "Took back: the start of a turn, with its income (Turn 1 (period A): income paid: Ann £2, Bob £2)."
         )
         assert '<h2 id="turn-title" hx-swap-oob="true">Before turn 1</h2>' in response.get_data(as_text=True)
     state = saved(app, play_id)
@@ -768,7 +938,7 @@ def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx
     assert re.search(rf'<output id="c-{bob}-money-value"[^>]*>9</output>', html)
     assert re.search(rf'<output id="c-{bob}-vp_track-value"[^>]*>8</output>', html)
     assert re.search(r'<h2 id="turn-title"[^>]*>Turn 1 of 6 · period A</h2>', html)
-    assert facts(html, bob) == "Residence space 1: income £2 · next building space £1 · buildings 2 VP"
+    assert facts(html, bob) == "Income £2 a turn · next building space £1 · buildings 2 VP"
     assert bonus_text(html, bob) == "8 VP reached: choose +1 worker or £5."
     if htmx:
         # The regular refresh leaves the notice as it was.
@@ -811,8 +981,8 @@ def play_a_short_game(client, play_id: int) -> tuple[int, int]:
     act(client, play_id, action="build", seat=ann, vp=3, cost=2)
     act(client, play_id, action="start_turn")
     act(client, play_id, action="build", seat=ann, vp=5, cost=0)
-    act(client, play_id, action="technique", seat=bob, vp=0)
-    act(client, play_id, action="technique", seat=bob, vp=6, number=1)
+    act(client, play_id, action="technique", seat=bob)
+    act(client, play_id, action="technique_vp", seat=bob, number=1, vp=6)
     tap(client, play_id, bob, field="vp_track", value=12)
     return ann, bob
 
@@ -898,7 +1068,8 @@ def test_finished_play_refuses_taps_and_actions(client, app, play_id: int, htmx:
         act(client, play_id, htmx, action="start_turn"),
         act(client, play_id, htmx, action="bonus", seat=ann, choice="money"),
         act(client, play_id, htmx, action="build", seat=bob, vp=3, cost=1),
-        act(client, play_id, htmx, action="technique", seat=bob, vp=2),
+        act(client, play_id, htmx, action="technique", seat=bob),
+        act(client, play_id, htmx, action="technique_vp", seat=bob, number=1, vp=2),
         post(client, htmx, f"/plays/{play_id}/undo"),
         post(client, htmx, f"/plays/{play_id}/finish"),
     ]
@@ -935,7 +1106,8 @@ def test_api_starts_a_tracked_spyrium_play(client, app) -> None:
     assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
     for entry in view["players"]:
         assert {"vp_track", "building_vp", "technique_vp", "money", "workers", "spyrium", "residence"} <= set(entry)
-    assert player(view, "Ann") == {"name": "Ann", "colour": "red", **START_SEAT}
+    # Beside the stored state, the value printed on the token's Residence space (the play's track starts on 1).
+    assert player(view, "Ann") == {"name": "Ann", "colour": "red", **START_SEAT, "residence_value": 1}
     assert view["table"] == {"turn": 0}
     assert view["tracker_notes"] == [{"text": "Before turn 1: start it to pay the first income.", "warning": False}]
     assert view["end"] == {"triggered": False, "why": None}
@@ -944,7 +1116,7 @@ def test_api_starts_a_tracked_spyrium_play(client, app) -> None:
     assert client.get(f"/api/v1/plays/{view['id']}").get_json() == view
     # The same play on the tracker page.
     html = client.get(view["url"]).get_data(as_text=True)
-    assert "Residence space 1: income £1 · next building space £0" in html
+    assert "Income £1 a turn · next building space £0" in html
     assert saved(app, view["id"])["table"] == {"turn": 0}
 
 
@@ -986,10 +1158,20 @@ def test_api_game_actions(client) -> None:
     assert view["said"] == ["Ann takes an extra worker (4)."]
     assert (player(view, "Ann")["workers"], player(view, "Ann")["bonus_8"]) == (4, "worker")
     view = api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 2})
-    assert view["said"] == ["Bob builds a 4 VP building: card £2, space free (the first); −£2."]
+    assert view["said"] == ["Bob pays £2: £2 for the card; the first building space is free."]
     assert (player(view, "Bob")["building_vp"], player(view, "Bob")["money"]) == ([4], 8)
-    view = api_act(client, play, {"action": "technique", "player": "Bob", "vp": 5})
-    assert view["said"] == ["Bob patents a technique (−£6), 5 VP at the end."]
+    view = api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 0, "replace": 1})
+    assert view["said"] == ["Building 1 (4 VP) is discarded for a 4 VP building; Bob pays £0: £0 for the card, no "
+                            "building space to pay (it replaces one)."]
+    assert (player(view, "Bob")["building_vp"], player(view, "Bob")["replaced"]) == ([4], 1)
+    view = api_act(client, play, {"action": "technique", "player": "Bob"})
+    assert view["said"] == ["Bob pays £6 for technique 1; its end VP (up to 7) is entered at the end."]
+    view = api_act(client, play, {"action": "technique_vp", "player": "Bob", "number": 1, "vp": 5})
+    assert view["said"] == ["Bob's technique 1 scores 5 VP at the end."]
+    # The contract only ever grows: the older form of "technique" (its "number" sets an end VP) still works.
+    view = api_act(client, play, {"action": "technique", "player": "Bob", "number": 1, "vp": 4})
+    assert view["said"] == ["Bob's technique 1 scores 4 VP at the end."]
+    view = api_act(client, play, {"action": "technique", "player": "Bob", "number": 1, "vp": 5})
     view = api_act(client, play, {"action": "add", "player": "Ann", "field": "vp_track", "delta": 12})
     assert view["said"] == ["Ann reached 20 VP: the other bonus. Ann takes £5."]
     ann, bob = player(view, "Ann"), player(view, "Bob")
@@ -1008,16 +1190,23 @@ API_REFUSED = [
     ("workers past 7", {"action": "add", "player": "Ann", "field": "workers", "delta": 5}, "workers",
      "Maximum number of workers: 7. Ann has 3."),
     ("Residence space 7", {"action": "set", "player": "Ann", "field": "residence", "value": 7}, "residence",
-     "The Residence track has 6 spaces: 1 (£2) to 6 (£7)."),
+     "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann's token stays on 2."),
     ("the bonus below 8 VP", {"action": "bonus", "player": "Bob", "choice": "money"}, "choice",
      "Bob has 0 VP: the bonus comes at 8."),
     ("a bonus that is neither", {"action": "bonus", "player": "Ann", "choice": "spyrium"}, "choice", None),
     ("a building without the money", {"action": "build", "player": "Bob", "vp": 4, "cost": 9}, "cost",
-     "Bob has £8: this building costs £9 and its space £0."),
+     "Bob has £8, and this building costs £9: £9 for the card; the first building space is free."),
+    ("a matching icon for a new building", {"action": "build", "player": "Bob", "vp": 4, "matching": True},
+     "matching", "The −£3 for a matching icon is only for a building that replaces another: choose the building it "
+     "replaces, or untick the matching icon."),
     ("replacing a building not built", {"action": "build", "player": "Bob", "vp": 4, "replace": 1}, "replace",
      "Bob has 0 buildings: no building 1 to replace."),
     ("a VP as text", {"action": "build", "player": "Bob", "vp": "4"}, "vp", None),
-    ("a technique at £5", {"action": "technique", "player": "Cy", "vp": 1}, "vp", "Cy has £5: a technique costs £6."),
+    ("a technique at £5", {"action": "technique", "player": "Cy"}, "action", "Cy has £5: a technique costs £6."),
+    ("a patent's end VP past 7 (the older form)", {"action": "technique", "player": "Ann", "vp": 8}, "vp", None),
+    ("end VP of a technique not patented", {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 3},
+     "number", "Ann has no technique: no technique 1 to score."),
+    ("end VP past 7", {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 8}, "vp", None),
     ("a start of turn for a player", {"action": "start_turn", "player": "Ann"}, "player",
      "Start turn is for the whole table: give no player."),
     ("a building for nobody", {"action": "build", "vp": 4}, "player", "Say which player this is for."),
@@ -1048,19 +1237,20 @@ def test_api_undo_a_bonus(client) -> None:
     view = response.get_json()
     assert view["undone"] == {
         "action": {"action": "bonus", "player": "Ann", "choice": "worker"},
-        "text": "Ann, 8 VP bonus: choice worker (Ann takes an extra worker (4). Ann reached 20 VP: the other bonus. "
-                "Ann takes £5)",
+        "text": "Ann takes the 8 VP bonus: +1 worker (Ann takes an extra worker (4). Ann reached 20 VP: the other "
+                "bonus. Ann takes £5)",
         "said": ["Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
     }
-    assert player(view, "Ann") == {"name": "Ann", "colour": "red", **seat_state(vp_track=22)}
+    assert player(view, "Ann") == {"name": "Ann", "colour": "red", **seat_state(vp_track=22), "residence_value": 2}
 
 
 def test_api_finish(client) -> None:
     play = api_start(client)["id"]
     api_act(client, play, {"action": "set", "player": "Ann", "field": "vp_track", "value": 10})
     api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 2})
-    api_act(client, play, {"action": "technique", "player": "Ann", "vp": 3})
-    response = client.post(f"/api/v1/plays/{play}/finish", csrf=False)
+    api_act(client, play, {"action": "technique", "player": "Ann"})
+    api_act(client, play, {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 3})
+    response = post_json(client, f"/api/v1/plays/{play}/finish", {})
     assert response.status_code == 200
     view = response.get_json()
     assert view["status"] == "finished" and view["live"] is None
@@ -1089,9 +1279,14 @@ def test_an_action_through_the_api_and_the_same_taps_on_the_page_give_the_same_s
         ({"action": "build", "player": "Bob", "vp": 2, "cost": 1},
          ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "2", "cost": "1",
                       "replace": ""})),
-        ({"action": "technique", "player": "Ann", "vp": 4},
-         ("actions", {"action": "technique", "slot": f"technique-{ann}", "seat": str(ann), "vp": "4",
-                      "number": ""})),
+        ({"action": "build", "player": "Bob", "vp": 3, "cost": 4, "replace": 2, "matching": True},
+         ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "3", "cost": "4",
+                      "replace": "2", "matching": "true"})),
+        ({"action": "technique", "player": "Ann"},
+         ("actions", {"action": "technique", "slot": f"technique-{ann}", "seat": str(ann)})),
+        ({"action": "technique_vp", "player": "Ann", "number": 1, "vp": 4},
+         ("actions", {"action": "technique_vp", "slot": f"technique_vp-{ann}", "seat": str(ann), "number": "1",
+                      "vp": "4"})),
         ({"action": "add", "player": "Bob", "field": "residence", "delta": 1},
          (f"seats/{bob}", {"field": "residence", "delta": "1"})),
         ({"action": "start_turn"}, ("actions", {"action": "start_turn", "slot": "start_turn"})),
@@ -1108,8 +1303,42 @@ def test_an_action_through_the_api_and_the_same_taps_on_the_page_give_the_same_s
         assert api_view[key] == page_view[key], key
     assert api_view["table"] == {"turn": 2}
     ann_state, bob_state = player(api_view, "Ann"), player(api_view, "Bob")
-    # Ann: £8 + 2 + 2 − 6 + 5 (the 20 VP bonus); Bob: £8 + 2 − 2 − (1 + 1) + 3 (space 2 pays £3).
+    # Ann: £8 + 2 + 2 − 6 + 5 (the 20 VP bonus); Bob: £8 + 2 − 2 − (1 + 1) − (4 − 3) + 3 (space 2 pays £3).
     assert (ann_state["vp_track"], ann_state["workers"], ann_state["money"], ann_state["technique_vp"]) == (
         20, 4, 11, [4]
     )
-    assert (bob_state["money"], bob_state["building_vp"], bob_state["residence"]) == (9, [4, 2], 2)
+    assert (bob_state["money"], bob_state["building_vp"], bob_state["residence"]) == (8, [4, 3], 2)
+    assert (bob_state["replaced"], bob_state["residence_value"], ann_state["residence_value"]) == (1, 3, 2)
+
+
+def test_api_residence_value_is_the_printed_value_beside_the_space(client) -> None:
+    """The play view gives each player the value printed on their Residence space (`residence_value`) beside the
+    space's number (`residence`, from 1, unchanged in meaning), on the play's own track; worked out, never stored."""
+    view = api_start(client, options={"residence_values": [1, 2, 4, 6, 8, 10]})
+    play = view["id"]
+    # "a token on the 2 space": on this track that is the second space, which shows 2.
+    assert [(p["residence"], p["residence_value"]) for p in view["players"]] == [(2, 2), (2, 2)]
+    view = api_act(client, play, {"action": "add", "player": "Ann", "field": "residence", "delta": 1})
+    assert (player(view, "Ann")["residence"], player(view, "Ann")["residence_value"]) == (3, 4)
+    view = api_act(client, play, {"action": "set", "player": "Bob", "field": "residence", "value": 6})
+    assert (player(view, "Bob")["residence"], player(view, "Bob")["residence_value"]) == (6, 10)
+    read = client.get(f"/api/v1/plays/{play}").get_json()
+    assert [(p["residence"], p["residence_value"]) for p in read["players"]] == [(3, 4), (6, 10)]
+    # The next turn pays exactly that value.
+    said = api_act(client, play, {"action": "start_turn"})["said"]
+    assert said == ["Turn 1 (period A): income paid: Ann £4, Bob £10."]
+    with Session(client.application.extensions["db_engine"]) as session:
+        assert all("residence_value" not in seat.state for seat in session.exec(select(Seat)).all())
+    undone = post_json(client, f"/api/v1/plays/{play}/undo", {}).get_json()
+    assert player(undone, "Bob")["residence_value"] == 10
+
+
+def test_tracker_says_what_it_leaves_on_the_table(client, play_id: int) -> None:
+    """The rule text's parts the tracker doesn't keep (market, workers' placement, phases, events...) are said."""
+    from markupsafe import escape
+
+    from companion.games.spyrium import UNTRACKED
+
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    panel = html.split("<summary>What the tracker keeps</summary>")[1].split("</details>")[0]
+    assert [str(escape(text)) for text in UNTRACKED] == re.findall(r"<li>(.*?)</li>", panel)
