@@ -624,22 +624,47 @@ def _deploy(card: dict[str, Any], table: dict[str, Any], seat: int, kind: str, n
 
 
 class CardParams(Params):
-    """A card put into play: its terrain (or artifact), encampments, printed VP and resources."""
+    """A card put into play: its terrain (or artifact), encampments, printed VP and resources.
 
-    terrain: Terrain
-    # An Artifact always has 5: leave it out for one.
-    encampments: int = Field(ARTIFACT_ENCAMPMENTS, ge=1, le=ENCAMPMENTS_MAX)
-    vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
+    Nothing is assumed for a card: what the player did not tap is asked for, so a chip forgotten never silently
+    enters a Forest, 3 encampments or no resource."""
+
+    terrain: Terrain | None = Field(None, validate_default=True)
+    # An Artifact always has 5: it may be left out for one (explore() refuses any other number).
+    encampments: int | None = Field(None, ge=1, le=ENCAMPMENTS_MAX)
+    vp: int | None = Field(None, ge=CARD_VP_MIN, le=CARD_VP_MAX, validate_default=True)
     resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES), validate_default=True)
+
+    @field_validator("terrain")
+    @classmethod
+    def _terrain_given(cls, value: str | None) -> str | None:
+        """'Each Location has one of four types': the player taps one (or Artifact)."""
+        if value is None:
+            raise ValueError("Which terrain does this card show (or is it an Artifact)?")
+        return value
+
+    @field_validator("vp")
+    @classmethod
+    def _vp_given(cls, value: int | None) -> int | None:
+        """'This value will tell you how many Victory Points you'll receive': never guessed."""
+        if value is None:
+            raise ValueError("What VP does this card show?")
+        return value
 
     @field_validator("resources", mode="before")
     @classmethod
-    def _one_or_more(cls, value: Any) -> Any:
-        """One resource ticked comes from a form as text, several as a list; a card shows at least one."""
-        value = [value] if isinstance(value, str) else value
-        if isinstance(value, list) and not value:
+    def _one_as_text(cls, value: Any) -> Any:
+        """One resource ticked comes from a form as text, several as a list."""
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("resources")
+    @classmethod
+    def _one_or_more(cls, value: list[str]) -> list[str]:
+        """A card shows at least one resource, each at most once (checked once each entry is a resource, so a list
+        inside the list is refused as no resource rather than breaking the check)."""
+        if not value:
             raise ValueError("Which resource does this card show?")
-        if isinstance(value, list) and len(set(value)) != len(value):
+        if len(set(value)) != len(value):
             raise ValueError("List each resource at most once.")
         return value
 
@@ -688,16 +713,28 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
     your Units' color, deploy one of your Minions to that Location.' Without a player: a card put in at setup or by
     an ability."""
     table, params = state["table"], action.params
+    artifact = params.terrain == "artifact"
+    errors = []
     artifacts = sum(1 for card in table["cards"] if card["terrain"] == "artifact")
-    if params.terrain == "artifact" and artifacts >= len(ctx.names):
-        raise InputErrors([FieldError("terrain", f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; "
-                                                 "the rest stay in the box.")])
-    encampments = ARTIFACT_ENCAMPMENTS if params.terrain == "artifact" else params.encampments
+    if artifact and artifacts >= len(ctx.names):
+        errors.append(FieldError("terrain", f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; "
+                                            "the rest stay in the box."))
+    if artifact and params.encampments not in (None, ARTIFACT_ENCAMPMENTS):
+        errors.append(FieldError("encampments", f"Every Artifact card features {ARTIFACT_ENCAMPMENTS} Encampments, "
+                                                f"not {params.encampments}."))
+    if not artifact and params.encampments is None:
+        errors.append(FieldError("encampments", "How many encampments does this Location show?"))
+    if not artifact and params.vp < 0:
+        # Rules notes: only an Artifact's VP "in rare cases can even be negative".
+        errors.append(FieldError("vp", "A Location's printed VP is 0 or more; only an Artifact's can be negative."))
+    if errors:
+        raise InputErrors(errors)
+    encampments = ARTIFACT_ENCAMPMENTS if artifact else params.encampments
     card = {"id": table["next_card"], "terrain": params.terrain, "encampments": encampments, "vp": params.vp,
             "resources": list(params.resources), "units": [], "captured_by": None}
     table["next_card"] += 1
     table["cards"].append(card)
-    said = [f"{card_name(card)} ({figure(params.vp)} VP, {', '.join(params.resources)}) is in the Skirmish Area."]
+    said = [f"{card_name(card)} ({figure(params.vp)} VP, {join_names(params.resources)}) is in the Skirmish Area."]
     if action.seat is not None and params.terrain != "artifact":
         name = ctx.names[action.seat]
         if params.terrain == familiar_terrain(ctx.colours[action.seat]):
@@ -800,9 +837,28 @@ def final_turn(table: dict[str, Any], count: int) -> int | None:
 
 
 def end_reason(state: State, ctx: Context) -> str | None:
-    """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends': said
-    when the turn starts (units deployed during a turn, or back home before the next, don't end it)."""
+    """Why the game is over, once it is: 'If a player starts his or her turn with no Units in his or her Base Camp,
+    the game immediately ends' (said when the turn starts: units deployed during a turn, or back home before the
+    next, don't end it), or the final turns after the last Location card are played."""
     return state["table"].get("ended")
+
+
+def while_playing(run: Callable[[State, Action, Context], Applied]) -> Callable[[State, Action, Context], Applied]:
+    """An action of the game itself (a card, a unit, a capture, a turn), refused once the game is over: only what
+    scoring needs (the Bonus and Mastery Objectives) is still taken, so a stray tap never changes the final score."""
+
+    def run_while_playing(state: State, action: Action, ctx: Context) -> Applied:
+        """Refuse with the reason the game ended, else run the action."""
+        over = end_reason(state, ctx)
+        if over:
+            raise InputErrors([FieldError("action", f"{over} {AFTER_THE_END}")])
+        return run(state, action, ctx)
+
+    run_while_playing.__doc__ = run.__doc__
+    return run_while_playing
+
+
+AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 
 
 def countdown(state: State, ctx: Context) -> str | None:
@@ -810,7 +866,7 @@ def countdown(state: State, ctx: Context) -> str | None:
     table = state["table"]
     count = len(ctx.names)
     last = final_turn(table, count)
-    if last is None:
+    if last is None or end_reason(state, ctx):
         return None
     left = [ctx.names[(FIRST_SEAT + turn - 1) % count] for turn in range(table["turn"] + 1, last + 1)]
     active = ctx.names[active_seat(table, count)]
@@ -821,14 +877,16 @@ def countdown(state: State, ctx: Context) -> str | None:
 
 
 def next_turn(state: State, action: Action, ctx: Context) -> Applied:
-    """The next player clockwise; refused once the game is over."""
+    """The next player clockwise. After the last turn of the countdown it ends the game: 'When a player draws the
+    last card from the shared Location deck, that player finishes his or her turn and then each other player takes
+    one final turn.'"""
     table = state["table"]
-    over = end_reason(state, ctx)
     last = final_turn(table, len(ctx.names))
-    if over is None and last is not None and table["turn"] >= last:
-        over = "The last Location card was drawn and this is the last turn."
-    if over:
-        raise InputErrors([FieldError("action", over + " Enter the Bonus Objectives and finish.")])
+    if last is not None and table["turn"] >= last:
+        who = ctx.names[active_seat(table, len(ctx.names))]
+        table["ended"] = (f"{who}'s final turn is over: the last Location card was drawn and each other player has "
+                          "taken one final turn. The game has ended.")
+        return Applied(state, (table["ended"],))
     table["turn"] += 1
     active = active_seat(table, len(ctx.names))
     said = [f"{ctx.names[active]}'s turn."]
@@ -839,8 +897,17 @@ def next_turn(state: State, action: Action, ctx: Context) -> Applied:
 
 
 def last_drawn(state: State, action: Action, ctx: Context) -> Applied:
-    """Mark (or, as a correction, unmark) the last Location card drawn during this turn."""
+    """Mark (or, as a correction, unmark) the last Location card drawn during this turn. The deck has one last card:
+    a second mark (another device, a turn later) is refused, so the final-turn countdown never starts again."""
     table = state["table"]
+    count = len(ctx.names)
+    if action.params.drawn and table["last_drawn"] is not None:
+        drawer = ctx.names[(FIRST_SEAT + table["last_drawn"] - 1) % count]
+        raise InputErrors([FieldError("drawn", f"The last Location card was already drawn, in turn "
+                                               f"{table['last_drawn']} ({drawer}'s): the deck has one last card, and "
+                                               "the final turns go on as counted from there.")])
+    if not action.params.drawn and table["last_drawn"] is None:
+        raise InputErrors([FieldError("drawn", "The last Location card is not marked drawn.")])
     table["last_drawn"] = table["turn"] if action.params.drawn else None
     if not action.params.drawn:
         return Applied(state, ("The last-card mark is taken off.",))
@@ -951,7 +1018,13 @@ def view(standing: Standing) -> dict[str, Any]:
             "empty": card["encampments"] - len(card["units"]),
             "capturer": ctx.names.index(decided.captured_by) if decided.captured_by else None,
             "why": decided.why if card["units"] or card["captured_by"] is not None else "",
+            "locked": bool(card.get("locked")),
         })
+    for card in cards:
+        # Where an ability may move a unit of this card: any other card with an unoccupied encampment, captured
+        # Locations too ('Regardless of the Units moved onto or off its encampments'), never a locked Artifact.
+        card["targets"] = [{"id": other["id"], "name": other["name"]} for other in cards
+                           if other["id"] != card["id"] and other["empty"] > 0 and not other["locked"]]
     return {
         "turn": table["turn"],
         "active": active_seat(table, count),
@@ -962,6 +1035,7 @@ def view(standing: Standing) -> dict[str, Any]:
         "familiar": [familiar_terrain(colour) for colour in ctx.colours],
         "last_drawn": table["last_drawn"] is not None,
         "countdown": countdown(state, ctx),
+        "over": end_reason(state, ctx),
         # Leaders given when the play started are kept as typed: the tracker ticks and names them by their seat.
         "mastery": [({**table["mastery"][n],
                       "leaders": [as_seated(leader, ctx.names) for leader in table["mastery"][n]["leaders"]]}
@@ -971,11 +1045,76 @@ def view(standing: Standing) -> dict[str, Any]:
     }
 
 
-def _unit_text(verb: str) -> Callable[[Action, Context], str]:
-    """'Ann, deploy card 3 minion' and the like, for undo."""
-    return lambda action, ctx: f"{ctx.who(action.seat)}, {verb} " + ", ".join(
-        f"{key} {value}" for key, value in action.params.model_dump().items()
-    )
+# What undo and the log say an action was, in the players' words. An action names its cards by number; given the
+# state before it (where the caller has it), a card is named as the tracker shows it ('Forest card 3').
+
+
+def _card_called(card_id: int, before: State | None) -> str:
+    """'Forest card 3' when the state before the action knows the card, else 'card 3'."""
+    for card in (before or {}).get("table", {}).get("cards", ()):
+        if card["id"] == card_id:
+            return card_name(card)
+    return f"card {card_id}"
+
+
+def _unit_called(kind: str) -> str:
+    """'a Minion', or 'the General' (each player has one)."""
+    return "a Minion" if kind == MINION else "the General"
+
+
+def describe_explore(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann puts Forest card 3 into play (4 encampments, iron and gold, 2 VP)'."""
+    params = action.params
+    kind = "Artifact" if params.terrain == "artifact" else f"{params.terrain.capitalize()} card"
+    number = before["table"]["next_card"] if before else None
+    card = f"{kind} {number}" if number is not None else f"{'an' if params.terrain == 'artifact' else 'a'} {kind}"
+    encampments = ARTIFACT_ENCAMPMENTS if params.terrain == "artifact" else params.encampments
+    shows = f"({plural(encampments, 'encampment')}, {join_names(params.resources)}, {figure(params.vp)} VP)"
+    if action.seat is None:
+        return f"{card[0].upper()}{card[1:]} is put into play {shows}"
+    return f"{ctx.names[action.seat]} puts {card} into play {shows}"
+
+
+def describe_deploy(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann deploys a Minion to Forest card 3'."""
+    params = action.params
+    return f"{ctx.names[action.seat]} deploys {_unit_called(params.kind)} to {_card_called(params.card, before)}"
+
+
+def describe_move(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann moves a Minion from Forest card 3 to Artifact 5 (an ability)'."""
+    params = action.params
+    return (f"{ctx.names[action.seat]} moves {_unit_called(params.kind)} from {_card_called(params.card, before)} "
+            f"to {_card_called(params.to, before)} (an ability)")
+
+
+def describe_remove(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann returns a Minion from Forest card 3 to Base Camp (an ability)'."""
+    params = action.params
+    return (f"{ctx.names[action.seat]} returns {_unit_called(params.kind)} from {_card_called(params.card, before)} "
+            "to Base Camp (an ability)")
+
+
+def describe_capture(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann captures Forest card 3'."""
+    return f"{ctx.names[action.seat]} captures {_card_called(action.params.card, before)}"
+
+
+def describe_last_drawn(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'The last Location card is drawn', or its mark taken off."""
+    return "The last Location card is drawn" if action.params.drawn else "The last-card mark is taken off"
+
+
+def describe_mastery(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Mastery Objective 1: 6 VP, best met by Ann and Bob'."""
+    params = action.params
+    leaders = [as_seated(leader, ctx.names) for leader in params.leaders]
+    return f"Mastery Objective {params.number}: {params.vp} VP, best met by {join_names(leaders) or 'nobody'}"
+
+
+def describe_next_turn(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Next turn'."""
+    return "Next turn"
 
 
 def _bonus_bounds(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
@@ -997,14 +1136,15 @@ LIVE = Live(
     start_seat=lambda options: dict.fromkeys(BONUS_FIELDS, 0),
     actions={
         **counter_actions(_bonus_bounds),
-        "explore": ActionSpec(explore, CardParams, "optional", _unit_text("card into play:")),
-        "deploy": ActionSpec(deploy, UnitParams, "required", _unit_text("deploy")),
-        "move": ActionSpec(move, MoveParams, "required", _unit_text("move")),
-        "remove": ActionSpec(remove, UnitParams, "required", _unit_text("back to Base Camp")),
-        "capture": ActionSpec(capture_card, CaptureParams, "required", _unit_text("capture")),
-        "next_turn": ActionSpec(next_turn, describe=lambda action, ctx: "next turn"),
-        "last_drawn": ActionSpec(last_drawn, DrawnParams, describe=lambda action, ctx: "last Location card drawn"),
-        "mastery": ActionSpec(mastery, MasteryParams, describe=_unit_text("Mastery Objective")),
+        "explore": ActionSpec(while_playing(explore), CardParams, "optional", describe_explore),
+        "deploy": ActionSpec(while_playing(deploy), UnitParams, "required", describe_deploy),
+        "move": ActionSpec(while_playing(move), MoveParams, "required", describe_move),
+        "remove": ActionSpec(while_playing(remove), UnitParams, "required", describe_remove),
+        "capture": ActionSpec(while_playing(capture_card), CaptureParams, "required", describe_capture),
+        "next_turn": ActionSpec(while_playing(next_turn), describe=describe_next_turn),
+        "last_drawn": ActionSpec(while_playing(last_drawn), DrawnParams, describe=describe_last_drawn),
+        # What scoring needs stays open after the end: the Bonus Objectives (the counters) and the Mastery Objectives.
+        "mastery": ActionSpec(mastery, MasteryParams, describe=describe_mastery),
     },
     seat_counters=lambda options: BONUS_FIELDS,
     to_input=to_input,
@@ -1013,6 +1153,17 @@ LIVE = Live(
     view=view,
     end_fields=BONUS_FIELDS,
     labels={f"bonus_{n}": f"Bonus Objective {n} VP" for n in range(1, BONUS_OBJECTIVES_DEALT + 1)},
+    untracked=(
+        "The cards in each hand, the Location deck and the discard pile: the tracker knows a card once it is put "
+        "into play, and that the last one was drawn once you tap it.",
+        "Which action a turn takes (Explore, Attack, Lead or Plan), drawing two cards with an empty hand, and "
+        "discarding down to ten cards.",
+        "What the abilities of discarded Locations, Generals and Artifacts (Excavate and Capture) do: tap the units "
+        "they deploy, move or send home. An ability that breaks a rule the tracker checks (a unit moved off a "
+        "captured Artifact) can only be noted beside the board.",
+        "Which Bonus Objectives a player holds: at the end, enter what each of the three would score.",
+        "Who best meets a Mastery Objective: tick the players when you score.",
+    ),
 )
 
 

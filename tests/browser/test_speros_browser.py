@@ -28,6 +28,8 @@ NAMES = tuple(name for name, _colour in PLAYERS)
 VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 # A native <select> is two taps on a phone: one opens the list, one picks.
 SELECT_TAPS = 2
+# Said with every refusal once the game is over.
+AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 
 
 def start_speros(page, live_server: str, players=PLAYERS) -> dict[str, str]:
@@ -128,7 +130,7 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     taps: list[str] = []
     put_card(page, seat_of, "mountain", resources=("crystal", "iron"), vp=3, taps=taps)
     expect(notice).to_have_text(
-        "Mountain card 1 (3 VP, crystal, iron) is in the Skirmish Area. Ann deploys a Minion there."
+        "Mountain card 1 (3 VP, crystal and iron) is in the Skirmish Area. Ann deploys a Minion there."
     )
     mountain = page.locator("#card-1")
     expect(mountain.locator("h3")).to_have_text("Mountain card 1 3 VP · crystal, iron · 3 encampments")
@@ -158,11 +160,12 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     taps.append("Ann captures it")
     expect(notice).to_have_text("Ann captures Mountain card 1 (achieve majority).")
     expect(mountain).to_have_count(0)
-    expect(ann_facts.locator(".captured li")).to_have_text(re.compile(r"^Mountain card 1: 3 VP, crystal, iron"))
-    # 1 terrain + 2 resources + 2 on the VP stepper (1 to 3) + Put into play; 2 units; the capture (3 encampments is
-    # the default).
+    expect(ann_facts.locator(".captured > li")).to_have_text(re.compile(r"^Mountain card 1: 3 VP, crystal, iron"))
+    # 1 terrain + 1 encampment chip + 2 resources + 2 on the VP stepper (1 to 3) + Put into play; 2 units; the capture
+    # (nothing is ticked for a new card: every chip is the player's own tap).
     assert taps == [
         "terrain mountain",
+        "3 encampments",
         "resource crystal",
         "resource iron",
         "VP +",
@@ -208,7 +211,7 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(notice).to_have_text(took)
     expect(artifact).to_have_count(0)
     expect(bob_facts).to_contain_text("Base Camp: 9 Minions and the General.")
-    captured = ann_facts.locator(".captured li")
+    captured = ann_facts.locator(".captured > li")
     expect(captured).to_have_count(2)
     expect(captured.nth(1)).to_contain_text("Artifact 2: 2 VP, gold")
     expect(captured.nth(1)).to_contain_text("units locked on")
@@ -216,7 +219,7 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
 
     # Undo takes the capture back whole: the card in play, Bob's Minion on it again.
     page.get_by_role("button", name="Undo last tap").click()
-    expect(notice).to_have_text(f"Took back: Ann, capture card 2 ({took.removesuffix('.')}).")
+    expect(notice).to_have_text(f"Took back: Ann captures card 2 ({took.removesuffix('.')}).")
     expect(artifact.locator(".dots")).to_have_attribute("aria-label", "4 of 5 encampments occupied")
     expect(artifact.locator(".dot.colour-red")).to_have_count(1)
     expect(bob_facts).to_contain_text("Base Camp: 8 Minions and the General.")
@@ -235,11 +238,23 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(notice).to_have_text("Bob's turn.")
     expect(page.locator("#turn-title")).to_have_text("Bob's turn")
     expect(page.locator("#countdown")).to_have_text("Last card drawn: Bob takes the last turn; then score.")
+    # Bob's Next turn ends his final turn, and the game.
     page.get_by_role("button", name="Next turn").click()
-    expect(page.locator("#a-next_turn")).to_have_text(
-        "The last Location card was drawn and this is the last turn. Enter the Bonus Objectives and finish."
-    )
-    expect(page.locator("#turn-title")).to_have_text("Bob's turn")
+    over = ("Bob's final turn is over: the last Location card was drawn and each other player has taken one final "
+            "turn. The game has ended.")
+    expect(notice).to_have_text(over)
+    expect(page.locator("#turn-title")).to_have_text("The game is over")
+    expect(page.locator("#countdown")).to_have_text(
+        f"Game over: {over} Enter the Bonus Objectives, then finish and score.")
+    # A stray tap after the end is refused with its message, beside its button; the score stays as it was.
+    total = page.locator("#scoreboard").inner_text()
+    put_card(page, seat_of, "forest", resources=("iron",), vp=1)
+    refusal = f"{over} {AFTER_THE_END}"
+    expect(page.locator("#a-explore")).to_have_text(refusal)
+    page.get_by_role("button", name="Last Location card drawn").click()
+    expect(page.locator("#a-last_drawn")).to_have_text(refusal)
+    expect(skirmish.locator("li.play-card")).to_have_count(0)
+    assert page.locator("#scoreboard").inner_text() == total
 
     # Bonus Objectives at the end: the best of each player's three counts.
     for name, values in (("Ann", (4, 6, 1)), ("Bob", (5, 0, 0))):
@@ -368,7 +383,7 @@ def _tracker_with_a_bit_of_everything(page, live_server: str) -> dict[str, str]:
     expect(notice).to_contain_text("Forest card 1 (2 VP, crystal)")
     deploy("Ann", "Forest card 1")
     capture(1, "Ann")
-    expect(page.locator(f"#facts-{seat_of['Ann']} .captured li")).to_have_count(1)
+    expect(page.locator(f"#facts-{seat_of['Ann']} .captured > li")).to_have_count(1)
     put_card(page, seat_of, "mountain", resources=("iron", "gold"), vp=4, encampments=2, explorer="Ann")
     expect(notice).to_contain_text("Ann deploys a Minion there.")
     deploy("Ann", "Mountain card 2", "General")
@@ -428,9 +443,10 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
         _tracker_with_a_bit_of_everything(page, live_server)
         count = count_controls(page, ".tracker", TRACKER_CONTROLS)
         # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, the VP stepper (−, box, +), the explorer select, Put; Mastery:
-        # select, 2 chips, Save; 2 cards in play: a capture, 7 unit buttons, 2 Move forms of 3 selects and a button;
+        # select, 2 chips, Save; 2 cards in play: a capture, 7 unit buttons, the Mountain's Move form (3 selects and a
+        # button; the Artifact has nowhere to move to); Ann's captured Forest: her − Minion and its Move form;
         # 6 Bonus Objective boxes; Finish; Put aside.
-        assert count == 50, f"{count} controls found in .tracker, not 50"
+        assert count == 51, f"{count} controls found in .tracker, not 51"
         problems = target_problems(page, ".tracker", TRACKER_CONTROLS)
         assert problems == [], f"{len(problems)} problems at {w}x{h}:\n" + "\n".join(problems)
     finally:
@@ -467,3 +483,119 @@ def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: i
         _shoot(page, folder / f"speros-result-{width}-{scheme}.png")
     finally:
         context.close()
+
+
+def _play_id(page) -> int:
+    """The play's id, from the tracker's address."""
+    return int(re.search(r"/plays/(\d+)$", page.url).group(1))
+
+
+def _api(page, live_server: str, play_id: int, body: dict) -> dict:
+    """One action through the JSON API, as another device or program would send it; its answer."""
+    response = page.request.post(f"{live_server}/api/v1/plays/{play_id}/actions", data=body)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def _stored_cards(page, live_server: str, play_id: int) -> list[dict]:
+    """The table's cards as stored, read back through GET /api/v1/plays/<id>."""
+    return page.request.get(f"{live_server}/api/v1/plays/{play_id}").json()["table"]["cards"]
+
+
+# Nine cards, each different from the one before: (terrain, encampments, resources, VP, explorer).
+NINE_CARDS = [
+    ("forest", 4, ("iron", "gold"), 2, "Ann"),
+    ("mountain", 1, ("crystal",), 0, None),
+    ("ocean", 6, ("gold",), 5, "Bob"),
+    ("artifact", None, ("iron",), -1, None),
+    ("swamp", 2, ("crystal", "iron", "gold"), 1, "Ann"),
+    ("forest", 3, ("crystal",), 3, "Bob"),
+    ("ocean", 5, ("iron",), 0, None),
+    ("artifact", None, ("crystal", "gold"), 4, "Ann"),
+    ("mountain", 2, ("gold", "iron"), 7, None),
+]
+
+
+def test_nine_cards_through_the_page_are_stored_as_tapped(page, live_server: str) -> None:
+    """Each card put into play through the page is stored with exactly what was tapped for it: once a card is saved
+    the form is back to nothing ticked (VP 1), so no chip of the card before carries over to the next."""
+    seat_of = start_speros(page, live_server)
+    play_id = _play_id(page)
+    form = page.locator("#put-card")
+    notice = page.locator("#notice")
+    for number, (terrain, encampments, resources, vp, explorer) in enumerate(NINE_CARDS, start=1):
+        put_card(page, seat_of, terrain, resources=resources, vp=vp, encampments=encampments or 3,
+                 explorer=explorer)
+        expect(notice).to_contain_text(f"{'Artifact' if terrain == 'artifact' else terrain.capitalize() + ' card'} "
+                                       f"{number} (")
+        # Back to what the page drew: no terrain, no encampments, no resource; VP 1.
+        expect(form.locator("input:checked")).to_have_count(0)
+        expect(form.locator("input[name=vp]")).to_have_value("1")
+    stored = _stored_cards(page, live_server, play_id)
+    assert [(c["id"], c["terrain"], c["encampments"], c["resources"], c["vp"]) for c in stored] == [
+        (n, terrain, 5 if terrain == "artifact" else encampments,
+         [r for r in ("crystal", "iron", "gold") if r in resources], vp)
+        for n, (terrain, encampments, resources, vp, _explorer) in enumerate(NINE_CARDS, start=1)
+    ]
+    # The explorer deployed a Minion exactly where a Location was not their colour (Ann green, Bob red): not on Ann's
+    # Forest, nor Ann's Artifact, nor a card put in by nobody.
+    deployed = {c["id"]: c["units"] for c in stored if c["units"]}
+    assert deployed == {3: [[1, "minion"]], 5: [[0, "minion"]], 6: [[1, "minion"]]}
+    assert [e for e in page.console_errors if "status of 422" not in e] == [], "\n".join(page.console_errors)
+
+
+def test_a_stray_tap_after_the_game_ended_at_once_is_refused(page, live_server: str) -> None:
+    """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends': the
+    board's buttons go, and a tap on what stays (a card put into play, Next turn) is refused with why."""
+    seat_of = start_speros(page, live_server)
+    play_id = _play_id(page)
+    _api(page, live_server, play_id, {"action": "explore", "terrain": "swamp", "encampments": 12, "vp": 1,
+                                      "resources": ["iron"]})
+    for _ in range(10):
+        _api(page, live_server, play_id, {"action": "deploy", "player": "Bob", "card": 1})
+    _api(page, live_server, play_id, {"action": "deploy", "player": "Bob", "card": 1, "kind": "general"})
+    expect(page.locator("#card-1 .dots")).to_have_attribute("aria-label", "11 of 12 encampments occupied")
+    page.get_by_role("button", name="Next turn").click()
+    reason = "Bob starts the turn with no units in Base Camp: the game ends at once."
+    expect(page.locator("#notice")).to_have_text(f"Bob's turn. {reason}")
+    expect(page.locator("#turn-title")).to_have_text("The game is over")
+    expect(page.locator("#card-1").get_by_role("button")).to_have_count(0)
+    refusal = f"{reason} {AFTER_THE_END}"
+    put_card(page, seat_of, "ocean", resources=("gold",), vp=2, explorer="Ann")
+    expect(page.locator("#a-explore")).to_have_text(refusal)
+    page.get_by_role("button", name="Next turn").click()
+    expect(page.locator("#a-next_turn")).to_have_text(refusal)
+    assert [c["id"] for c in _stored_cards(page, live_server, play_id)] == [1]
+
+
+def test_units_on_a_captured_location_are_moved_and_removed_from_the_page(page, live_server: str) -> None:
+    """'Units in that zone may still be affected by card abilities'; 'Regardless of the Units moved onto or off its
+    encampments, a captured Location cannot become uncaptured.'"""
+    seat_of = start_speros(page, live_server)
+    play_id = _play_id(page)
+    for terrain, encampments in (("forest", 3), ("ocean", 4)):
+        _api(page, live_server, play_id, {"action": "explore", "terrain": terrain, "encampments": encampments,
+                                          "vp": 2, "resources": ["gold"]})
+    for who, kind in (("Ann", "minion"), ("Bob", "minion"), ("Ann", "general")):
+        _api(page, live_server, play_id, {"action": "deploy", "player": who, "card": 1, "kind": kind})
+    _api(page, live_server, play_id, {"action": "capture", "player": "Ann", "card": 1})
+    ann_facts = page.locator(f"#facts-{seat_of['Ann']}")
+    forest = ann_facts.locator("#captured-1")
+    expect(forest.locator(".dots")).to_have_attribute("aria-label", "3 of 3 encampments occupied")
+    # An ability sends Bob's Minion home.
+    forest.get_by_role("button", name="Bob: a minion from Forest card 1 back to Base Camp").click()
+    expect(page.locator("#notice")).to_have_text("Bob's Minion leaves Forest card 1 for the Base Camp.")
+    expect(forest.locator(".dots")).to_have_attribute("aria-label", "2 of 3 encampments occupied")
+    # Another moves Ann's General to the Ocean card.
+    forest.locator("summary", has_text="Move a unit").click()
+    forest.locator("select[name=seat]").select_option(seat_of["Ann"])
+    forest.locator("select[name=kind]").select_option("general")
+    forest.locator("select[name=to]").select_option("2")
+    forest.get_by_role("button", name="Move").click()
+    expect(page.locator("#notice")).to_have_text("Ann moves a General from Forest card 1 to Ocean card 2.")
+    expect(forest.locator(".dots")).to_have_attribute("aria-label", "1 of 3 encampments occupied")
+    expect(page.locator("#card-2 .dot.general.colour-green")).to_have_count(1)
+    stored = {c["id"]: c for c in _stored_cards(page, live_server, play_id)}
+    assert stored[1]["captured_by"] == 0 and stored[1]["units"] == [[0, "minion"]]
+    assert stored[2]["units"] == [[0, "general"]]
+    expect(ann_facts.locator(".captured > li")).to_have_count(1)

@@ -3,6 +3,7 @@ rules-notes decision it checks.
 
 Rule text: shared/seeds/003_e751d0c6b246f7bb.txt ("Turn Structure", "Additional Notes", "Scoring",
 "Ancient Artifacts"). Decisions: shared/rules-notes.md, "Conquest of Speros". Pure: no Flask, no database.
+RULE_SENTENCES, at the end, lists the rule text's sentences one by one with the tests that check each.
 """
 
 from __future__ import annotations
@@ -29,14 +30,19 @@ TERRAINS = ("forest", "mountain", "ocean", "swamp")
 NEXT = {"action": "next_turn"}
 LAST = {"action": "last_drawn", "drawn": True}
 UNLAST = {"action": "last_drawn", "drawn": False}
+# Said with every refusal once the game is over (written out here, not taken from speros).
+AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 
 
-def explore(terrain: str = "forest", encampments: int = 3, vp: int = 1, resources: Sequence[str] = ("gold",)) -> (
-    dict[str, Any]
-):
-    """A card put into the Skirmish Area (by a player's Explore, or with no player at setup or by an ability)."""
-    return {"action": "explore", "terrain": terrain, "encampments": encampments, "vp": vp,
-            "resources": list(resources)}
+def explore(terrain: str = "forest", encampments: int | None = None, vp: int = 1,
+            resources: Sequence[str] = ("gold",)) -> dict[str, Any]:
+    """A card put into the Skirmish Area (by a player's Explore, or with no player at setup or by an ability).
+
+    Encampments not given: 3 for a Location, none sent for an Artifact (it has 5)."""
+    raw = {"action": "explore", "terrain": terrain, "vp": vp, "resources": list(resources)}
+    if encampments is not None or terrain != "artifact":
+        raw["encampments"] = 3 if encampments is None else encampments
+    return raw
 
 
 def deploy(card: int, kind: str = "minion") -> dict[str, Any]:
@@ -171,10 +177,11 @@ def test_explore_deploys_a_minion_unless_the_colour_matches(seat: int, terrain: 
 )
 def test_a_card_put_in_by_nobody_deploys_nothing(terrain: str) -> None:
     """A card put into play at setup (or by an ability), with no player: no unit is deployed for anyone."""
-    state, ctx, said = play(3, [(None, explore(terrain, encampments=2, vp=1, resources=["gold", "crystal"]))])
+    encampments = None if terrain == "artifact" else 2
+    state, ctx, said = play(3, [(None, explore(terrain, encampments=encampments, vp=1, resources=["gold", "crystal"]))])
     assert units(state, ctx, 1) == []
     assert all(camp(state, ctx, name) == {"minion": 10, "general": 1} for name in ctx.names)
-    assert len(said) == 1 and said[0].endswith("(1 VP, gold, crystal) is in the Skirmish Area.")
+    assert len(said) == 1 and said[0].endswith("(1 VP, gold and crystal) is in the Skirmish Area.")
 
 
 def test_explore_with_no_minion_left_still_puts_the_card_in_play() -> None:
@@ -551,11 +558,21 @@ def test_a_captured_location_is_never_uncaptured() -> None:
 # --- Ancient Artifacts ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", [1, 3, 5, 12], ids=lambda n: f"Every Artifact card features 5 Encampments ({n} typed)")
-def test_an_artifact_has_five_encampments(typed: int) -> None:
-    """Whatever is typed, an Artifact comes into play with 5 encampments."""
+@pytest.mark.parametrize("typed", [None, 5], ids=lambda n: f"Every Artifact card features 5 Encampments ({n} given)")
+def test_an_artifact_has_five_encampments(typed: int | None) -> None:
+    """'Every Artifact card features 5 Encampments': left out or given as 5, an Artifact comes in with 5."""
     state, _, _ = play(2, [(None, explore("artifact", encampments=typed))])
     assert card_of(state, 1)["encampments"] == speros.ARTIFACT_ENCAMPMENTS == 5
+
+
+@pytest.mark.parametrize("typed", [1, 3, 4, 6, 12],
+                         ids=lambda n: f"Every Artifact card features 5 Encampments: {n} is refused")
+def test_an_artifact_with_other_than_five_encampments_is_refused(typed: int) -> None:
+    """'Every Artifact card features 5 Encampments': any other number is a slip, refused beside the encampments
+    (never silently made 5), and nothing comes into play."""
+    state, ctx, _ = play(2, [])
+    assert refusal(state, ctx, "Ann", explore("artifact", encampments=typed)) == {
+        "encampments": f"Every Artifact card features 5 Encampments, not {typed}."}
 
 
 def artifact_taken() -> tuple[live.State, live.State, live.Context, live.Applied]:
@@ -669,7 +686,7 @@ def test_a_turn_started_with_an_empty_base_camp_ends_the_game(count: int, seat: 
     standing = live.standing(GAME, applied.state, ctx)
     assert speros.end(standing) == live.End(True, reason)
     assert speros.live_notes(standing)[-1] == Note(reason, warning=True)
-    assert refusal(applied.state, ctx, None, NEXT) == {"action": f"{reason} Enter the Bonus Objectives and finish."}
+    assert refusal(applied.state, ctx, None, NEXT) == {"action": f"{reason} {AFTER_THE_END}"}
 
 
 @pytest.mark.parametrize(
@@ -752,10 +769,19 @@ def test_after_the_last_card_every_other_player_takes_one_more_turn(count: int, 
         assert applied.said == (f"{played[-1]}'s turn.",)
     assert played == others
     assert speros.countdown(state, ctx) == f"{others[-1]} takes the last turn; then score."
-    assert refusal(state, ctx, None, NEXT) == {
-        "action": "The last Location card was drawn and this is the last turn. Enter the Bonus Objectives and finish."
-    }
     assert state["table"]["turn"] == turn + count - 1
+    # The last player's Next turn ends that final turn, and the game: no countdown any more, only scoring.
+    applied = act(state, ctx, None, NEXT)
+    reason = (f"{others[-1]}'s final turn is over: the last Location card was drawn and each other player has taken "
+              "one final turn. The game has ended.")
+    assert applied.said == (reason,)
+    state = applied.state
+    assert state["table"]["turn"] == turn + count - 1
+    standing = live.standing(GAME, state, ctx)
+    assert speros.end(standing) == live.End(True, reason)
+    assert speros.countdown(state, ctx) is None and speros.view(standing)["countdown"] is None
+    assert speros.live_notes(standing)[-1] == Note(reason, warning=True)
+    assert refusal(state, ctx, None, NEXT) == {"action": f"{reason} {AFTER_THE_END}"}
 
 
 def test_countdown_in_the_middle_of_the_final_turns() -> None:
@@ -767,7 +793,7 @@ def test_countdown_in_the_middle_of_the_final_turns() -> None:
 def test_the_last_card_mark_can_be_taken_off() -> None:
     """A mistaken mark is corrected: no countdown, no end, turns go on."""
     state, ctx, _ = play(2, [(None, LAST), (None, NEXT)])
-    assert refusal(state, ctx, None, NEXT)
+    assert speros.countdown(state, ctx) == "Bob takes the last turn; then score."
     applied = act(state, ctx, None, UNLAST)
     assert applied.said == ("The last-card mark is taken off.",)
     assert speros.countdown(applied.state, ctx) is None
@@ -803,7 +829,7 @@ def test_units_score_by_the_terrain_they_stand_on(seat: int, terrain: str, kind:
     """'Deployed Minions on familiar terrain (a Location matching its color): 2 VP each; ... unfamiliar terrain: 1 VP
     each; Deployed Generals on familiar terrain: 3 VP; ... unfamiliar terrain: 2 VP'; an Artifact is unfamiliar."""
     who = NAMES[seat]
-    state, ctx, _ = play(4, [(None, explore(terrain, encampments=3)), (who, deploy(1, kind))])
+    state, ctx, _ = play(4, [(None, explore(terrain)), (who, deploy(1, kind))])
     familiar = HOME[COLOURS[seat]] == terrain
     expected = {("minion", True): (2, 0), ("minion", False): (1, 0), ("general", True): (0, 3),
                 ("general", False): (0, 2)}[(kind, familiar)]
@@ -844,7 +870,8 @@ def captured_cards(who: str, cards: Sequence[tuple[str, int, Sequence[str]]], fi
         number = first + offset
         # A one-space Location is filled by one Minion; an Artifact's 5 encampments are demonstrated with 3.
         fill = 3 if terrain == "artifact" else 1
-        steps += [(None, explore(terrain, encampments=1, vp=vp, resources=resources))]
+        steps += [(None, explore(terrain, encampments=None if terrain == "artifact" else 1, vp=vp,
+                                 resources=resources))]
         steps += [(who, deploy(number))] * fill + [(who, capture(number))]
     return steps
 
@@ -864,7 +891,7 @@ RESOURCE_SETS = [
                  id="A player can collect any number of sets: two, the three-resource card filling a Crystal"),
     pytest.param([("forest", 2, [C, I, G]), ("ocean", 2, [C, I, G])], 4, 0,
                  id="no card can count toward more than one set: two cards are never a set"),
-    pytest.param([("forest", -2, [C]), ("artifact", -3, [I]), ("swamp", 5, [G])], 0, 3,
+    pytest.param([("forest", 0, [C]), ("artifact", -3, [I]), ("swamp", 5, [G])], 2, 3,
                  id="Captured card is worth whatever value is written on the card (Artifacts can be negative)"),
 ]
 
@@ -1047,7 +1074,7 @@ def test_apply_does_not_change_the_state_given() -> None:
 
 moves = st.one_of(
     st.tuples(st.sampled_from([None, 0, 1, 2]),
-              st.builds(explore, st.sampled_from([*TERRAINS, "artifact"]), st.integers(1, 4))),
+              st.builds(explore, st.sampled_from([*TERRAINS, "artifact"]), st.one_of(st.none(), st.integers(1, 4)))),
     st.tuples(st.integers(0, 2), st.builds(deploy, st.integers(1, 6), st.sampled_from(["minion", "general"]))),
     st.tuples(st.integers(0, 2), st.builds(move, st.integers(1, 6), st.integers(1, 6))),
     st.tuples(st.integers(0, 2), st.builds(remove, st.integers(1, 6))),
@@ -1081,3 +1108,443 @@ def test_random_play_keeps_the_board_straight(steps: list[tuple[int | None, dict
         for old in before["table"]["cards"]:
             if old["captured_by"] is not None:
                 assert card_of(state, old["id"])["captured_by"] == old["captured_by"]
+        # 'the game immediately ends': once over, nothing on the board changes any more.
+        if before["table"]["ended"]:
+            assert state["table"]["cards"] == before["table"]["cards"]
+            assert state["table"]["turn"] == before["table"]["turn"]
+
+
+# --- A card into play: nothing is assumed for a card ------------------------------------------------------------------
+
+CARD_ASKED = [
+    pytest.param(
+        {key: value for key, value in explore().items() if key != "terrain"},
+        {"terrain": "Which terrain does this card show (or is it an Artifact)?"},
+        id="Each Location has one of four types: no terrain tapped is asked, never taken as Forest",
+    ),
+    pytest.param(
+        {key: value for key, value in explore().items() if key != "encampments"},
+        {"encampments": "How many encampments does this Location show?"},
+        id="The number of Encampments can vary from one Location card to the next: none tapped is asked",
+    ),
+    pytest.param(
+        {key: value for key, value in explore().items() if key != "vp"},
+        {"vp": "What VP does this card show?"},
+        id="Resource Victory Point Value: This value will tell you how many Victory Points: none given is asked",
+    ),
+    pytest.param(
+        {"action": "explore"},
+        {"terrain": "Which terrain does this card show (or is it an Artifact)?", "vp": "What VP does this card show?",
+         "resources": "Which resource does this card show?"},
+        id="nothing tapped: every question at once",
+    ),
+    pytest.param(
+        explore("ocean", vp=-1), {"vp": "A Location's printed VP is 0 or more; only an Artifact's can be negative."},
+        id="Victory Point values on Artifact vary from card to card (and in rare cases can even be negative): "
+           "a Location's cannot (rules notes)",
+    ),
+    pytest.param(
+        {**explore(), "resources": [["iron"]]}, {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."},
+        id="one of three Resources: a list inside the list is no resource (refused, never an error of the app)",
+    ),
+    pytest.param(
+        {**explore(), "resources": [{"iron": 1}, ["gold"]]},
+        {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'.",
+         "resources[1]": "Must be one of 'crystal', 'iron' or 'gold'."},
+        id="one of three Resources: objects inside the list are no resources either",
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "errors"), CARD_ASKED)
+def test_a_card_is_never_guessed(raw: dict[str, Any], errors: dict[str, str]) -> None:
+    """What the player did not tap is asked for beside its field, and nothing comes into play."""
+    state, ctx, _ = play(2, [])
+    assert refusal(state, ctx, "Ann", raw) == errors
+    with pytest.raises(InputErrors):
+        act(state, ctx, "Ann", raw)
+    assert state == GAME.live.start(2, SperosOptions())
+
+
+def test_a_zero_vp_location_and_a_negative_artifact_are_taken() -> None:
+    """'Victory Point values on Artifact vary from card to card (and in rare cases can even be negative)'."""
+    state, _, said = play(2, [(None, explore("swamp", vp=0)), (None, explore("artifact", vp=-2))])
+    assert [(c["terrain"], c["vp"], c["encampments"]) for c in state["table"]["cards"]] == [
+        ("swamp", 0, 3), ("artifact", -2, 5)]
+    assert said == ["Swamp card 1 (0 VP, gold) is in the Skirmish Area.",
+                    "Artifact 2 (−2 VP, gold) is in the Skirmish Area."]
+
+
+def test_nine_cards_each_keep_what_was_given_for_them() -> None:
+    """Each card put into play is what was given for that card alone: nothing carries over to the next."""
+    cards = [
+        ("forest", 4, 2, ["iron", "gold"]), ("mountain", 1, 0, ["crystal"]), ("ocean", 6, 5, ["gold"]),
+        ("swamp", 2, 1, ["crystal", "iron", "gold"]), ("artifact", None, -1, ["iron"]), ("forest", 3, 3, ["crystal"]),
+        ("ocean", 5, 0, ["iron"]), ("artifact", 5, 4, ["crystal", "gold"]), ("mountain", 2, 7, ["gold", "iron"]),
+    ]
+    steps: list[Step] = [(None, explore(t, encampments=e, vp=vp, resources=r)) for t, e, vp, r in cards]
+    state, _, _ = play(2, steps)
+    assert [(c["id"], c["terrain"], c["encampments"], c["vp"], c["resources"]) for c in state["table"]["cards"]] == [
+        (n, t, 5 if t == "artifact" else e, vp, r) for n, (t, e, vp, r) in enumerate(cards, start=1)]
+
+
+# --- Once the game is over, only what scoring needs ----------------------------------------------------------------
+
+
+def ended_at_once() -> tuple[live.State, live.Context, str]:
+    """3 players; Bob's 11 units all on an Ocean card, another Forest card with a unit each, a Mountain card Ann
+    captured with Bob on it; Bob's turn starts: the game ends at once."""
+    steps = [(None, explore("ocean", encampments=12)), (None, explore("forest", encampments=4)),
+             (None, explore("mountain", encampments=3)), ("Ann", deploy(2)), ("Cy", deploy(2)),
+             ("Ann", deploy(3)), ("Ann", deploy(3)), ("Ann", capture(3))]
+    steps += [("Bob", deploy(1))] * 10 + [("Bob", deploy(1, "general"))]
+    state, ctx, _ = play(3, steps)
+    applied = act(state, ctx, None, NEXT)
+    return applied.state, ctx, "Bob starts the turn with no units in Base Camp: the game ends at once."
+
+
+def ended_after_the_final_turns() -> tuple[live.State, live.Context, str]:
+    """3 players, the same cards; Ann draws the last Location card in turn 1, Bob and Cy take one final turn each,
+    and Cy's Next turn ends it."""
+    steps = [(None, explore("ocean", encampments=12)), (None, explore("forest", encampments=4)),
+             (None, explore("mountain", encampments=3)), ("Ann", deploy(2)), ("Cy", deploy(2)),
+             ("Ann", deploy(3)), ("Ann", deploy(3)), ("Ann", capture(3)), ("Bob", deploy(1)),
+             (None, LAST), (None, NEXT), (None, NEXT), (None, NEXT)]
+    state, ctx, _ = play(3, steps)
+    return state, ctx, ("Cy's final turn is over: the last Location card was drawn and each other player has taken "
+                        "one final turn. The game has ended.")
+
+
+ENDINGS = {
+    "If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends":
+        ended_at_once,
+    "that player finishes his or her turn and then each other player takes one final turn": ended_after_the_final_turns,
+}
+
+AFTER_END_REFUSED = [
+    pytest.param(rule, who, raw, id=f"{rule}: then {what} is refused")
+    for rule in ENDINGS
+    for who, raw, what in [
+        ("Cy", explore("swamp"), "Explore"),
+        (None, explore("artifact"), "a card put in by an ability"),
+        ("Cy", deploy(2), "Attack"),
+        ("Cy", deploy(2, "general"), "Lead"),
+        ("Ann", remove(2), "an ability removing a unit"),
+        ("Cy", move(2, 1), "an ability moving a unit"),
+        ("Bob", remove(3), "an ability removing a unit from a captured Location"),
+        ("Ann", deploy(2), "the deploy that would make a card capturable"),
+        (None, NEXT, "Next turn"),
+        (None, LAST, "the last Location card drawn"),
+        (None, UNLAST, "taking the last-card mark off"),
+    ]
+]
+
+
+@pytest.mark.parametrize(("rule", "who", "raw"), AFTER_END_REFUSED)
+def test_after_the_end_the_game_itself_is_refused(rule: str, who: str | None, raw: dict[str, Any]) -> None:
+    """Rules notes: 'Once the game has ended ..., the tracker accepts only what scoring needs: Bonus Objectives,
+    Mastery Objectives and Finish.' A stray tap is refused with why the game ended, and changes nothing."""
+    state, ctx, reason = ENDINGS[rule]()
+    if raw == UNLAST and state["table"]["last_drawn"] is None:
+        state = {**state, "table": {**state["table"], "last_drawn": 1}}
+    assert refusal(state, ctx, who, raw) == {"action": f"{reason} {AFTER_THE_END}"}
+
+
+def test_a_capture_after_the_end_is_refused() -> None:
+    """'the game immediately ends': a card that became capturable is not captured after the end."""
+    state, ctx, reason = ended_at_once()
+    # Bob has all 11 units on the 12-space Ocean card: he demonstrates majority there, but the game is over.
+    assert speros.capture_now(card_of(state, 1), ctx.names).captured_by == "Bob"
+    assert refusal(state, ctx, "Bob", capture(1)) == {"action": f"{reason} {AFTER_THE_END}"}
+
+
+@pytest.mark.parametrize("rule", list(ENDINGS), ids=lambda rule: f"{rule}: scoring is still entered")
+def test_after_the_end_what_scoring_needs_is_taken(rule: str) -> None:
+    """'Once the scoring phase at the end of the game begins, you will reveal your Bonus cards and choose one'; the
+    Mastery Objectives are scored then too. Their entries are accepted; the board is scored as it stood."""
+    state, ctx, reason = ENDINGS[rule]()
+    board = scored(state, ctx)
+    for who, raw in [("Ann", bonus(1, 4)), ("Cy", bonus(3, 7)), ("Ann", {"action": "add", "field": "bonus_1",
+                                                                         "delta": 1}),
+                     (None, mastery(1, 6, "Bob")), (None, mastery(2, 4, "Ann", "Cy"))]:
+        state = act(state, ctx, who, raw).state
+    after = scored(state, ctx)
+    assert (after["Ann"]["bonus_objective"], after["Cy"]["bonus_objective"]) == (5, 7)
+    assert (after["Bob"]["mastery"], after["Ann"]["mastery"], after["Cy"]["mastery"]) == (6, 2, 2)
+    for name in ctx.names:
+        assert {k: v for k, v in after[name].items() if k not in ("bonus_objective", "mastery")} == {
+            k: v for k, v in board[name].items() if k not in ("bonus_objective", "mastery")}
+    standing = live.standing(GAME, state, ctx)
+    assert speros.end(standing) == live.End(True, reason)
+    view = speros.view(standing)
+    assert view["over"] == reason and view["countdown"] is None
+
+
+def test_an_end_at_once_during_the_final_turns_says_no_countdown() -> None:
+    """The empty Base Camp ends the game at once, even while the final turns are counted: the countdown ('Cy takes
+    one more turn') is no longer said in a game that is over."""
+    steps = [(None, explore("ocean", encampments=12))] + everything("Bob", 1) + [(None, LAST)]
+    state, ctx, _ = play(3, steps)
+    assert speros.countdown(state, ctx) == "Ann finishes, then Bob and Cy take one more turn each."
+    applied = act(state, ctx, None, NEXT)
+    reason = "Bob starts the turn with no units in Base Camp: the game ends at once."
+    assert applied.said == ("Bob's turn.", reason)
+    standing = live.standing(GAME, applied.state, ctx)
+    assert speros.countdown(applied.state, ctx) is None
+    assert [note.text for note in speros.live_notes(standing) if note.warning] == [reason]
+    assert speros.end(standing) == live.End(True, reason)
+
+
+def test_undo_of_the_last_next_turn_reopens_the_final_turn() -> None:
+    """The Next turn that ended the game is one step for undo: taken back, the last turn is being played again."""
+    before, ctx, _ = play(2, [(None, LAST), (None, NEXT)])
+    after = act(before, ctx, None, NEXT).state
+    assert after["table"]["ended"] and not before["table"]["ended"]
+    assert live.restore(after, live.changed_parts(before, after)) == before
+    assert act(before, ctx, "Bob", explore("forest")).said[-1] == "Bob deploys a Minion there."
+
+
+# --- "When a player draws the last card from the shared Location deck": once per game ---------------------------
+
+
+@pytest.mark.parametrize("later", [0, 1], ids=["the same turn (a second device)", "a turn later"])
+def test_the_last_card_is_drawn_once(later: int) -> None:
+    """'When a player draws the last card from the shared Location deck, that player finishes his or her turn and
+    then each other player takes one final turn': the deck has one last card. A second mark is refused and the
+    countdown goes on from the first."""
+    state, ctx, _ = play(3, [(None, NEXT), (None, LAST)] + [(None, NEXT)] * later)
+    countdown = speros.countdown(state, ctx)
+    assert refusal(state, ctx, None, LAST) == {
+        "drawn": "The last Location card was already drawn, in turn 2 (Bob's): the deck has one last card, and the "
+                 "final turns go on as counted from there."}
+    assert state["table"]["last_drawn"] == 2 and speros.countdown(state, ctx) == countdown
+
+
+def test_the_last_card_mark_off_when_there_is_none_is_refused() -> None:
+    """A mark taken off that was never put on changes nothing and says so."""
+    state, ctx, _ = play(2, [])
+    assert refusal(state, ctx, None, UNLAST) == {"drawn": "The last Location card is not marked drawn."}
+
+
+def test_after_a_mark_taken_off_the_last_card_can_be_marked_again() -> None:
+    """A mistaken mark taken off (a correction) leaves the deck's last card still to come: marked later, the countdown
+    starts from that turn."""
+    state, ctx, _ = play(2, [(None, LAST), (None, UNLAST), (None, NEXT), (None, LAST)])
+    assert state["table"]["last_drawn"] == 2
+    assert speros.countdown(state, ctx) == "Bob finishes, then Ann takes one more turn."
+
+
+# --- Units on a captured Location: abilities may still move and remove them ---------------------------------------
+
+
+def location_taken() -> tuple[live.State, live.Context]:
+    """Ann captured a 3-space Forest (Ann 2, Bob 1); an Ocean card with one of Bob's Minions; an empty Swamp."""
+    steps = [(None, explore("forest")), (None, explore("ocean", encampments=4)), (None, explore("swamp")),
+             ("Ann", deploy(1)), ("Bob", deploy(1)), ("Ann", deploy(1, "general")), ("Ann", capture(1)),
+             ("Bob", deploy(2))]
+    state, ctx, _ = play(2, steps)
+    return state, ctx
+
+
+CAPTURED_UNITS = [
+    pytest.param("Ann", remove(1), [("Bob", "minion"), ("Ann", "general")],
+                 id="Units in that zone may still be affected by card abilities: the capturer's Minion is removed"),
+    pytest.param("Ann", remove(1, "general"), [("Ann", "minion"), ("Bob", "minion")],
+                 id="Units in that zone may still be affected by card abilities: the capturer's General is removed"),
+    pytest.param("Bob", remove(1), [("Ann", "minion"), ("Ann", "general")],
+                 id="Units in that zone may still be affected by card abilities: another player's unit is removed"),
+    pytest.param("Ann", move(1, 3), [("Bob", "minion"), ("Ann", "general")],
+                 id="Regardless of the Units moved onto or off its encampments: a unit moved off"),
+    pytest.param("Bob", move(1, 2), [("Ann", "minion"), ("Ann", "general")],
+                 id="Regardless of the Units moved onto or off its encampments: another player's unit moved off"),
+]
+
+
+@pytest.mark.parametrize(("who", "raw", "left"), CAPTURED_UNITS)
+def test_units_on_a_captured_location_move_and_the_location_stays_captured(
+    who: str, raw: dict[str, Any], left: list[tuple[str, str]]
+) -> None:
+    """'Note: Regardless of the Units moved onto or off its encampments, a captured Location cannot become
+    uncaptured.' The unit leaves; the Forest stays Ann's, and a unit can be moved back onto it."""
+    state, ctx = location_taken()
+    state = act(state, ctx, who, raw).state
+    assert units(state, ctx, 1) == left and card_of(state, 1)["captured_by"] == 0
+    assert speros.capture_now(card_of(state, 1), ctx.names).why == "Captured by Ann."
+    # 'moved onto': Bob's Minion on the Ocean card moved onto the free encampment of Ann's Forest.
+    state = act(state, ctx, "Bob", move(2, 1)).state
+    assert units(state, ctx, 1)[-1] == ("Bob", "minion") and card_of(state, 1)["captured_by"] == 0
+
+
+def test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact() -> None:
+    """The move targets the tracker draws for each card: every other card with an unoccupied encampment, a captured
+    Location too ('moved onto ... its encampments'), never a full card or a captured Artifact ('new units may not
+    be added')."""
+    state, ctx = location_taken()
+    state = act(state, ctx, "Ann", remove(1)).state  # the Forest has a free encampment again
+    for raw in (explore("artifact"), deploy(4), deploy(4), deploy(4)):
+        state = act(state, ctx, "Bob" if raw["action"] == "deploy" else None, raw).state
+    state = act(state, ctx, "Bob", capture(4)).state
+    view = speros.view(live.standing(GAME, state, ctx))
+    targets = {card["id"]: [t["id"] for t in card["targets"]] for card in view["cards"]}
+    assert targets == {1: [2, 3], 2: [1, 3], 3: [1, 2], 4: [1, 2, 3]}
+    assert [card["locked"] for card in view["cards"]] == [False, False, False, True]
+
+
+# --- What undo and the log say ---------------------------------------------------------------------------------
+
+DESCRIBED = [
+    pytest.param("Ann", explore("forest", encampments=4, vp=2, resources=["iron", "gold"]),
+                 "Ann puts a Forest card into play (4 encampments, iron and gold, 2 VP)",
+                 "Ann puts Forest card 3 into play (4 encampments, iron and gold, 2 VP)", id="Explore"),
+    pytest.param(None, explore("artifact", vp=-1, resources=["crystal"]),
+                 "An Artifact is put into play (5 encampments, crystal, −1 VP)",
+                 "Artifact 3 is put into play (5 encampments, crystal, −1 VP)", id="a card put in by nobody"),
+    pytest.param("Ann", deploy(1), "Ann deploys a Minion to card 1", "Ann deploys a Minion to Forest card 1",
+                 id="Attack"),
+    pytest.param("Bob", deploy(2, "general"), "Bob deploys the General to card 2",
+                 "Bob deploys the General to Ocean card 2", id="Lead"),
+    pytest.param("Ann", move(1, 2), "Ann moves a Minion from card 1 to card 2 (an ability)",
+                 "Ann moves a Minion from Forest card 1 to Ocean card 2 (an ability)", id="move"),
+    pytest.param("Ann", remove(1), "Ann returns a Minion from card 1 to Base Camp (an ability)",
+                 "Ann returns a Minion from Forest card 1 to Base Camp (an ability)", id="remove"),
+    pytest.param("Ann", capture(1), "Ann captures card 1", "Ann captures Forest card 1", id="capture"),
+    pytest.param(None, NEXT, "Next turn", "Next turn", id="next turn"),
+    pytest.param(None, LAST, "The last Location card is drawn", "The last Location card is drawn", id="last card"),
+    pytest.param(None, mastery(1, 6, "ann", "Bob"), "Mastery Objective 1: 6 VP, best met by Ann and Bob",
+                 "Mastery Objective 1: 6 VP, best met by Ann and Bob", id="Mastery Objective"),
+    pytest.param(None, mastery(2, 0), "Mastery Objective 2: 0 VP, best met by nobody",
+                 "Mastery Objective 2: 0 VP, best met by nobody", id="Mastery Objective met by nobody"),
+]
+
+
+@pytest.mark.parametrize(("who", "raw", "text", "knowing_the_cards"), DESCRIBED)
+def test_actions_are_said_in_plain_words(who: str | None, raw: dict[str, Any], text: str,
+                                         knowing_the_cards: str) -> None:
+    """Undo and the log say each action as players would, never Python's brackets, quotes or field names; with the
+    state before the action, a card is named as the tracker shows it."""
+    before, ctx, _ = play(2, [(None, explore("forest")), (None, explore("ocean", encampments=4)),
+                              ("Ann", deploy(1)), ("Ann", deploy(1))])
+    action = live.parse_action(GAME, raw, ctx.names.index(who) if who else None, strict=True)
+    assert live.describe(GAME, action, ctx) == text
+    assert GAME.live.actions[action.name].describe(action, ctx, before) == knowing_the_cards
+    for said in (text, knowing_the_cards):
+        assert not any(mark in said for mark in "[]{}_'\"")
+
+
+def test_what_the_tracker_does_not_keep_is_said() -> None:
+    """The hand, the deck, the turn's action and the abilities stay on the table: the tracker says so, in sentences."""
+    untracked = GAME.live.untracked
+    assert len(untracked) >= 4
+    assert any("hand" in text and "deck" in text for text in untracked)
+    assert any("abilities" in text for text in untracked)
+    for text in untracked:
+        assert text[0].isupper() and text.endswith(".") and "_" not in text and "[" not in text
+
+
+# --- Which rule sentence each live test checks -----------------------------------------------------------------
+
+RULE_SENTENCES = [
+    ("Explore: Put a Location card from your hand into the Skirmish Area. If the Location's color does not match "
+     "your Units' color, deploy one of your Minions to that Location.",
+     ["test_explore_deploys_a_minion_unless_the_colour_matches",
+      "test_explore_with_no_minion_left_still_puts_the_card_in_play"]),
+    ("Each player simultaneously puts one Location from his or her hand into the Skirmish Area.",
+     ["test_a_card_put_in_by_nobody_deploys_nothing", "test_cards_are_numbered_in_the_order_they_come_into_play"]),
+    ("Each Location has one of four types: Forest, Mountain, Ocean and Swamp.",
+     ["test_explore_refused", "test_a_card_is_never_guessed"]),
+    ("Each Location also features one of three Resources: Crystal, Iron and Gold. Some Locations can have multiple"
+     " Resources assigned to them.",
+     ["test_explore_refused", "test_one_resource_from_a_form_is_text", "test_a_card_is_never_guessed"]),
+    ("Encampments: Place your Unit on one of these spaces. The number of Encampments can vary from one Location "
+     "card to the next.",
+     ["test_a_card_is_never_guessed", "test_nine_cards_each_keep_what_was_given_for_them"]),
+    ("Every Artifact card features 5 Encampments.",
+     ["test_an_artifact_has_five_encampments", "test_an_artifact_with_other_than_five_encampments_is_refused"]),
+    ("Victory Points: Victory Point values on Artifact vary from card to card (and in rare cases can even be "
+     "negative).",
+     ["test_a_zero_vp_location_and_a_negative_artifact_are_taken", "test_a_card_is_never_guessed"]),
+    ("To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment (which appears "
+     "as a circle).",
+     ["test_deploy_refused", "test_ten_minions_and_the_general_can_all_be_deployed"]),
+    ("Attack: Deploy one of your Minions to any Location in the Skirmish Area.",
+     ["test_deploy_refused"]),
+    ("Lead: Deploy your General to any Location in the Skirmish Area.",
+     ["test_deploy_refused"]),
+    ("Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area, Units in that "
+     "zone may still be affected by card abilities.",
+     ["test_deploy_refused", "test_units_on_a_captured_location_move_and_the_location_stays_captured"]),
+    ("Note: Regardless of the Units moved onto or off its encampments, a captured Location cannot become "
+     "uncaptured.",
+     ["test_a_captured_location_is_never_uncaptured",
+      "test_units_on_a_captured_location_move_and_the_location_stays_captured",
+      "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact"]),
+    ("No player's Units are removed from the Location when it's captured.",
+     ["test_a_captured_location_is_never_uncaptured"]),
+    ("Exile: To exile a Minion, remove it from a card, and return it to its player's Base Camp.",
+     ["test_remove_returns_the_unit_to_base_camp", "test_move_and_remove_refused"]),
+    ("Achieve Majority: When a Location has no unoccupied spaces remaining, the player with the most Units "
+     "deployed to that Location has achieved majority.",
+     ["test_explore_onto_a_one_space_location_says_it_may_be_captured", "test_capture_refused"]),
+    ("Rule of Ties: In the event that all of a Location's encampments are occupied and there is a tie for "
+     "majority, the tying player to have most recently placed a Unit to that Location captures the card.",
+     ["test_example_2_the_rule_of_ties_decides", "test_rule_of_ties_with_three_players"]),
+    ("Demonstrate Majority: A player demonstrates majority when he or she would achieve majority even if all of "
+     "the Location's remaining unoccupied spaces were occupied by another player's Units.",
+     ["test_example_1_general_and_minion_on_a_three_space_location",
+      "test_artifact_demonstrated_with_nobody_else_there"]),
+    ("When a player captures an Ancient Artifact, all other players return their Units deployed to that card to "
+     "their Base Camps, then that player places the Artifact into their Captured Area.",
+     ["test_artifact_capture_sends_the_others_home_and_locks_the_capturer",
+      "test_undo_of_an_artifact_capture_brings_the_units_back_and_unlocks"]),
+    ("Units on a captured Ancient Artifact are locked. They cannot be moved, destroyed, or obliterated. In "
+     "addition, new units may not be added.",
+     ["test_units_on_a_captured_artifact_are_locked", "test_no_unit_is_moved_onto_a_captured_artifact",
+      "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact"]),
+    ("If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends.",
+     ["test_a_turn_started_with_an_empty_base_camp_ends_the_game", "test_one_unit_left_in_base_camp_is_not_the_end",
+      "test_emptying_base_camp_during_ones_own_turn_is_not_yet_the_end",
+      "test_after_the_end_the_game_itself_is_refused", "test_a_capture_after_the_end_is_refused",
+      "test_an_end_at_once_during_the_final_turns_says_no_countdown"]),
+    ("When a player draws the last card from the shared Location deck, that player finishes his or her turn and "
+     "then each other player takes one final turn.",
+     ["test_after_the_last_card_every_other_player_takes_one_more_turn",
+      "test_countdown_in_the_middle_of_the_final_turns", "test_the_last_card_is_drawn_once",
+      "test_after_the_end_the_game_itself_is_refused", "test_undo_of_the_last_next_turn_reopens_the_final_turn"]),
+    ("Starting with the first player and rotating clockwise, a player must complete the following 3 steps, in "
+     "order, on their turn.",
+     ["test_turns_go_clockwise_from_the_first_player"]),
+    ("Deployed Minions on familiar terrain (a Location matching its color): 2 VP each; Deployed Minions on "
+     "unfamiliar terrain: 1 VP each; Deployed Generals on familiar terrain: 3 VP; Deployed Generals on unfamiliar "
+     "terrain: 2 VP.",
+     ["test_units_score_by_the_terrain_they_stand_on", "test_units_on_a_captured_artifact_score_as_unfamiliar"]),
+    ("Units still on the Base Camp card at end of game are worth 0 VP, but a deployed Unit earns VP whether it's "
+     "on an uncaptured Location or a captured Location, regardless of who captured it.",
+     ["test_units_in_base_camp_score_nothing", "test_a_captured_location_is_never_uncaptured"]),
+    ("Captured card is worth whatever value is written on the card; Resource sets: 3 VP each.",
+     ["test_captured_cards_and_resource_sets_from_the_board", "test_uncaptured_cards_score_no_card_vp_or_sets"]),
+    ("Once the scoring phase at the end of the game begins, you will reveal your Bonus cards and choose one to "
+     "earn extra points.",
+     ["test_bonus_objectives_best_of_three", "test_after_the_end_what_scoring_needs_is_taken"]),
+    ("The player who best meets the condition on a Mastery card will be awarded the points listed on it (in the "
+     "case of a tie, the points will be divided evenly amongst the tied players, rounded down).",
+     ["test_mastery_objectives", "test_mastery_refused", "test_after_the_end_what_scoring_needs_is_taken"]),
+    ("In the event of a tie, the player with the most captured lands of their own color wins.",
+     ["test_tie_break_most_captured_lands_of_their_own_colour"]),
+]
+
+
+def test_every_rule_sentence_names_live_tests_that_exist() -> None:
+    """The list above names tests of this file only, and every rule test of this file is listed under a sentence."""
+    named = {name for _sentence, names in RULE_SENTENCES for name in names}
+    defined = {name for name in globals() if name.startswith("test_")}
+    assert named <= defined, named - defined
+    # Tests of the machinery rather than of a rule sentence (undo, purity, plain words, random play).
+    machinery = {
+        "test_undo_restores_the_state_before", "test_apply_does_not_change_the_state_given",
+        "test_random_play_keeps_the_board_straight", "test_actions_are_said_in_plain_words",
+        "test_what_the_tracker_does_not_keep_is_said", "test_every_rule_sentence_names_live_tests_that_exist",
+        "test_mastery_said", "test_bonus_counter_add_and_refused_below_zero", "test_a_board_scored_line_by_line",
+        "test_the_last_card_mark_can_be_taken_off", "test_the_last_card_mark_off_when_there_is_none_is_refused",
+        "test_after_a_mark_taken_off_the_last_card_can_be_marked_again",
+    }
+    assert defined - named - machinery == set()

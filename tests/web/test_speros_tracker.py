@@ -25,6 +25,8 @@ NAMES = ["Ann", "Bob", "Cy", "Di"]
 TERRAINS = ["forest", "mountain", "ocean", "swamp", "artifact"]
 START_TABLE = {"turn": 1, "cards": [], "next_card": 1, "last_drawn": None, "mastery": [], "ended": None}
 START_SEAT = {"bonus_1": 0, "bonus_2": 0, "bonus_3": 0}
+# Said with every refusal once the game is over.
+AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 # The message slot each action's form on the page names.
 SLOTS = {"deploy": "skirmish", "remove": "skirmish", "move": "skirmish", "capture": "skirmish"}
 PAIR = [{"name": "Ann", "colour": "green"}, {"name": "Bob", "colour": "red"}]
@@ -78,10 +80,15 @@ def act(client, play_id: int, htmx: bool = False, **data: Any):
 
 
 def put_card(client, play_id: int, htmx: bool = False, *, seat: int | str = "", terrain: str = "mountain",
-             encampments: int = 3, resources: list[str] | None = None, vp: int = 1):
-    """The "Put a card into play" form: terrain chip, encampment chip, resource chips, VP select, explorer."""
-    return act(client, play_id, htmx, action="explore", terrain=terrain, encampments=encampments,
-               resources=["iron"] if resources is None else resources, vp=vp, seat=seat)
+             encampments: int | None = None, resources: list[str] | None = None, vp: int = 1):
+    """The "Put a card into play" form: terrain chip, encampment chip, resource chips, VP stepper, explorer.
+
+    Encampments not given: 3 for a Location; for an Artifact no chip is tapped (it has 5)."""
+    data: dict[str, Any] = {"terrain": terrain, "resources": ["iron"] if resources is None else resources, "vp": vp,
+                            "seat": seat}
+    if encampments is not None or terrain != "artifact":
+        data["encampments"] = 3 if encampments is None else encampments
+    return act(client, play_id, htmx, action="explore", **data)
 
 
 
@@ -321,10 +328,10 @@ def test_tracker_page(client, count: int) -> None:
     put = html.split('<form id="put-card"')[1].split("</form>")[0]
     assert "<h2>Put a card into play</h2>" in html
     assert re.findall(r'<input type="radio" name="terrain" value="(\w+)"', put) == TERRAINS
-    assert '<input type="radio" name="terrain" value="forest" checked>' in put
+    # Nothing is ticked for a new card: the player taps its terrain, encampments and resources.
+    assert " checked" not in put
     assert re.findall(r'<input type="radio" name="encampments" value="(\d)"', put) == ["1", "2", "3", "4", "5", "6"]
-    assert '<input type="radio" name="encampments" value="3" checked>' in put
-    assert "<legend>Encampments (an Artifact has 5)</legend>" in put
+    assert "<legend>Encampments (an Artifact has 5: no need to tap)</legend>" in put
     assert re.findall(r'<input type="checkbox" name="resources" value="(\w+)">', put) == ["crystal", "iron", "gold"]
     # The printed VP on a stepper: − and + within the printed range, starting at 1.
     assert re.search(r'<input type="number" id="put-card-vp" name="vp" value="1" step="1"\s+inputmode="text"\s+'
@@ -337,11 +344,11 @@ def test_tracker_page(client, count: int) -> None:
     for seat, name in zip(seats, NAMES, strict=False):
         assert re.search(rf'<option value="{seat}"( selected)?>{name}\b', explorer)
     assert '<button class="button primary wide" type="submit">Put into play</button>' in put
-    # Untouched, the form puts a 3-encampment Forest card worth 1 VP into play for the player whose turn it is
-    # (see test_taps_to_enter_a_captured_card); no resource is ticked for you.
+    # Untouched, the form sends no terrain, no encampments and no resource (each is asked for, see
+    # test_an_untouched_card_form_is_asked_about), only the VP stepper's 1 and the player whose turn it is.
     defaults = put_card_defaults(html)
     assert {k: v for k, v in defaults.items() if k != "seat"} == {
-        "action": "explore", "slot": "explore", "terrain": "forest", "encampments": "3", "resources": [], "vp": "1"
+        "action": "explore", "slot": "explore", "resources": [], "vp": "1"
     }
     # The Skirmish Area, empty, with its message slot.
     assert '<p id="a-skirmish" class="error" role="alert"></p>' in html
@@ -402,7 +409,8 @@ def test_explore_deploys_a_minion_off_the_explorers_colour(client, app, play_id:
         assert "<html" not in html
         # The action's own slot gets its message (none: it was saved); the rest comes out of band.
         assert html.split('<section id="scoreboard"')[0].strip() == ""
-        assert notice(html) == "Mountain card 1 (4 VP, iron, gold) is in the Skirmish Area. Ann deploys a Minion there."
+        assert notice(html) == ("Mountain card 1 (4 VP, iron and gold) is in the Skirmish Area. Ann deploys a Minion "
+                                "there.")
         assert '<section id="skirmish" class="card skirmish" hx-swap-oob="true">' in html
         assert '<p id="a-explore"' not in html, "the answering slot is the swap target, not redrawn"
         for slot in ("next_turn", "last_drawn", "skirmish", "mastery"):
@@ -438,13 +446,13 @@ def test_explore_on_the_explorers_own_colour_deploys_nothing(client, app, play_i
 def test_explore_without_an_explorer(client, app, play_id: int, htmx: bool) -> None:
     """Setup or an ability: "nobody" in the explorer select sends an empty box, so no player and no Minion."""
     ann, _bob = seat_ids(client, play_id)
-    response = put_card(client, play_id, htmx, seat="", terrain="ocean", encampments=4, resources=["gold"], vp=-2)
+    response = put_card(client, play_id, htmx, seat="", terrain="ocean", encampments=4, resources=["gold"], vp=0)
     assert response.status_code == (200 if htmx else 303)
-    assert card(app, play_id, 1) == {"id": 1, "terrain": "ocean", "encampments": 4, "vp": -2, "resources": ["gold"],
+    assert card(app, play_id, 1) == {"id": 1, "terrain": "ocean", "encampments": 4, "vp": 0, "resources": ["gold"],
                                      "units": [], "captured_by": None}
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
     if htmx:
-        assert notice(html) == "Ocean card 1 (−2 VP, gold) is in the Skirmish Area."
+        assert notice(html) == "Ocean card 1 (0 VP, gold) is in the Skirmish Area."
     assert '<span class="dots" aria-label="0 of 4 encampments occupied">' in card_item(html, 1)
     assert "Base Camp: 10 Minions and the General." in facts(html, ann)
     # With nobody on it, the card says nothing about a capture.
@@ -454,15 +462,51 @@ def test_explore_without_an_explorer(client, app, play_id: int, htmx: bool) -> N
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_an_artifact_has_5_encampments_and_no_explorer_minion(client, app, play_id: int, htmx: bool) -> None:
     _ann, bob = seat_ids(client, play_id)
-    # The encampment chip left at 3, all three resources ticked, and Bob chosen: an Artifact is no Location.
-    response = put_card(client, play_id, htmx, seat=bob, terrain="artifact", encampments=3,
-                        resources=["crystal", "iron", "gold"], vp=-3)
+    # No encampment chip tapped, all three resources ticked, and Bob chosen: an Artifact is no Location.
+    response = put_card(client, play_id, htmx, seat=bob, terrain="artifact", resources=["crystal", "iron", "gold"],
+                        vp=-3)
     assert response.status_code == (200 if htmx else 303)
     assert card(app, play_id, 1) == {"id": 1, "terrain": "artifact", "encampments": 5, "vp": -3,
                                      "resources": ["crystal", "iron", "gold"], "units": [], "captured_by": None}
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "<h3>Artifact 1 <span class=\"muted small\">-3 VP · crystal, iron, gold · 5 encampments</span></h3>" in html
+    assert "<h3>Artifact 1 <span class=\"muted small\">−3 VP · crystal, iron, gold · 5 encampments</span></h3>" in html
     assert '<li class="play-card terrain-artifact" id="card-1">' in html
+
+
+REFUSED_CARDS = [
+    pytest.param({"terrain": "artifact", "encampments": 4, "resources": ["gold"], "vp": 2},
+                 "Every Artifact card features 5 Encampments, not 4.", id="a 4-encampment Artifact"),
+    pytest.param({"terrain": "ocean", "encampments": 3, "resources": ["gold"], "vp": -1},
+                 "A Location&#39;s printed VP is 0 or more; only an Artifact&#39;s can be negative.",
+                 id="a Location with negative VP"),
+    pytest.param({"encampments": 3, "resources": ["gold"], "vp": 1},
+                 "Which terrain does this card show (or is it an Artifact)?", id="no terrain tapped"),
+    pytest.param({"terrain": "swamp", "resources": ["gold"], "vp": 1},
+                 "How many encampments does this Location show?", id="no encampments tapped"),
+    pytest.param({"terrain": "swamp", "encampments": 2, "resources": [], "vp": 1},
+                 "Which resource does this card show?", id="no resource tapped"),
+    pytest.param({"terrain": "swamp", "encampments": 2, "resources": ["gold"], "vp": ""},
+                 "What VP does this card show?", id="the VP box emptied"),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("fields", "message"), REFUSED_CARDS)
+def test_a_card_the_rules_refuse_is_asked_about(client, app, play_id: int, htmx: bool, fields: dict[str, Any],
+                                                message: str) -> None:
+    """'Every Artifact card features 5 Encampments'; a chip not tapped is asked for, never guessed: 422, the
+    message in the put-card form's slot (htmx) or at the top of the page, nothing saved."""
+    _ann, bob = seat_ids(client, play_id)
+    response = act(client, play_id, htmx, action="explore", seat=bob, **fields)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    if htmx:
+        assert html.split("\n", 1)[0] == message
+    else:
+        assert f'<p class="error" role="alert">{message}</p>' in html
+        # The page drawn again keeps the form as drawn: nothing ticked for the next try.
+        assert " checked" not in html.split('<form id="put-card"')[1].split("</form>")[0]
+    assert saved(app, play_id)["table"] == START_TABLE
 
 
 def test_cards_are_numbered_in_the_order_they_come_into_play(client, app, play_id: int) -> None:
@@ -627,7 +671,8 @@ def test_capture_button_only_for_the_player_who_may(client, app, play_id: int, h
     assert card_item(html, 1) is None
     assert "No card in play" in skirmish(html)
     assert capture_buttons(html) == []
-    assert ('<ul class="captured small"><li>Mountain card 1: 4 VP, iron · <span class="dots" aria-label="2 of 3 '
+    assert ('<ul class="captured small"><li id="captured-1">Mountain card 1: 4 VP, iron · <span class="dots" '
+            'aria-label="2 of 3 '
             'encampments occupied">') in facts(html, ann)
     assert "No card captured yet." in facts(html, bob)
     assert re.search(r'Ann</span> <span class="points">6</span>\s*<span class="parts">Captured cards 4 · Deployed '
@@ -705,8 +750,8 @@ def test_next_turn(client, app, htmx: bool) -> None:
         assert response.status_code == 303
         html = client.get(f"/plays/{play}").get_data(as_text=True)
         assert '<h2 id="turn-title">Bob\'s turn</h2>' in html
-        # The put-card form of a fresh page explores for the player whose turn it is: Bob, on a Forest card.
-        form = put_card_defaults(html) | {"resources": ["iron"]}
+        # The put-card form of a fresh page explores for the player whose turn it is: Bob, on a Forest card he taps.
+        form = put_card_defaults(html) | {"terrain": "forest", "encampments": "3", "resources": ["iron"]}
         assert notice(post(client, True, f"/plays/{play}/actions", form).get_data(as_text=True)) == (
             "Forest card 1 (1 VP, iron) is in the Skirmish Area. Bob deploys a Minion there."
         )
@@ -739,11 +784,26 @@ def test_last_location_card_drawn_then_the_last_turns(client, app, htmx: bool) -
     html = act(client, play, True, action="next_turn").get_data(as_text=True)
     assert notice(html) == "Ann&#39;s turn."
     assert "<strong>Last card drawn:</strong> Ann takes the last turn; then score." in html
-    # After the last turn: finish.
+    # Ann's Next turn ends her final turn and the game: the countdown gives way to the end.
+    response = act(client, play, htmx, action="next_turn")
+    assert response.status_code == (200 if htmx else 303)
+    reason = ("Ann&#39;s final turn is over: the last Location card was drawn and each other player has taken one "
+              "final turn. The game has ended.")
+    html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play}").get_data(as_text=True)
+    oob = ' hx-swap-oob="true"' if htmx else ""
+    if htmx:
+        assert notice(html) == reason
+    assert f'<h2 id="turn-title"{oob}>The game is over</h2>' in html
+    assert (f'<p id="countdown" class="end-note over"{oob}><strong>Game over:</strong> {reason} Enter the Bonus '
+            "Objectives, then finish and score.</p>") in html
+    assert "Last card drawn:" not in html and "takes one more turn" not in html
+    assert f'<li class="warn"><strong>Warning:</strong> {reason}</li>' in html
+    assert saved(app, play)["table"]["turn"] == 4
+    # Another Next turn is refused, with why.
     before = saved(app, play)
     response = act(client, play, htmx, action="next_turn")
     html = response.get_data(as_text=True)
-    message = "The last Location card was drawn and this is the last turn. Enter the Bonus Objectives and finish."
+    message = f"{reason} {AFTER_THE_END}"
     assert response.status_code == 422
     assert ("<html" in html) is not htmx
     if htmx:
@@ -752,7 +812,29 @@ def test_last_location_card_drawn_then_the_last_turns(client, app, htmx: bool) -
     else:
         assert f'<p class="error" role="alert">{message}</p>' in html
     assert saved(app, play) == before
-    assert before["table"]["turn"] == 4
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_the_last_card_is_drawn_once(client, app, htmx: bool) -> None:
+    """'When a player draws the last card from the shared Location deck, that player finishes his or her turn and
+    then each other player takes one final turn': a second tap (another device, a turn later) is refused, and the
+    countdown goes on as it was."""
+    play = start_speros(client, ["Ann", "Bob", "Cy"])
+    act(client, play, action="last_drawn", drawn="true")
+    act(client, play, action="next_turn")
+    before = saved(app, play)
+    response = act(client, play, htmx, action="last_drawn", drawn="true")
+    assert response.status_code == 422
+    message = ("The last Location card was already drawn, in turn 1 (Ann&#39;s): the deck has one last card, and the "
+               "final turns go on as counted from there.")
+    html = response.get_data(as_text=True)
+    if htmx:
+        assert html.split("\n", 1)[0] == message
+        assert '<p id="a-last_drawn"' not in html
+    else:
+        assert f'<p class="error" role="alert">{message}</p>' in html
+    assert "<strong>Last card drawn:</strong> Bob finishes, then Cy takes one more turn." in html
+    assert saved(app, play) == before
 
 
 def test_the_last_card_mark_can_be_taken_off(client, app, play_id: int) -> None:
@@ -779,8 +861,86 @@ def test_a_turn_started_with_an_empty_base_camp_ends_the_game(client, app, play_
     before = saved(app, play_id)
     response = act(client, play_id, htmx, action="next_turn")
     assert response.status_code == 422
-    assert f"{reason} Enter the Bonus Objectives and finish.".replace("'", "&#39;") in response.get_data(as_text=True)
+    assert f"{reason} {AFTER_THE_END}".replace("'", "&#39;") in response.get_data(as_text=True)
     assert saved(app, play_id) == before
+
+
+def ended_at_once(client, play_id: int) -> tuple[int, int]:
+    """Ann captures a 2-space Forest with a Minion of Bob's on it; Bob's other 10 units go out on Swamp cards; his
+    turn starts with an empty Base Camp and the game ends at once. Ann's and Bob's seat ids."""
+    ann, bob = seat_ids(client, play_id)
+    put_card(client, play_id, terrain="forest", encampments=3)
+    for seat in (ann, ann, bob):
+        act(client, play_id, action="deploy", seat=seat, card=1)
+    assert act(client, play_id, action="capture", seat=ann, card=1).status_code == 303
+    for _ in (2, 3):
+        put_card(client, play_id, terrain="swamp", encampments=6)
+    for n in range(9):
+        act(client, play_id, action="deploy", seat=bob, card=2 + n // 6)
+    act(client, play_id, action="deploy", seat=bob, card=3, kind="general")
+    assert notice(act(client, play_id, True, action="next_turn").get_data(as_text=True)).endswith(
+        "the game ends at once.")
+    return ann, bob
+
+
+STRAY_TAPS = [
+    pytest.param({"action": "explore", "terrain": "ocean", "encampments": 3, "resources": ["iron"], "vp": 2},
+                 "explore", id="Put a card into play"),
+    pytest.param({"action": "deploy", "card": 2, "who": "ann"}, "skirmish", id="+ Minion"),
+    pytest.param({"action": "deploy", "card": 2, "kind": "general", "who": "ann"}, "skirmish", id="+ General"),
+    pytest.param({"action": "remove", "card": 2, "who": "bob"}, "skirmish", id="− Minion"),
+    pytest.param({"action": "move", "card": 1, "to": 2, "who": "bob"}, "captured", id="Move a unit"),
+    pytest.param({"action": "capture", "card": 2, "who": "bob"}, "skirmish", id="X captures it"),
+    pytest.param({"action": "last_drawn", "drawn": "true"}, "last_drawn", id="Last Location card drawn"),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+@pytest.mark.parametrize(("fields", "slot"), STRAY_TAPS)
+def test_a_stray_tap_after_the_end_is_refused(client, app, play_id: int, htmx: bool, fields: dict[str, Any],
+                                              slot: str) -> None:
+    """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends': a tap
+    on the board afterwards is a 422 with why, beside the button it came from, and the final score stays."""
+    ann, bob = ended_at_once(client, play_id)
+    fields = dict(fields)
+    who = fields.pop("who", None)
+    if who:
+        fields["seat"] = ann if who == "ann" else bob
+    if slot == "captured":
+        slot = f"captured-{ann}"
+    before = saved(app, play_id)
+    response = act(client, play_id, htmx, slot=slot, **fields)
+    assert response.status_code == 422
+    reason = "Bob starts the turn with no units in Base Camp: the game ends at once."
+    message = f"{reason} {AFTER_THE_END}"
+    html = response.get_data(as_text=True)
+    if htmx:
+        assert html.split("\n", 1)[0] == message
+        assert f'<p id="a-{slot}"' not in html
+    else:
+        assert f'<p class="error" role="alert">{message}</p>' in html
+    assert saved(app, play_id) == before
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_after_the_end_the_board_offers_no_taps_but_scoring_goes_on(client, app, play_id: int, htmx: bool) -> None:
+    """Once over, the Skirmish Area and the Captured Areas show the units as they stand, without their buttons; the
+    Bonus Objectives and the Mastery Objectives are still taken, and Finish scores."""
+    ann, bob = ended_at_once(client, play_id)
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert '<h2 id="turn-title">The game is over</h2>' in html
+    for marker in ("deploy-", "remove-", "capture-", 'class="move"'):
+        assert marker not in skirmish(html) and marker not in facts(html, ann), marker
+    assert '<span class="dots" aria-label="3 of 3 encampments occupied">' in facts(html, ann)
+    response = post(client, htmx, f"/plays/{play_id}/seats/{bob}", {"field": "bonus_2", "delta": "4"})
+    assert response.status_code == (200 if htmx else 303), response.get_data(as_text=True)
+    response = act(client, play_id, htmx, action="mastery", number=1, vp=5, leaders=["Bob"])
+    assert response.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][1]["bonus_2"] == 4
+    assert objectives(saved(app, play_id)["table"]) == [{"vp": 5, "leaders": ["Bob"]}]
+    response = client.post(f"/plays/{play_id}/finish", data={})
+    assert response.status_code in (200, 303), response.get_data(as_text=True)
+    assert saved(app, play_id)["status"] == FINISHED
 
 
 def test_emptying_your_base_camp_during_your_turn_does_not_end_the_game(client, app, play_id: int) -> None:
@@ -810,7 +970,7 @@ def test_after_an_htmx_next_turn_the_put_card_form_explores_for_the_new_player(c
     assert 'id="put-card"' not in fragment, "the form a tap may be queued on is never redrawn whole"
     form |= swapped_into_put_card(page, fragment)
     # Bob's turn: he puts a Mountain card, his own colour, into play with the form as it stands.
-    form |= {"terrain": "mountain", "resources": ["gold"]}
+    form |= {"terrain": "mountain", "encampments": "3", "resources": ["gold"]}
     assert post(client, True, f"/plays/{play_id}/actions", form).status_code == 200
     assert card(app, play_id, 1)["units"] == [], "Bob's own colour: no Minion, and surely not Ann's"
 
@@ -964,8 +1124,9 @@ def test_busy_play_as_the_page_draws_it(client, busy_play: int) -> None:
     assert "Bob: deploy a Minion" not in html
     assert 'aria-label="Bob: deploy the General to Swamp card 3"' in html
     assert 'aria-label="Ann: deploy a Minion to Swamp card 3"' in html and "Ann: deploy the General" not in html
-    assert "<li>Mountain card 1: 3 VP, crystal · " in facts(html, ann)
-    assert "<li>Artifact 5: 4 VP, iron · " in facts(html, ann) and " · units locked on</li>" in facts(html, ann)
+    assert "<li id=\"captured-1\">Mountain card 1: 3 VP, crystal · " in facts(html, ann)
+    assert '<li id="captured-5">Artifact 5: 4 VP, iron · ' in facts(html, ann)
+    assert " · units locked on</li>" in facts(html, ann)
 
 
 def test_action_for_a_seat_of_another_play_is_404(client, app, play_id: int) -> None:
@@ -1003,7 +1164,7 @@ def test_undo_a_capture(client, app, htmx: bool) -> None:
     if htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == (
-            "Took back: Ann, capture card 1 (Ann captures Artifact 1 (achieve majority). Ann&#39;s units on it are "
+            "Took back: Ann captures card 1 (Ann captures Artifact 1 (achieve majority). Ann&#39;s units on it are "
             "locked on; Bob and Cy&#39;s go back to their Base Camp)."
         )
     else:
@@ -1022,12 +1183,12 @@ def test_undo_goes_back_one_action_at_a_time(client, app, play_id: int) -> None:
     put_card(client, play_id, seat=ann, terrain="mountain")
     act(client, play_id, action="next_turn")
     html = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
-    assert notice(html) == "Took back: next turn (Bob&#39;s turn)."
+    assert notice(html) == "Took back: Next turn (Bob&#39;s turn)."
     assert '<h2 id="turn-title" hx-swap-oob="true">Ann\'s turn</h2>' in html
     html = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
     assert notice(html) == (
-        "Took back: Ann, card into play: terrain mountain, encampments 3, vp 1, resources [&#39;iron&#39;] (Mountain "
-        "card 1 (1 VP, iron) is in the Skirmish Area. Ann deploys a Minion there)."
+        "Took back: Ann puts a Mountain card into play (3 encampments, iron, 1 VP) (Mountain card 1 (1 VP, iron) is in "
+        "the Skirmish Area. Ann deploys a Minion there)."
     )
     assert saved(app, play_id)["table"] == START_TABLE
     html = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
@@ -1313,9 +1474,9 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
     form = put_card_defaults(page)
     taps = 0
     for field, value in (("terrain", "mountain"), ("encampments", "2"), ("resources", ["iron"]), ("vp", "4")):
-        assert form[field] != value, f"{field} needs no tap"
+        assert form.get(field) != value, f"{field} needs no tap"
         form[field] = value
-        taps += 1  # a chip, a resource chip, the VP select (one pick)
+        taps += 1  # a terrain chip, an encampment chip, a resource chip, the VP typed
     # The explorer needs no tap: the form explores for Ann, whose turn it is (the notice below says so).
     fragment = post(client, True, f"/plays/{play_id}/actions", form).get_data(as_text=True)
     taps += 1  # Put into play
@@ -1329,7 +1490,7 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
     taps += 1  # Ann captures it
     assert notice(fragment) == "Ann captures Mountain card 1 (achieve majority)."
     assert card(app, play_id, 1)["captured_by"] == 0
-    assert "<li>Mountain card 1: 4 VP, iron · " in facts(fragment, ann)
+    assert "<li id=\"captured-1\">Mountain card 1: 4 VP, iron · " in facts(fragment, ann)
     # Terrain, encampments, resource, VP, Put into play, + Minion, capture.
     assert taps == 7
     assert saved(app, play_id)["changes"] == 3, "three actions, three undo steps"
@@ -1458,7 +1619,7 @@ def test_api_game_actions_and_the_table_they_leave(client) -> None:
     assert view["said"] == ["Mountain card 1 (4 VP, iron) is in the Skirmish Area.", "Ann deploys a Minion there."]
     view = api_act(client, play, {"action": "explore", "terrain": "forest", "encampments": 3, "vp": 2,
                                   "resources": ["gold", "crystal"]})
-    assert view["said"] == ["Forest card 2 (2 VP, gold, crystal) is in the Skirmish Area."]
+    assert view["said"] == ["Forest card 2 (2 VP, gold and crystal) is in the Skirmish Area."]
     view = api_act(client, play, {"action": "deploy", "player": "Bob", "card": 1, "kind": "general"})
     assert view["said"] == ["Bob deploys a General to Mountain card 1."]
     api_act(client, play, {"action": "deploy", "player": "Ann", "card": 2})
@@ -1562,7 +1723,7 @@ def test_api_undo_a_capture(client) -> None:
     view = response.get_json()
     assert view["undone"] == {
         "action": {"action": "capture", "player": "Bob", "card": 1},
-        "text": "Bob, capture card 1 (Bob captures Artifact 1 (achieve majority). Bob's units on it are locked on; "
+        "text": "Bob captures card 1 (Bob captures Artifact 1 (achieve majority). Bob's units on it are locked on; "
                 "Ann and Cy's go back to their Base Camp)",
         "said": ["Bob captures Artifact 1 (achieve majority).",
                  "Bob's units on it are locked on; Ann and Cy's go back to their Base Camp."],
@@ -1577,7 +1738,7 @@ def test_api_finish(client) -> None:
                            "resources": ["iron"]})
     api_act(client, play, {"action": "capture", "player": "Bob", "card": 1})
     api_act(client, play, {"action": "set", "player": "Ann", "field": "bonus_3", "value": 8})
-    response = client.post(f"/api/v1/plays/{play}/finish", csrf=False)
+    response = post_json(client, f"/api/v1/plays/{play}/finish", {})
     assert response.status_code == 200
     view = response.get_json()
     assert view["status"] == "finished" and view["live"] is None
@@ -1599,8 +1760,8 @@ def test_the_same_actions_through_the_api_and_the_page_give_the_same_state(clien
          {"action": "explore", "slot": "explore", "terrain": "mountain", "encampments": "3",
           "resources": ["iron", "gold"], "vp": "4", "seat": str(ann)}),
         ({"action": "explore", "terrain": "artifact", "encampments": 5, "vp": -1, "resources": ["crystal"]},
-         {"action": "explore", "slot": "explore", "terrain": "artifact", "encampments": "3", "resources": ["crystal"],
-          "vp": "-1", "seat": ""}),
+         {"action": "explore", "slot": "explore", "terrain": "artifact", "resources": ["crystal"], "vp": "-1",
+          "seat": ""}),
         ({"action": "deploy", "player": "Ann", "card": 1},
          {"action": "deploy", "slot": "skirmish", "seat": str(ann), "card": "1"}),
         ({"action": "deploy", "player": "Bob", "card": 2, "kind": "general"},
@@ -1626,3 +1787,165 @@ def test_the_same_actions_through_the_api_and_the_page_give_the_same_state(clien
         assert api_view[key] == page_view[key], key
     assert [c["captured_by"] for c in api_view["table"]["cards"]] == [0, None]
     assert api_view["table"]["cards"][1]["units"] == [[0, "minion"]]
+
+
+# Units on a captured Location, from the page ------------------------------------------------------------------
+
+
+def captured_forest(client, play_id: int) -> tuple[int, int]:
+    """Ann captures a 3-space Forest (her Minion, Bob's Minion, her General); an Ocean card with room stays in play.
+    Ann's and Bob's seat ids."""
+    ann, bob = seat_ids(client, play_id)
+    put_card(client, play_id, terrain="forest", encampments=3)
+    put_card(client, play_id, terrain="ocean", encampments=4)
+    for seat, kind in ((ann, "minion"), (bob, "minion"), (ann, "general")):
+        act(client, play_id, action="deploy", seat=seat, card=1, kind=kind)
+    assert act(client, play_id, action="capture", seat=ann, card=1).status_code == 303
+    return ann, bob
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_units_on_a_captured_location_are_removed_from_the_page(client, app, play_id: int, htmx: bool) -> None:
+    """'Units in that zone may still be affected by card abilities': the Captured Area has − buttons for each player's
+    units there; the tap's message lands in that seat's slot, and 'a captured Location cannot become uncaptured'."""
+    ann, bob = captured_forest(client, play_id)
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert 'aria-label="Bob: a minion from Forest card 1 back to Base Camp">− Minion</button>' in facts(html, ann)
+    assert 'aria-label="Ann: a general from Forest card 1 back to Base Camp">− General</button>' in facts(html, ann)
+    assert f'<p id="a-captured-{ann}" class="error" role="alert"></p>' in html
+    tap = button_form(facts(html, ann), "Bob: a minion from Forest card 1 back to Base Camp")
+    assert tap == {"action": "remove", "slot": f"captured-{ann}", "seat": str(bob), "card": "1", "kind": "minion"}
+    response = post(client, htmx, f"/plays/{play_id}/actions", tap)
+    assert response.status_code == (200 if htmx else 303)
+    assert card(app, play_id, 1)["units"] == [[0, "minion"], [0, "general"]]
+    assert card(app, play_id, 1)["captured_by"] == 0
+    html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
+    if htmx:
+        assert notice(html) == "Bob&#39;s Minion leaves Forest card 1 for the Base Camp."
+        assert f'<p id="a-captured-{ann}"' not in html, "the answered slot is filled, not emptied"
+        assert '<p id="a-skirmish" class="error" role="alert" hx-swap-oob="true"></p>' in html
+    assert "Bob: a minion from Forest card 1" not in facts(html, ann)
+    assert '<span class="dots" aria-label="2 of 3 encampments occupied">' in facts(html, ann)
+    assert "Forest card 1" not in skirmish(html)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_units_on_a_captured_location_are_moved_from_the_page(client, app, play_id: int, htmx: bool) -> None:
+    """'Regardless of the Units moved onto or off its encampments, a captured Location cannot become uncaptured':
+    the Captured Area's move form takes a unit to a card with room, and a unit can be moved back onto it."""
+    ann, bob = captured_forest(client, play_id)
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    mine = facts(html, ann)
+    assert '<summary>Move a unit (an ability)</summary>' in mine
+    move_form = next(form for form in forms(mine) if 'name="action" value="move"' in form)
+    assert re.findall(r'<select name="to"><option value="(\d+)">Ocean card 2</option></select>', move_form) == ["2"]
+    tap = hidden_fields(move_form) | {"seat": str(ann), "kind": "general", "to": "2"}
+    response = post(client, htmx, f"/plays/{play_id}/actions", tap)
+    assert response.status_code == (200 if htmx else 303), response.get_data(as_text=True)
+    assert card(app, play_id, 1)["units"] == [[0, "minion"], [1, "minion"]]
+    assert card(app, play_id, 2)["units"] == [[0, "general"]]
+    assert card(app, play_id, 1)["captured_by"] == 0
+    if htmx:
+        assert notice(response.get_data(as_text=True)) == "Ann moves a General from Forest card 1 to Ocean card 2."
+    # And back onto the captured Forest, from the Skirmish Area's move form: the Forest is a target there.
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    ocean_moves = next(form for form in forms(card_item(html, 2)) if 'name="action" value="move"' in form)
+    assert '<option value="1">Forest card 1</option>' in ocean_moves
+    back = hidden_fields(ocean_moves) | {"seat": str(ann), "kind": "general", "to": "1"}
+    assert post(client, htmx, f"/plays/{play_id}/actions", back).status_code == (200 if htmx else 303)
+    assert card(app, play_id, 1)["units"] == [[0, "minion"], [1, "minion"], [0, "general"]]
+    assert card(app, play_id, 1)["captured_by"] == 0
+    assert bob
+
+
+def test_a_captured_artifact_offers_no_unit_buttons_and_no_moves_onto_it(client, app, play_id: int) -> None:
+    """'Units on a captured Ancient Artifact are locked. They cannot be moved, destroyed, or obliterated. In addition,
+    new units may not be added.'"""
+    ann, _bob = seat_ids(client, play_id)
+    put_card(client, play_id, terrain="forest", encampments=4)
+    put_card(client, play_id, terrain="artifact", resources=["gold"], vp=3)
+    for _ in range(3):
+        act(client, play_id, action="deploy", seat=ann, card=2)
+    act(client, play_id, action="deploy", seat=ann, card=1)
+    assert act(client, play_id, action="capture", seat=ann, card=2).status_code == 303
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert " · units locked on</li>" in facts(html, ann)
+    assert "remove-2-" not in html and "Artifact 2" not in card_item(html, 1).split("<details")[-1]
+
+
+# Mastery Objectives keep what was saved once their form is reset ---------------------------------------------------
+
+
+def test_a_saved_mastery_objective_redraws_its_fields_with_what_was_saved(client, app, play_id: int) -> None:
+    """The tracker resets a form once its action is saved: the answer to a Mastery Objective's Save redraws that
+    objective's VP and leaders as saved, so the reset shows them (not the page's first drawing); a refusal doesn't."""
+    response = act(client, play_id, True, action="mastery", number=1, vp=6, leaders=["Bob"])
+    html = response.get_data(as_text=True)
+    fields = html.split('<span id="mastery-fields-1" class="mastery-fields" hx-swap-oob="true">')[1].split("</span>\n")
+    assert '<option value="6" selected>6</option>' in fields[0]
+    assert '<input type="checkbox" name="leaders" value="Bob" checked> Bob' in html
+    assert '<input type="checkbox" name="leaders" value="Ann"> Ann' in html
+    refused = act(client, play_id, True, action="mastery", number=1, vp=6, leaders=["Zed"]).get_data(as_text=True)
+    assert refused.split("\n", 1)[0] == "Zed is not playing."
+    assert "mastery-fields-1" not in refused
+    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert '<span id="mastery-fields-1" class="mastery-fields">' in page
+
+
+def test_what_the_tracker_keeps_is_said_on_the_page(client, play_id: int) -> None:
+    """The hand, the deck and the abilities stay on the table: the tracker says so in its help panel."""
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    panel = html.split("<summary>What the tracker keeps</summary>")[1].split("</details>")[0]
+    assert "The cards in each hand, the Location deck and the discard pile" in panel
+    assert len(re.findall("<li>", panel)) == 5
+
+
+# The API refuses what no card shows, never with a 500 -------------------------------------------------------------
+
+NESTED = [
+    pytest.param([["iron"]], {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."}, id="a list in the list"),
+    pytest.param([[]], {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."}, id="an empty list in it"),
+    pytest.param([{"iron": True}], {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."}, id="an object"),
+    pytest.param(["iron", ["gold"]], {"resources[1]": "Must be one of 'crystal', 'iron' or 'gold'."},
+                 id="a resource, then a list"),
+    pytest.param({"iron": 1}, {"resources": "Give a list."}, id="an object for the list"),
+    pytest.param(3, {"resources": "Give a list."}, id="a number for the list"),
+]
+
+
+@pytest.mark.parametrize(("resources", "errors"), NESTED)
+def test_api_explore_with_resources_that_are_no_resources_is_a_422(client, app, resources: Any,
+                                                                     errors: dict[str, str]) -> None:
+    """POST /api/v1/plays/<id>/actions with {"resources": [["iron"]]} was a 500: a 422 with the field and a clear
+    message, and nothing changed."""
+    play = api_start(client)["id"]
+    before = saved(app, play)
+    body = {"action": "explore", "player": "Ann", "terrain": "forest", "encampments": 3, "vp": 1,
+            "resources": resources}
+    answer = api_act(client, play, body, status=422)
+    assert {e["field"]: e["message"] for e in answer["errors"]} == errors
+    assert saved(app, play) == before
+
+
+def test_api_refuses_a_four_encampment_artifact_and_a_second_last_card(client, app) -> None:
+    """'Every Artifact card features 5 Encampments'; the last Location card is drawn once."""
+    play = api_start(client)["id"]
+    answer = api_act(client, play, {"action": "explore", "terrain": "artifact", "encampments": 4, "vp": 1,
+                                    "resources": ["gold"]}, status=422)
+    assert answer["errors"] == [{"field": "encampments",
+                                 "message": "Every Artifact card features 5 Encampments, not 4."}]
+    api_act(client, play, {"action": "last_drawn", "drawn": True})
+    before = saved(app, play)
+    answer = api_act(client, play, {"action": "last_drawn", "drawn": True}, status=422)
+    assert answer["errors"][0]["field"] == "drawn"
+    assert saved(app, play) == before
+
+
+def test_api_undo_says_the_action_in_plain_words(client) -> None:
+    """The undone action's text is said as players would say it: no brackets, quotes or field names."""
+    play = api_start(client)["id"]
+    api_act(client, play, {"action": "explore", "player": "Ann", "terrain": "forest", "encampments": 4, "vp": 2,
+                           "resources": ["iron", "gold"]})
+    undone = post_json(client, f"/api/v1/plays/{play}/undo", {}).get_json()["undone"]
+    assert undone["text"].startswith("Ann puts a Forest card into play (4 encampments, iron and gold, 2 VP)")
+    assert not any(mark in undone["text"] for mark in "[]{}_")
