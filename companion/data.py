@@ -7,6 +7,7 @@ functions); a refused file answers 422 with the reason on the page and has chang
 from __future__ import annotations
 
 import json
+import logging
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, make_response, request
@@ -16,6 +17,7 @@ from .db import get_session
 from .htmx import page_or_fragments
 
 bp = Blueprint("data", __name__)
+log = logging.getLogger(__name__)
 
 PAGE = "data/import.html"
 FRAGMENTS = ("data/_import_form.html",)
@@ -30,6 +32,7 @@ def _download(body: bytes, mimetype: str, name: str, extension: str) -> Response
     day = datetime.now(UTC).date().isoformat()
     response.headers["Content-Disposition"] = f'attachment; filename="{name}-{day}.{extension}"'
     response.headers["Cache-Control"] = "no-store"
+    log.info("Export %s.%s: %d bytes", name, extension, len(body), extra={"job": "export"})
     return response
 
 
@@ -70,5 +73,7 @@ def import_page() -> Response:
     try:
         summary = transfer.import_file(get_session(), upload.read(), transfer.Limits.from_config(current_app.config))
     except transfer.Refused as refused:
+        log.info("Import refused: %s", refused, extra={"job": "import"})
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused, filename=upload.filename)
+    log.info("Import (%s): %s", summary.source, " ".join(summary.sentences()), extra={"job": "import"})
     return page_or_fragments(PAGE, FRAGMENTS, summary=summary, refused=None, filename=upload.filename)

@@ -260,7 +260,10 @@ def _make_report(app: Flask, job: ReportJob, flt: HistoryFilter) -> None:
                 # Forgotten while it waited its turn (newer reports pushed it out): nobody can fetch it any more.
                 if jobs.get(job.id) is None:
                     return
+                started = time.perf_counter()
                 job.pdf = render_report(job, rows, players, games, lambda done: setattr(job, "done", done))
+                log.info("The history report %s is made: %d plays, %.0f ms", job.id, job.total,
+                         (time.perf_counter() - started) * 1000, extra={"job": "report"})
         except Exception:
             log.exception("The history report %s failed", job.id)
             job.error = "The report could not be made. Try again; if it fails again, narrow the filter."
