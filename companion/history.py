@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 from pydantic import BaseModel, ValidationError, field_validator
+from sqlalchemy.orm.exc import ObjectDeletedError
 from sqlmodel import Session
 from werkzeug.datastructures import MultiDict
 
@@ -58,6 +59,12 @@ OPEN_LISTS = {IN_PROGRESS: "Games in progress", ABANDONED: "Games put aside"}
 
 HISTORY_RESULTS = ("_partials/history_results.html",)
 CORRECT_FORM = ("_partials/history_correct_form.html",)
+# What a correction says when another device deleted the play (or changed it past correcting) before it was saved.
+CORRECTION_DELETED = (
+    "This play was deleted from the history on another device, so your correction was not saved. To correct it, "
+    "restore it from Recently deleted and save again."
+)
+CORRECTION_STALE = "This play changed on another device, so your correction was not saved. Reload the page to see it."
 
 
 def _first_of(session: Session, status: str, limit: int) -> tuple[list[Play], int]:
@@ -331,7 +338,11 @@ def correct_form(play_id: int) -> Response:
 
 @bp.post(f"/history/<{ID_IN_URL}:play_id>/correct")
 def correct(play_id: int) -> Response:
-    """Score the corrected inputs by the rules and store them with the names, day and notes; 422 with messages."""
+    """Score the corrected inputs by the rules and store them with the names, day and notes; 422 with messages,
+    409 when another device deleted the play meanwhile (before the form was sent, or while it was saved)."""
+    play = records.get_play(get_session(), play_id)
+    if play is not None and play.status == FINISHED and play.deleted_at is not None:
+        return _correction_not_saved(play_id, records.game_of(play))
     play = _finished_play(play_id)
     game = records.game_of(play)
     entry = read_calculator(game, request.form)
@@ -345,5 +356,19 @@ def correct(play_id: int) -> Response:
         context = _correct_context(play, game, request.form, {**messages, **details})
         return page_or_fragments("correct_play.html", CORRECT_FORM, status=422, **context)
     result = game.score(players, options)
-    records.correct_play(get_session(), play, players, options, result, played_at=played_at, notes=notes)
+    if records.correct_play(get_session(), play, players, options, result, played_at=played_at, notes=notes) is None:
+        return _correction_not_saved(play_id, game)
     return client_redirect(url_for("plays.show_play", play_id=play_id))
+
+
+def _correction_not_saved(play_id: int, game: Game) -> Response:
+    """409: the form again, as typed, saying the play was deleted (by another device, while this was on its way)."""
+    try:
+        play = records.get_play(get_session(), play_id)
+    except ObjectDeletedError:  # purged for good meanwhile: no form left to show
+        play = None
+    if play is None:
+        abort(409, description=CORRECTION_DELETED)
+    message = CORRECTION_DELETED if play.deleted_at is not None else CORRECTION_STALE
+    context = _correct_context(play, game, request.form, {"": message})
+    return page_or_fragments("correct_play.html", CORRECT_FORM, status=409, **context)

@@ -32,6 +32,10 @@ TABLE = "table"
 # same transaction needs no claim of its own; after a commit or rollback the note no longer matches.
 CLAIM = "claimed_play"
 
+# session.info's note of the Change an action just saved: the tracker's answer adds it to the log without reading
+# it back (saved_change).
+SAVED = "saved_change"
+
 
 class NotInProgress(InputErrors):
     """An action on a play that is finished or put aside (the API answers 409)."""
@@ -226,6 +230,7 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
         device=device,
     )
     session.add(change)
+    session.info[SAVED] = change
     return replace(applied, changed=parts)
 
 
@@ -258,7 +263,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
             play_id=play.id,
             field="undo",
             old=parts,
-            new={"action": {"action": "undo", "change": change.id}, "text": f"undo: {action_text(play, change)}",
+            new={"action": {"action": "undo", "change": change.id}, "text": undo_text(play, change, ctx),
                  "said": []},
             device=device,
             undone=True,
@@ -284,15 +289,61 @@ def is_action(change: Change) -> bool:
     return isinstance(change.new, dict) and "action" in change.new
 
 
-def action_text(play: Play, change: Change) -> str:
-    """A Change said for the table: "Ann, VP tokens +2 (Ann is first to level 3: +1 VP token)"."""
+def action_text(play: Play, change: Change, ctx: Context | None = None) -> str:
+    """A Change said for the table: "Ann, VP tokens +2 (Ann is first to level 3: +1 VP token)".
+
+    An action is said in the game's words as they are now (its stored parameters described again), so a play
+    saved under older wording reads like a new one; its own text as saved when it can't be described again.
+    `ctx` (live_context) may be given when known, sparing the options' validation for every Change of a log.
+    """
     if is_action(change):
         said = " ".join(change.new.get("said") or [])
-        return change.new["text"] + (f" ({said.rstrip('.')})" if said else "")
+        return _described(play, change, ctx) + (f" ({said.rstrip('.')})" if said else "")
     index = seat_index(play, change.seat_id) if change.seat_id is not None else None
-    who = play.seats[index].name if index is not None else "table"
-    what = change.field.removeprefix("options.").replace(".", " ").replace("_", " ")
-    return f"{who}, {what} {change.new} → {change.old}"
+    path = change.field.removeprefix("options.")
+    game = get_game(play.game)
+    what = game.live.label(path) if game is not None and game.live is not None else path.replace(".", " ")
+    what = what.replace("_", " ")
+    moved = f"{_plain_value(change.old)} → {_plain_value(change.new)}"
+    return f"{play.seats[index].name}, {what} {moved}" if index is not None else f"{what[:1].upper()}{what[1:]} {moved}"
+
+
+def undo_text(play: Play, change: Change, ctx: Context | None = None) -> str:
+    """What an undo of this Change says: "Took back: Cy, swords +1."."""
+    return f"Took back: {action_text(play, change, ctx).rstrip('.')}."
+
+
+def _described(play: Play, change: Change, ctx: Context | None) -> str:
+    """An action's text in the game's words of now, from its stored parameters; the text it was saved with when
+    those no longer parse (a later version renamed a parameter) or the play's options no longer hold."""
+    stored = change.new.get("action")
+    try:
+        ctx = ctx or live_context(play)
+        seat = seat_index(play, change.seat_id) if change.seat_id is not None else None
+        action = live.parse_action(game_of(play), stored, seat, strict=False)
+        return live.describe(game_of(play), action, ctx)
+    except (InputErrors, LookupError, TypeError, ValueError, AttributeError):
+        return str(change.new.get("text") or change.field.replace("_", " "))
+
+
+def _plain_value(value: Any) -> str:
+    """A stored counter value as people write it: a number with the true minus, a yes or no, never Python's repr."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"−{-value}" if value < 0 else str(value)
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain_value(item) for item in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{str(key).replace('_', ' ')} {_plain_value(item)}" for key, item in value.items()) or "none"
+    return str(value).replace("_", " ")
+
+
+def saved_change(session: Session) -> Change | None:
+    """The Change the last action of this session saved (and forget it), or None."""
+    return session.info.pop(SAVED, None)
 
 
 def last_change(session: Session, play: Play) -> Change | None:
@@ -321,12 +372,15 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
         session.rollback()
         _claim(session, play_id)
         _read_claimed(session, play_id)
+    session.info.pop(SAVED, None)
     try:
         staged = stage()
     except Exception:
+        session.info.pop(SAVED, None)
         session.rollback()
         raise
     if staged is None:
+        session.info.pop(SAVED, None)
         session.rollback()
         return None
     session.commit()
@@ -512,8 +566,14 @@ def correct_play(
 
     The seats keep their turn order; each takes the name as corrected (and its roster entry) and the inputs as
     typed, so the play reads afterwards like one scored at the end: the tracker's table goes, its Changes stay.
-    Under the play's claim, like a tap; None when the play is no longer a finished play that can be corrected.
+    Under the play's claim, like a tap; None when the play is no longer a finished play that can be corrected
+    (another device deleted it meanwhile: the delete came first, or this waited for it), and nothing is saved then.
     """
+    # Ends the request's reads, whose play the form was checked against: the claim starts the write (on SQLite a
+    # read transaction could not take the write lock once another device wrote), and everything is read again.
+    session.rollback()
+    if claim_play(session, play.id) is None:
+        return None
 
     def stage() -> Play | None:
         """Write the correction onto the play as read under the claim."""
@@ -573,6 +633,9 @@ def purge_deleted(session: Session, deleted_before: datetime) -> int:
     old = select(Play.id).where(col(Play.deleted_at) < deleted_before)
     if session.exec(old.limit(1)).first() is None:
         return 0
+    # The look's read transaction ends first: SQLite refuses at once a write begun in a transaction that read
+    # before another device's write, where a write begun afresh waits its turn.
+    session.rollback()
     session.exec(delete(Change).where(col(Change.play_id).in_(old)))  # type: ignore[call-overload]
     session.exec(delete(Seat).where(col(Seat.play_id).in_(old)))  # type: ignore[call-overload]
     gone = session.exec(delete(Play).where(col(Play.deleted_at) < deleted_before))  # type: ignore[call-overload]

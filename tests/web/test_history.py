@@ -419,6 +419,30 @@ def test_a_refused_correction_changes_nothing_and_says_why_beside_the_field(clie
     assert client.get(f"/api/v1/plays/{play}").get_json() == before
 
 
+def test_a_correction_of_a_play_deleted_meanwhile_says_so_and_saves_nothing(client) -> None:
+    """Another device deleted the play after this one opened its correction: 409, the form as typed, the reason."""
+    play = save(client, "spyrium", [{"name": "Ann", "vp_track": 30}, {"name": "Bob", "vp_track": 20}], notes="kept")
+    form = {"played_on": "2026-11-02", "notes": "fixed", "name-0": "Ann", "vp_track-0": "31", "name-1": "Bob",
+            "vp_track-1": "20"}
+    assert client.get(f"/history/{play}/correct").status_code == 200
+    assert client.post(f"/history/{play}/delete").status_code == 303
+    before = client.get(f"/api/v1/plays/{play}").get_json()
+    for response in (
+        client.post(f"/history/{play}/correct", data=form),
+        client.htmx("POST", f"/history/{play}/correct", data=form),
+    ):
+        assert response.status_code == 409
+        html = response.get_data(as_text=True)
+        summary = html.split('id="calc-errors"', 1)[1].split("</div>", 1)[0]
+        assert "Nothing was changed." in summary and "deleted from the history on another device" in summary
+        assert "restore it from Recently deleted" in summary
+        assert 'value="31"' in html and ">\nfixed</textarea>" in html  # what was typed stays
+    assert html.lstrip().startswith('<div id="correct-play"')
+    assert client.get(f"/api/v1/plays/{play}").get_json() == before
+    # A play that is not there at all is still no play to correct.
+    assert client.post("/history/9999/correct", data=form).status_code == 404
+
+
 def test_correct_a_tracked_play_from_its_live_state(client) -> None:
     """A tracked play's inputs come from its live state (the game's Live to_input); once corrected it keeps the
     typed inputs, like a play scored at the end."""
