@@ -60,6 +60,16 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
 - POST /api/v1/plays/<id>/undo takes back the newest action whole, with everything it caused: 200 with the play
   view plus "undone" ({"action", "text", "said"} of the action taken back), 409 when nothing is left to undo or
   the play is not in progress.
+- GET /api/v1/plays/<id>/log answers the play's log, the same as the tracker's *What happened* and the result
+  page's: {"log": [{"seq", "at", "player", "action", "said", "undone", "undoes"}]}, in the order the actions were
+  saved, seq 1, 2, ... ; "at" ISO-8601 in UTC; "player" the name of the seat the action was for, as played, or
+  null for an action of the whole table; "action" the action's name as POSTed to /actions ("add", "set",
+  "next_turn", "build", "explore", ...; "set" too for a tap saved before actions existed); "said" the sentence the
+  table hears (what it did and what it caused, "Ann, VP tokens +1 (Ann is first to level 3: +1 VP token)");
+  "undone" true for an action Undo took back. Every Undo is an entry of its own: "action": "undo", "player" null,
+  "said" "Took back: ...", "undoes" the seq of the entry it took back (null on every other entry), "undone"
+  false. Works for a play in progress, finished or put aside (a play scored at the end has an empty log); 404
+  for no such play.
 - POST /api/v1/plays/<id>/finish (no body, or {}) scores the play as it stands by the official rules and keeps
   the result: 200 with the play view, "result" filled in; 422 when the state can't be scored; 409 when the play
   is already finished or put aside.
@@ -85,7 +95,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from . import records
+from . import play_log, records
 from .db import get_session
 from .games import GAMES, get_game, speros
 from .games.base import (
@@ -428,6 +438,13 @@ def play_undo(play_id: int) -> Response:
         "said": change.new.get("said", []) if records.is_action(change) else [],
     }
     return jsonify(_play_view(play, undone=undone))
+
+
+@bp.get(f"/plays/<{ID_IN_URL}:play_id>/log")
+def play_log_entries(play_id: int) -> Response:
+    """The log of a play, in progress or finished: every action in order, what it said, and whether it was undone."""
+    play = _load_play(play_id)
+    return jsonify(log=[entry.to_dict() for entry in play_log.read_log(get_session(), play)])
 
 
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/finish")

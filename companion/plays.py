@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
 
-from . import records
+from . import play_log, records
 from .db import get_session
 from .forms import (
     SeatRow,
@@ -37,6 +37,11 @@ bp = Blueprint("plays", __name__, url_prefix="/plays")
 # The form field every tracker request carries (templates/_partials/tracker_body.html): the play's version as the
 # device shows it, so an answer can be just what changed, and a sync check "nothing new" in one small query.
 SINCE = "since"
+# The form field of the newest log entry (a Change id) a tracker shows (templates/_partials/play_log.html): an
+# answer adds only the entries after it to the device's "What happened".
+LOG_AFTER = "log_after"
+# The same, while the device's panel has not been opened yet: its news is heard (an undo's notice), not drawn.
+LOG_WAITING = "log_waiting"
 # How often a tracker asks whether another device changed the play: its taps show elsewhere within a second,
 # with room for the round trip on a busy Wi-Fi.
 SYNC_EVERY_MS = 400
@@ -201,7 +206,46 @@ def _base_context(play: Play, game: Game, options: Any, can_undo: bool | None = 
         "error_seat": None,
         "end_errors": {},
         "end_values": {},
+        **_log_context(play),
     }
+
+
+def _log_context(play: Play) -> dict[str, Any]:
+    """The tracker's log: for htmx from a device that said which entry it shows, only the news after it (one small
+    query); for the page, no entry (the panel asks once opened). `log_newest` is the entry the device shows once
+    this answer is in."""
+    after, loaded = _known_log_entry()
+    saved = records.saved_change(get_session())
+    if after is not None and is_fragment_request():
+        # A device that was up to date before its own tap saved (no other change between) has only that one entry
+        # to add: the answer adds it without reading the log.
+        up_to_date = saved is not None and saved.id > after and _known_version() == play.version - 1
+        news = play_log.news_of(play, saved) if up_to_date else play_log.news_since(get_session(), play, after)
+        return {"log_news": news, "log_newest": news.newest or after, "log_loaded": loaded}
+    # The page (and a request that did not say, which no tracker sends): where the log stands now, its entries read
+    # once the panel is opened (play_log_page).
+    return {"log_news": None, "log_newest": play_log.newest_id(get_session(), play), "log_loaded": False}
+
+
+@bp.get(f"/<{ID_IN_URL}:play_id>/log")
+def play_log_page(play_id: int) -> Response:
+    """Every entry of the play's log: into the tracker's opened panel for htmx, else as a page of its own."""
+    play = _load_play(play_id)
+    entries = play_log.read_log(get_session(), play)
+    context = {"play": play, "game": records.game_of(play), "log": entries,
+               "log_newest": entries[-1].change_id if entries else 0}
+    return page_or_fragments("play_log.html", ("_partials/log_body.html",), **context)
+
+
+def _known_log_entry() -> tuple[int | None, bool]:
+    """The newest log entry (a Change id) the device showed when it sent this request, if it said, and whether its
+    panel shows the entries (opened once) or only waits."""
+    for name, loaded in ((LOG_AFTER, True), (LOG_WAITING, False)):
+        try:
+            return int(request.values.get(name, "")), loaded
+        except ValueError:
+            continue
+    return None, True
 
 
 def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any) -> dict[str, Any]:
@@ -264,7 +308,8 @@ def show_play(play_id: int) -> Response:
     """The tracker while the play is in progress, the result once it is finished."""
     play = _load_play(play_id)
     if play.status == FINISHED:
-        return make_response(render_template("result.html", **_result_context(play)))
+        log = play_log.read_log(get_session(), play)
+        return make_response(render_template("result.html", log=log, **_result_context(play)))
     if play.status == ABANDONED:
         return make_response(render_template("abandoned.html", play=play, game=records.game_of(play)))
     return make_response(render_template("tracker.html", **_tracker_context(play)))
@@ -364,7 +409,7 @@ def game_action(play_id: int) -> Response:
     raw = {
         key: values if len(values) > 1 else values[0]
         for key, values in request.form.lists()
-        if key not in ("csrf_token", "slot", SINCE) and values != [""]
+        if key not in ("csrf_token", "slot", SINCE, LOG_AFTER, LOG_WAITING) and values != [""]
     }
     seat = None
     if raw.get("seat") not in (None, ""):
@@ -428,7 +473,7 @@ def undo(play_id: int) -> Response:
     except InputErrors as refused:
         notice = " ".join(e.message for e in refused.errors)
     else:
-        notice = f"Took back: {records.action_text(play, undone)}." if undone else "Nothing left to take back."
+        notice = records.undo_text(play, undone) if undone else "Nothing left to take back."
     return after_change(
         url_for("plays.show_play", play_id=play.id), ("_partials/live.html",), **_tracker_context(play, notice=notice)
     )
@@ -452,7 +497,8 @@ def join(play_id: int) -> Response:
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
 def live(play_id: int) -> Response:
     """The tracker's sync check: 204 when the play is as the device shows it (one small query), else every counter's
-    saved value, the scoreboard and the game's live pieces, with the version they show."""
+    saved value, the scoreboard, the game's live pieces and the log's new entries, with the version they show; an
+    undo among them is said in the notice."""
     known = _known_version()
     if known is not None and is_fragment_request():
         if records.play_version(get_session(), play_id) == (known, IN_PROGRESS):
@@ -460,7 +506,11 @@ def live(play_id: int) -> Response:
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    return page_or_fragments("tracker.html", ("_partials/live.html",), **_tracker_context(play))
+    context = _tracker_context(play)
+    # An undo made on another device is said here as on the device that made it: what was taken back.
+    if context["log_news"] is not None and context["log_news"].undo_said:
+        context["notice"] = " ".join(context["log_news"].undo_said)
+    return page_or_fragments("tracker.html", ("_partials/live.html",), **context)
 
 
 def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:

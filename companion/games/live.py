@@ -40,8 +40,8 @@ class Context:
     colours: tuple[str, ...] = ()
 
     def who(self, seat: int | None) -> str:
-        """A seat's name, or 'table' for a table-wide action."""
-        return self.names[seat] if seat is not None else "table"
+        """A seat's name, or "Everyone" for an action of the whole table (said to people: never an internal name)."""
+        return self.names[seat] if seat is not None else "Everyone"
 
 
 class Params(BaseModel):
@@ -313,13 +313,16 @@ def counter_actions(after: Callable[..., Applied] | None = None) -> dict[str, Ac
         return Applied(new_state)
 
     def text(action: Action, ctx: Context) -> str:
-        """'Ann, VP tokens +2' or 'Ann, Civilization Level set to 3'."""
+        """'Ann, VP tokens +2' or 'Ann, Civilization Level set to 3'; a table-wide counter by its own name,
+        'Discard pile crowns +1'."""
         label = ctx.live.label(action.params.field)
         if isinstance(action.params, AddParams):
             delta = action.params.delta
-            change = f"+{delta}" if delta >= 0 else f"−{-delta}"
-            return f"{ctx.who(action.seat)}, {label} {change}"
-        return f"{ctx.who(action.seat)}, {label} set to {action.params.value}"
+            said = f"{label} {'+' if delta >= 0 else '−'}{abs(delta)}"
+        else:
+            value = action.params.value
+            said = f"{label} set to {'−' if value < 0 else ''}{abs(value)}"
+        return f"{ctx.who(action.seat)}, {said}" if action.seat is not None else said[:1].upper() + said[1:]
 
     return {
         "add": ActionSpec(run, AddParams, "optional", text),

@@ -47,6 +47,20 @@
     }
   });
 
+  // The log's times (templates/_partials/play_log.html) come from the server in UTC: shown in the device's own time
+  // of day, as the players read their clocks. Without this script they stay in UTC.
+  function localTimes() {
+    document.querySelectorAll("time[data-local-time]:not([data-localized])").forEach(function (time) {
+      const when = new Date(time.getAttribute("datetime"));
+      if (isNaN(when)) return;
+      time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      time.dataset.localized = "true";
+    });
+  }
+  document.addEventListener("htmx:afterSettle", localTimes);
+  document.addEventListener("htmx:oobAfterSwap", localTimes);
+  localTimes();
+
   // The offline page's "Try again": load the page that was asked for, now that the Wi-Fi may be back.
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-reload]")) window.location.reload();

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from companion.games import get_game
 from companion.models import Change, Play, Seat
 from tests.conftest import start_play
 
@@ -466,8 +467,11 @@ def test_taps_saved_before_actions_existed_still_undo(client, app) -> None:
     html = client.get(f"/plays/{play}").get_data(as_text=True)
     assert re.search(r'id="c-table-discard-crowns-value"[^>]*>3<', html)
     first = client.htmx("POST", f"/plays/{play}/undo").get_data(as_text=True)
-    assert "Took back: table, discard crowns 3 → 2." in first
+    # Said by the game's own names for the counters (the label of each path), as the log says them.
+    labels = get_game("spires").live.label
+    discard = labels("discard.crowns")
+    assert f"Took back: {discard[:1].upper()}{discard[1:]} 2 → 3." in first
     assert re.search(r'id="c-table-discard-crowns-value"[^>]*>2<', first)
     second = client.htmx("POST", f"/plays/{play}/undo").get_data(as_text=True)
-    assert "Took back: Ann, towers red 2 → 1." in second
+    assert f"Took back: Ann, {labels('towers.red')} 1 → 2." in second
     assert saved_state(app, seat_id)["towers"]["red"] == 1
