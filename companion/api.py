@@ -24,11 +24,14 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   player's input as validated, defaults filled in, or for a tracked play their live state, which holds at least
   the game's scoring input under the same names), "options" (as chosen at the start; once a tracked play is
   finished, as scored: a Spires solo discard pile as counted at the table), "table" (the table-wide live state,
-  e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "last_card", "end_round"}, where a "seat" is a
+  e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "reached": {level: {seat: turn}} (present once someone
+  has expanded: the turn each player reached each level on), "last_card", "end_round"}, where a "seat" is a
   player's index in "players" and the active player is players[(turn - 1) % count]; Spyrium's {"turn"}, 0
   before the first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null),
-  "mastery": [{"name", "vp", "leaders"}], "ended" (why the game ended at once, or null)}; {} when there is
-  none),
+  "mastery": [{"name", "vp", "leaders"}], "ended" (why the game is over: a turn started with an empty Base Camp,
+  or the final turns after the last Location card were played; null while it goes on)}; {} when there is none),
+  and for a play in progress a seat may carry read-only facts worked out from its state, never stored (Spyrium's
+  "residence_value": the value printed on the Residence space the token is on),
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
@@ -42,12 +45,14 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "player", "level"} (hand a level's first-player token to the player who really was first). Spyrium adds
   {"action": "start_turn"} (every player's Residence income paid), {"action": "bonus", "player", "choice":
   "worker" or "money"} (the 8 VP choice; at 20 VP the other bonus comes by itself), {"action": "build",
-  "player", "vp", "cost"?, "replace"?} (the printed VP and cost; the building space's price is worked out and
-  paid, none when it replaces building number "replace") and {"action": "technique", "player", "vp",
-  "number"?} (a new technique paying £6, or the end VP of technique "number"); its counters are "vp_track",
-  "money", "workers" (at most 7), "spyrium" and "residence" (space 1 to 6). Conquest of Speros adds {"action":
+  "player", "vp", "cost"?, "replace"?, "matching"?} (the printed VP and cost; the building space's price is worked
+  out and paid, none when it replaces building number "replace"; "matching": true takes £3 off the card's cost,
+  for a replacement only), {"action": "technique", "player"} (a new technique paying £6; the older "vp" gives its
+  end VP, and "number" sets the end VP of that technique, as technique_vp does) and {"action": "technique_vp",
+  "player", "number", "vp"} (a technique's end VP, 0-7); its counters are "vp_track", "money", "workers" (at most
+  7), "spyrium" and "residence" (space 1 to 6; see "residence_value"). Conquest of Speros adds {"action":
   "explore", "player"? (who explores: deploys a Minion unless the Location is of their colour), "terrain",
-  "encampments", "vp", "resources": [...] (at least one)}, {"action": "deploy" | "remove", "player", "card",
+  "encampments" (an Artifact's may be left out, or must be 5), "vp", "resources": [...] (at least one)}, {"action": "deploy" | "remove", "player", "card",
   "kind": "minion" | "general"}, {"action": "move", "player", "card", "to", "kind"}, {"action": "capture",
   "player", "card"} (refused unless the rules give that player the card), {"action": "next_turn"}, {"action":
   "last_drawn", "drawn": bool} and {"action": "mastery", "number", "vp", "leaders": [names]}; its counters are
