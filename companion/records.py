@@ -226,7 +226,9 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
         seat_id=play.seats[action.seat].id if action.seat is not None else None,
         field=action.name,
         old=parts,
-        new={"action": action.to_dict(ctx), "text": live.describe(game, action, ctx), "said": list(applied.said)},
+        # "named": the text was said knowing the state before (the card's terrain); the log keeps it as it is.
+        new={"action": action.to_dict(ctx), "text": live.describe(game, action, ctx, before), "named": True,
+             "said": list(applied.said)},
         device=device,
     )
     session.add(change)
@@ -297,8 +299,14 @@ def action_text(play: Play, change: Change, ctx: Context | None = None) -> str:
     `ctx` (live_context) may be given when known, sparing the options' validation for every Change of a log.
     """
     if is_action(change):
-        said = " ".join(change.new.get("said") or [])
-        return _described(play, change, ctx) + (f" ({said.rstrip('.')})" if said else "")
+        text = _described(play, change, ctx)
+        lines = list(change.new.get("said") or [])
+        # A sentence that says what the action was, maybe with more ("Bob captures Artifact 1 (achieve
+        # majority)."), stands for it: said once, not once more in brackets.
+        if lines and lines[0].startswith(text):
+            text = lines.pop(0).rstrip(".")
+        said = " ".join(lines)
+        return text + (f" ({said.rstrip('.')})" if said else "")
     index = seat_index(play, change.seat_id) if change.seat_id is not None else None
     path = change.field.removeprefix("options.")
     game = get_game(play.game)
@@ -314,9 +322,12 @@ def undo_text(play: Play, change: Change, ctx: Context | None = None) -> str:
 
 
 def _described(play: Play, change: Change, ctx: Context | None) -> str:
-    """An action's text in the game's words of now, from its stored parameters; the text it was saved with when
-    those no longer parse (a later version renamed a parameter) or the play's options no longer hold."""
+    """An action's text as saved when it was said knowing the state before it; else in the game's words of now, from
+    its stored parameters, or the text it was saved with when those no longer parse (a later version renamed a
+    parameter) or the play's options no longer hold."""
     stored = change.new.get("action")
+    if change.new.get("named") and change.new.get("text"):
+        return str(change.new["text"])
     try:
         ctx = ctx or live_context(play)
         seat = seat_index(play, change.seat_id) if change.seat_id is not None else None

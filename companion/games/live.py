@@ -12,6 +12,8 @@ discard pile). An action is pure: state + action -> Applied(new state, what it s
 from __future__ import annotations
 
 import copy
+import functools
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -122,11 +124,15 @@ class ActionSpec:
     run: Run
     params: type[Params] = NoParams
     seat: Literal["required", "optional", "none"] = "none"
-    describe: Callable[[Action, Context], str] | None = None
+    # describe(action, ctx) or describe(action, ctx, before): given the state before the action, where the caller
+    # has it, a game may name what the action's numbers point at ('Forest card 3' rather than 'card 3').
+    describe: Callable[..., str] | None = None
 
-    def text(self, action: Action, ctx: Context) -> str:
+    def text(self, action: Action, ctx: Context, before: State | None = None) -> str:
         """The action said for the table: "Ann, VP tokens +2"."""
         if self.describe is not None:
+            if before is not None and _takes_before(self.describe):
+                return self.describe(action, ctx, before)
             return self.describe(action, ctx)
         return f"{ctx.who(action.seat)}, {action.name.replace('_', ' ')}" if action.seat is not None else (
             action.name.replace("_", " ").capitalize()
@@ -252,9 +258,15 @@ def standing(game: Game, state: State, ctx: Context) -> Standing:
     return Standing(state, ctx, players, options, game.score(players, options))
 
 
-def describe(game: Game, action: Action, ctx: Context) -> str:
-    """An action said for the table, e.g. for undo."""
-    return _live(game).actions[action.name].text(action, ctx)
+def describe(game: Game, action: Action, ctx: Context, before: State | None = None) -> str:
+    """An action said for the table, e.g. for undo (in its fullest words when the state before it is given)."""
+    return _live(game).actions[action.name].text(action, ctx, before)
+
+
+@functools.cache
+def _takes_before(describe: Callable[..., str]) -> bool:
+    """Whether a game's describe function takes the state before the action as a third argument."""
+    return len(inspect.signature(describe).parameters) >= 3
 
 
 def _live(game: Game) -> Live:

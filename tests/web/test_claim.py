@@ -38,9 +38,13 @@ def statements(app) -> Iterator[list[str]]:
 
 def test_a_saved_tap_claims_reads_and_writes_its_play_once(app, client, play_id) -> None:
     ann, _bob = seat_ids(client, play_id)
-    version, _ = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))
+    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    version, _ = shown_version(page)
+    # The tracker sends where its log stands with every tap (hx-include), as it sends its version.
+    log_field = re.search(r'id="log-after" name="(log_\w+)" value="(\d+)"', page).groups()
     with statements(app) as seen:
-        response = tap(client, play_id, ann, "crowns", 1, since=version)
+        response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}",
+                               data={"field": "crowns", "delta": "1", "since": str(version), log_field[0]: log_field[1]})
     assert response.status_code == 200
     assert seen == ["UPDATE play", "SELECT play", "INSERT INTO change", "UPDATE seat"]
     # Undo is offered without asking the database: the tap just saved is there to take back.

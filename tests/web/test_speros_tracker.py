@@ -1164,7 +1164,7 @@ def test_undo_a_capture(client, app, htmx: bool) -> None:
     if htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == (
-            "Took back: Ann captures card 1 (Ann captures Artifact 1 (achieve majority). Ann&#39;s units on it are "
+            "Took back: Ann captures Artifact 1 (achieve majority) (Ann&#39;s units on it are "
             "locked on; Bob and Cy&#39;s go back to their Base Camp)."
         )
     else:
@@ -1723,7 +1723,7 @@ def test_api_undo_a_capture(client) -> None:
     view = response.get_json()
     assert view["undone"] == {
         "action": {"action": "capture", "player": "Bob", "card": 1},
-        "text": "Bob captures card 1 (Bob captures Artifact 1 (achieve majority). Bob's units on it are locked on; "
+        "text": "Bob captures Artifact 1 (achieve majority) (Bob's units on it are locked on; "
                 "Ann and Cy's go back to their Base Camp)",
         "said": ["Bob captures Artifact 1 (achieve majority).",
                  "Bob's units on it are locked on; Ann and Cy's go back to their Base Camp."],
