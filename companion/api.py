@@ -75,7 +75,7 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "said" "Took back: ...", "undoes" the seq of the entry it took back (null on every other entry), "undone"
   false. Works for a play in progress, finished or put aside (a play scored at the end has an empty log); 404
   for no such play.
-- POST /api/v1/plays/<id>/finish (no body, or {}) scores the play as it stands by the official rules and keeps
+- POST /api/v1/plays/<id>/finish (with {}, or no body, sent as application/json) scores the play as it stands by the official rules and keeps
   the result: 200 with the play view, "result" filled in; 422 when the state can't be scored; 409 when the play
   is already finished or put aside.
 - POST /api/v1/rules/speros/capture with {"encampments": 4, "placements": ["Red", "Green", "Green"]} (the units
@@ -85,11 +85,15 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
 - Access: when the server sets COMPANION_ACCESS_CODE, send it on every request as `Authorization: Bearer <code>`;
   without it or wrong: 401 {"errors": [{"field": "", "message"}]} with a WWW-Authenticate: Bearer header. After
   5 wrong codes in a minute from one address, 429 with Retry-After (even for the right code) until the minute is
-  over. A body over 512 KiB answers 413, a Host outside TRUSTED_HOSTS 400, both in the errors shape.
+  over; after 20 wrong codes in a minute from all addresses together, every address that has not given the right
+  code before answers 429 the same way. A body over 512 KiB answers 413, a Host outside TRUSTED_HOSTS 400, both in the errors shape.
 - Errors answer {"errors": [{"field": "players[1].towers.red", "message": "..."}]}: 422 for bad input (field ""
   for the body as a whole, e.g. malformed JSON), 404 for an unknown game or play, 409 for an action on a play
-  that is not in progress, 415 unless the body is sent as application/json. The API is exempt from CSRF
-  (security.py) because of that last rule.
+  that is not in progress, 415 for any POST (or PUT, PATCH, DELETE) not sent with Content-Type: application/json,
+  with a body or without, before anything else runs (so undo and finish take {}), and 403 for a request a browser
+  marks as made by another website (Sec-Fetch-Site: cross-site, or an Origin other than this server's or
+  PUBLIC_URL's; programs that send neither header are not affected). The API is exempt from CSRF (security.py)
+  because of these two rules.
 """
 
 from __future__ import annotations

@@ -169,7 +169,7 @@ def test_twenty_clients_on_one_play(serve, read_changes, database_url) -> None:
         thread.join(timeout=max(0.1, started + 120 - time.monotonic()))
     assert not any(thread.is_alive() for thread in threads), "a device is still waiting for answers after 120 s"
     elapsed, ended_wall = time.monotonic() - started, time.time()
-    status, finished = setup.call("POST", f"{path}/finish")
+    status, finished = setup.call("POST", f"{path}/finish", {})
     assert status == 200, finished
     status, view = setup.call("GET", path)
     assert status == 200 and view["status"] == "finished", view
@@ -308,7 +308,7 @@ def test_kill_9_mid_burst_loses_no_acknowledged_action(serve, read_changes, data
     status, after = client.call("POST", f"{path}/actions", add_token("Ann"))
     assert status == 200, after
     assert after["players"][0]["vp_tokens"] == tokens["Ann"] + 1
-    status, finished = client.call("POST", f"{path}/finish")
+    status, finished = client.call("POST", f"{path}/finish", {})
     assert status == 200 and finished["status"] == "finished", finished
     client.close()
     server.stop()

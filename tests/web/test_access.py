@@ -1,10 +1,12 @@
-"""The table's access code (pages, htmx, API), its slow-down on wrong codes, trusted hosts and body size limits."""
+"""The table's access code (pages, htmx, API), its slow-down on wrong codes (per device and from everyone), its
+minimum length, trusted proxies, trusted hosts and body size limits."""
 
 from __future__ import annotations
 
 import io
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,7 +16,7 @@ import pytest
 from flask import Flask
 
 from companion import create_app
-from companion.security import LIMITER_EXTENSION, WrongCodeLimiter, parse_hosts
+from companion.security import LIMITER_EXTENSION, SettingError, WrongCodeLimiter, parse_hosts, parse_proxies
 from tests.conftest import TOKEN, Client, start_play
 
 CODE = "tavern-42"
@@ -173,10 +175,10 @@ def test_an_empty_code_is_422(visitor) -> None:
 
 
 def test_a_non_ascii_code_is_compared_not_a_crash(tmp_path) -> None:
-    app = make_app(tmp_path, COMPANION_ACCESS_CODE="café")
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE="café-crème")
     client = csrf_client(app)
-    assert client.post("/access", data={"code": "cafe"}).status_code == 401
-    assert client.post("/access", data={"code": "café"}).status_code == 303
+    assert client.post("/access", data={"code": "cafe-creme"}).status_code == 401
+    assert client.post("/access", data={"code": "café-crème"}).status_code == 303
     assert client.get("/api/v1/plays/1", headers={"Authorization": "Bearer jeté"}).status_code == 401
     app.extensions["db_engine"].dispose()
 
@@ -434,6 +436,233 @@ def test_the_limiter_is_thread_safe_and_lets_no_burst_through() -> None:
     assert 0 < len(limiter) <= 1 + 8 * 40
 
 
+# Many addresses at once (finding 9: 30 source addresses made 150 guesses in half a second) ----------------------
+
+
+def address(number: int) -> dict[str, str]:
+    """The environ of a request from another device on the Wi-Fi."""
+    return {"REMOTE_ADDR": f"10.0.{number // 250}.{number % 250 + 1}"}
+
+
+@pytest.fixture
+def crowded_app(tmp_path) -> Iterator[Flask]:
+    """The app with the default limits (5 per device, 20 from everyone, a minute) and a clock the test moves."""
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE=CODE)
+    app.extensions[LIMITER_EXTENSION].clock = FakeClock()
+    yield app
+    app.extensions["db_engine"].dispose()
+
+
+def test_thirty_addresses_get_twenty_guesses_in_all_not_a_hundred_and_fifty(crowded_app: Flask) -> None:
+    client = csrf_client(crowded_app)
+    answers = Counter()
+    for attempt in range(150):
+        where = address(attempt % 30)
+        if attempt % 2:
+            answers[client.post("/access", data={"code": f"guess{attempt}"}, environ_overrides=where).status_code] += 1
+        else:
+            answers[client.get("/api/v1/plays/1", headers=bearer(f"guess{attempt}"),
+                               environ_overrides=where).status_code] += 1
+    assert answers == {401: 20, 429: 130}
+
+
+def test_the_global_back_off_says_it_is_the_server_and_lifts_after_the_window(crowded_app: Flask) -> None:
+    client = csrf_client(crowded_app)
+    for number in range(20):
+        assert client.post("/access", data={"code": "guess"}, environ_overrides=address(number)).status_code == 401
+    newcomer = address(99)
+    blocked = client.post("/access", data={"code": CODE}, environ_overrides=newcomer)  # even the right code waits
+    assert blocked.status_code == 429 and blocked.headers["Retry-After"] == "60"
+    assert "Too many wrong codes were tried on this server just now. Try again in 60 seconds." in blocked.get_data(
+        as_text=True
+    )
+    api = client.get("/api/v1/plays/1", headers=bearer(CODE), environ_overrides=newcomer)
+    assert api.status_code == 429 and "on this server" in api.get_json()["errors"][0]["message"]
+    advance(crowded_app, 60)
+    assert client.post("/access", data={"code": CODE}, environ_overrides=newcomer).status_code == 303
+
+
+def test_the_global_back_off_never_locks_out_a_device_that_has_the_code(crowded_app: Flask) -> None:
+    member = csrf_client(crowded_app)
+    assert member.post("/access", data={"code": CODE}).status_code == 303
+    program = csrf_client(crowded_app)
+    program_address = address(200)
+    assert program.get("/api/v1/plays/99", headers=bearer(CODE), environ_overrides=program_address).status_code == 404
+    guesser = csrf_client(crowded_app)
+    for number in range(40):
+        guesser.get("/api/v1/plays/1", headers=bearer("guess"), environ_overrides=address(number))
+    assert guesser.post("/access", data={"code": CODE}, environ_overrides=address(150)).status_code == 429
+    assert member.get("/").status_code == 200  # its session holds the code
+    assert member.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob"}).status_code == 303
+    # A program that gave the code from its address before keeps using the API.
+    assert program.get("/api/v1/plays/99", headers=bearer(CODE), environ_overrides=program_address).status_code == 404
+
+
+def test_the_global_count_is_configurable(tmp_path) -> None:
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE=CODE, ACCESS_CODE_GLOBAL_MAX_TRIES=2)
+    client = csrf_client(app)
+    for number in range(2):
+        assert client.post("/access", data={"code": "guess"}, environ_overrides=address(number)).status_code == 401
+    assert client.post("/access", data={"code": "guess"}, environ_overrides=address(5)).status_code == 429
+    app.extensions["db_engine"].dispose()
+
+
+def test_the_limiter_counts_everyone_and_spares_the_admitted() -> None:
+    clock = FakeClock()
+    limiter = WrongCodeLimiter(clock=clock)
+    assert limiter.attempt("known", True, 5, 60, everyone=3) == 0
+    for number in range(3):
+        assert limiter.attempt(f"10.0.0.{number}", False, 5, 60, everyone=3) == 0
+        clock.now += 10
+    assert limiter.attempt("10.0.0.9", True, 5, 60, everyone=3) == 30  # until the first of the three is 60 s old
+    assert limiter.retry_after("10.0.0.9", 5, 60, everyone=3) == 30
+    assert limiter.retry_after("10.0.0.9", 5, 60) == 0  # its own count is clean
+    assert limiter.attempt("known", True, 5, 60, everyone=3) == 0
+    assert len(limiter._everyone) == 3
+    clock.now += 30
+    assert limiter.attempt("10.0.0.9", False, 5, 60, everyone=3) == 0
+
+
+def test_a_global_limit_of_one_holds() -> None:
+    limiter = WrongCodeLimiter(clock=FakeClock())
+    assert limiter.attempt("a", False, 5, 60, everyone=1) == 0
+    assert limiter.attempt("b", False, 5, 60, everyone=1) == 60
+    assert len(limiter._everyone) == 1
+
+
+def test_the_global_limit_lets_no_burst_through_from_many_threads() -> None:
+    limiter = WrongCodeLimiter()
+    taken: list[int] = []
+    start = threading.Barrier(8)
+
+    def hammer(worker: int) -> None:
+        start.wait()
+        for i in range(100):
+            if limiter.attempt(f"10.{worker}.0.{i}", False, 5, 60, everyone=20) == 0:
+                taken.append(worker)
+
+    threads = [threading.Thread(target=hammer, args=(worker,)) for worker in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(taken) == 20
+
+
+# The code's minimum length ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["a", "12345", "  abc  ", "café"])
+def test_a_code_shorter_than_six_characters_refuses_to_start(tmp_path, code: str) -> None:
+    with pytest.raises(SettingError) as refused:
+        make_app(tmp_path, COMPANION_ACCESS_CODE=code)
+    message = str(refused.value)
+    assert "too short" in message and "at least 6" in message and repr(code.strip()) not in message
+
+
+def test_six_characters_are_enough(tmp_path) -> None:
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE="123456")
+    assert csrf_client(app).post("/access", data={"code": "123456"}).status_code == 303
+    app.extensions["db_engine"].dispose()
+
+
+def test_a_short_code_in_the_environment_stops_the_command_with_the_reason(tmp_path, monkeypatch, capsys) -> None:
+    from companion.cli import main
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
+    monkeypatch.setenv("COMPANION_ACCESS_CODE", "1234")
+    assert main(["serve", "--port", "1"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("Companion can't start: The access code (COMPANION_ACCESS_CODE) is too short")
+    assert "Traceback" not in error
+
+
+# Behind a reverse proxy (finding 9: one device's wrong codes locked out the whole table) -----------------------
+
+
+def proxied(device: str, proxy: str = "127.0.0.1", chain: str = "") -> dict[str, Any]:
+    """What a request from `device` looks like after it passed the proxy at `proxy` (and `chain` before it)."""
+    forwarded = ", ".join(part for part in (chain, device) if part)
+    return {"environ_overrides": {"REMOTE_ADDR": proxy}, "headers": {"X-Forwarded-For": forwarded}}
+
+
+def wrong_then_right(app: Flask, wrong: dict[str, Any], right: dict[str, Any]) -> int:
+    """Five wrong codes as `wrong`, then the right code as `right`: the status of the last."""
+    client = csrf_client(app)
+    for _ in range(5):
+        client.post("/access", data={"code": "guess"}, **wrong)
+    return csrf_client(app).post("/access", data={"code": CODE}, **right).status_code
+
+
+def test_without_trusted_proxies_forwarded_headers_are_ignored(tmp_path) -> None:
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE=CODE)
+    assert app.config["TRUSTED_PROXIES"] is None
+    # Everyone comes from the proxy's address: one device's wrong codes hold the others back.
+    assert wrong_then_right(app, proxied("192.168.1.5"), proxied("192.168.1.6")) == 429
+    app.extensions["db_engine"].dispose()
+
+
+@pytest.mark.parametrize("setting", [1, "1", "127.0.0.1", "127.0.0.0/8, 10.0.0.2", ["127.0.0.1"]])
+def test_with_trusted_proxies_each_device_behind_the_proxy_counts_alone(tmp_path, setting: Any) -> None:
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE=CODE, TRUSTED_PROXIES=setting)
+    assert wrong_then_right(app, proxied("192.168.1.5"), proxied("192.168.1.6")) == 303
+    assert wrong_then_right(app, proxied("192.168.1.7"), proxied("192.168.1.7")) == 429
+    app.extensions["db_engine"].dispose()
+
+
+def test_forwarded_headers_from_an_untrusted_address_are_ignored(tmp_path) -> None:
+    """A device that sends X-Forwarded-For itself can't pose as another device to escape its count."""
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE=CODE, TRUSTED_PROXIES="10.0.0.2")
+    client = csrf_client(app)
+    for number in range(5):
+        client.post("/access", data={"code": "guess"}, **proxied(f"192.168.1.{number}", proxy="192.168.1.66"))
+    again = client.post("/access", data={"code": CODE}, **proxied("192.168.1.99", proxy="192.168.1.66"))
+    assert again.status_code == 429
+    app.extensions["db_engine"].dispose()
+
+
+def test_a_chain_of_trusted_proxies_is_walked_to_the_device(tmp_path) -> None:
+    app = make_app(tmp_path, COMPANION_ACCESS_CODE=CODE, TRUSTED_PROXIES="10.0.0.0/24")
+    # The device forged an entry of its own on the left: only the addresses the trusted proxies added count.
+    wrong = proxied("192.168.1.5", proxy="10.0.0.2", chain="6.6.6.6, 10.0.0.3")
+    wrong["headers"]["X-Forwarded-For"] = "6.6.6.6, 192.168.1.5, 10.0.0.3"
+    right = proxied("192.168.1.6", proxy="10.0.0.2")
+    assert wrong_then_right(app, wrong, right) == 303
+    again = proxied("192.168.1.5", proxy="10.0.0.2")
+    assert csrf_client(app).post("/access", data={"code": CODE}, **again).status_code == 429
+    app.extensions["db_engine"].dispose()
+
+
+def test_trusted_proxies_also_give_the_host_and_scheme(tmp_path) -> None:
+    app = make_app(tmp_path, TRUSTED_PROXIES=1, TRUSTED_HOSTS="club.example, localhost")
+    client = csrf_client(app)
+    headers = {"X-Forwarded-For": "192.168.1.5", "X-Forwarded-Host": "club.example", "X-Forwarded-Proto": "https"}
+    assert client.get("/", headers={**headers, "Host": "127.0.0.1:5000"}).status_code == 200
+    assert client.get("/", headers={"Host": "127.0.0.1:5000"}).status_code == 400
+    # The browser's Origin is the proxy's public address, which is this site.
+    started = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob"},
+                          headers={**headers, "Origin": "https://club.example"})  # the test client's own Host
+    assert started.status_code == 303
+    app.extensions["db_engine"].dispose()
+
+
+@pytest.mark.parametrize(
+    ("value", "parsed"),
+    [(None, None), ("", None), (" ", None), ("0", None), (0, None), ("2", 2), (1, 1), ("10.0.0.2", ("10.0.0.2/32",)),
+     ("10.0.0.0/24, ::1", ("10.0.0.0/24", "::1/128")), (["192.168.1.9"], ("192.168.1.9/32",))],
+)
+def test_trusted_proxies_are_parsed(value: Any, parsed: Any) -> None:
+    result = parse_proxies(value)
+    assert (tuple(str(network) for network in result) if isinstance(result, tuple) else result) == parsed
+
+
+@pytest.mark.parametrize("value", ["proxy.lan", "10.0.0.300", "-1", "11", True, "1, 2"])
+def test_bad_trusted_proxies_refuse_to_start(tmp_path, value: Any) -> None:
+    with pytest.raises(SettingError, match="TRUSTED_PROXIES"):
+        make_app(tmp_path, TRUSTED_PROXIES=value)
+
+
 # Settings from the environment ---------------------------------------------------------------------------------
 
 
@@ -452,6 +681,14 @@ def test_settings_come_from_the_environment(tmp_path, monkeypatch) -> None:
     assert app.config["TRUSTED_HOSTS"] == ["table.lan", "192.168.1.10"]
     client = app.test_client()
     assert client.get("/", headers={"Host": "table.lan"}).status_code == 303
+    app.extensions["db_engine"].dispose()
+
+
+def test_trusted_proxies_come_from_the_environment(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TRUSTED_PROXIES", "10.0.0.2")
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    app = create_app({"SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'env.sqlite'}"})
+    assert [str(network) for network in app.config["TRUSTED_PROXIES"]] == ["10.0.0.2/32"]
     app.extensions["db_engine"].dispose()
 
 

@@ -137,7 +137,7 @@ def test_undo_takes_back_the_newest_action_whole(client) -> None:
     play = start(client)["id"]
     act(client, play, {"action": "add", "player": "Ann", "field": "vp_tokens", "delta": 5})
     act(client, play, {"action": "add", "player": "Ann", "field": "civ_level", "delta": 1})
-    response = post_json(client, f"/api/v1/plays/{play}/undo", None)
+    response = post_json(client, f"/api/v1/plays/{play}/undo", {})
     assert response.status_code == 200
     view = response.get_json()
     assert view["undone"] == {
@@ -147,8 +147,8 @@ def test_undo_takes_back_the_newest_action_whole(client) -> None:
     }
     assert (player(view, "Ann")["civ_level"], player(view, "Ann")["vp_tokens"]) == (0, 5)
     assert view["table"]["first"] == {}
-    post_json(client, f"/api/v1/plays/{play}/undo", None)
-    nothing = post_json(client, f"/api/v1/plays/{play}/undo", None)
+    post_json(client, f"/api/v1/plays/{play}/undo", {})
+    nothing = post_json(client, f"/api/v1/plays/{play}/undo", {})
     assert nothing.status_code == 409
     assert nothing.get_json()["errors"][0]["message"] == "Nothing is left to undo."
 
@@ -157,7 +157,7 @@ def test_finish_scores_and_then_refuses_with_409(client) -> None:
     play = start(client)["id"]
     act(client, play, {"action": "set", "player": "Ann", "field": "vp_tokens", "value": 10})
     act(client, play, {"action": "set", "player": "Bob", "field": "monument_modifiers", "value": 4})
-    response = client.post(f"/api/v1/plays/{play}/finish", csrf=False)
+    response = client.post(f"/api/v1/plays/{play}/finish", json={}, csrf=False)
     assert response.status_code == 200
     view = response.get_json()
     assert view["status"] == "finished"

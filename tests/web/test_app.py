@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from companion import create_app
@@ -53,7 +55,27 @@ def test_database_urls_use_psycopg(given: str, expected: str) -> None:
 def test_serve_command_prints_the_url(monkeypatch, capsys, tmp_path) -> None:
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     seen = {}
-    monkeypatch.setattr("waitress.serve", lambda app, **kw: seen.update(kw))
+
+    class Server:
+        """A waitress server that says where it would listen and returns at once instead of serving."""
+
+        servers = [SimpleNamespace(channel_class=None)]
+
+        def print_listen(self, _format: str) -> None:
+            """Nothing to say: nothing listens."""
+
+        def run(self) -> None:
+            """Return at once, as after Ctrl+C."""
+
+        def close(self) -> None:
+            """Nothing was opened."""
+
+    def create_server(app, **kw):
+        seen.update(kw)
+        return Server()
+
+    monkeypatch.setattr("waitress.server.create_server", create_server)
+    monkeypatch.setattr("companion.security.guard_connections", lambda server, *args, **kw: server)
     assert main(["serve", "--host", "127.0.0.1", "--port", "5123"]) == 0
     assert "open http://127.0.0.1:5123/" in capsys.readouterr().out
     assert seen["host"] == "127.0.0.1" and seen["port"] == 5123
