@@ -2,44 +2,38 @@
 
 from __future__ import annotations
 
-import os
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from . import config
+from .config import PROJECT_ROOT as PROJECT_ROOT  # tests and tools name the clone's root by it
+
+try:
+    __version__ = version("companion")
+except PackageNotFoundError:  # run from a folder that was never installed
+    __version__ = "0+unknown"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: instance-relative config, database, security, blueprints."""
+    """Build the app: settings (companion/config.py), database, security, blueprints."""
+    templates, static = config.app_folders()
     app = Flask(
         __name__,
-        instance_path=os.environ.get("COMPANION_INSTANCE", str(PROJECT_ROOT / "instance")),
+        instance_path=str(config.instance_folder()),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(templates),
+        static_folder=str(static),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    app.config.from_mapping(
-        DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'companion.sqlite'}",
-        MAX_CONTENT_LENGTH=512 * 1024,
-        # The import page takes a whole export: some 2.3 KB a play, so 64 MiB holds a group's 25,000 plays.
-        IMPORT_MAX_LENGTH=64 * 1024 * 1024,
-        # The printed sheets, pads and reports: "A4" or "Letter" (instance/config.py: PAPER_SIZE = "Letter").
-        PAPER_SIZE="A4",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-    )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        if os.environ.get("DATABASE_URL"):
-            app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
-    else:
-        app.config.from_mapping(test_config)
+    config.load(app.config, Path(app.instance_path), test_config)
 
-    from . import db, errors, htmx, security, templating
+    from . import db, errors, health, htmx, logs, security, templating
 
+    # Before security's and the database's checks: a load balancer asks without the code, and hears 503 itself.
+    health.init_app(app)
     security.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
@@ -56,4 +50,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(stats.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(data.bp)
+    logs.init_app(app)
     return app

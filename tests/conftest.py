@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -11,8 +12,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
+from companion.logs import HANDLER_NAME
 
 TOKEN = "test-csrf-token"
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_log_handler() -> Iterator[None]:
+    """A test that ran the `companion` command leaves its log handler on a stream pytest has since closed."""
+    yield
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if h.get_name() == HANDLER_NAME]:
+        root.removeHandler(handler)
 
 
 @pytest.fixture
