@@ -219,7 +219,9 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
 
     # Undo takes the capture back whole: the card in play, Bob's Minion on it again.
     page.get_by_role("button", name="Undo last tap").click()
-    expect(notice).to_have_text(f"Took back: Ann captures card 2 ({took.removesuffix('.')}).")
+    # Its first sentence says what the capture was, so it stands for the action; the rest follows in brackets.
+    first, rest = took.split(". ", 1)
+    expect(notice).to_have_text(f"Took back: {first} ({rest.removesuffix('.')}).")
     expect(artifact.locator(".dots")).to_have_attribute("aria-label", "4 of 5 encampments occupied")
     expect(artifact.locator(".dot.colour-red")).to_have_count(1)
     expect(bob_facts).to_contain_text("Base Camp: 8 Minions and the General.")
