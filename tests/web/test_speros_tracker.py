@@ -1187,7 +1187,7 @@ def test_undo_goes_back_one_action_at_a_time(client, app, play_id: int) -> None:
     assert '<h2 id="turn-title" hx-swap-oob="true">Ann\'s turn</h2>' in html
     html = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
     assert notice(html) == (
-        "Took back: Ann puts a Mountain card into play (3 encampments, iron, 1 VP) (Mountain card 1 (1 VP, iron) is in "
+        "Took back: Ann puts Mountain card 1 into play (3 encampments, iron, 1 VP) (Mountain card 1 (1 VP, iron) is in "
         "the Skirmish Area. Ann deploys a Minion there)."
     )
     assert saved(app, play_id)["table"] == START_TABLE
@@ -1947,5 +1947,5 @@ def test_api_undo_says_the_action_in_plain_words(client) -> None:
     api_act(client, play, {"action": "explore", "player": "Ann", "terrain": "forest", "encampments": 4, "vp": 2,
                            "resources": ["iron", "gold"]})
     undone = post_json(client, f"/api/v1/plays/{play}/undo", {}).get_json()["undone"]
-    assert undone["text"].startswith("Ann puts a Forest card into play (4 encampments, iron and gold, 2 VP)")
+    assert undone["text"].startswith("Ann puts Forest card 1 into play (4 encampments, iron and gold, 2 VP)")
     assert not any(mark in undone["text"] for mark in "[]{}_")
