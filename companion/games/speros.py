@@ -1,8 +1,7 @@
 """Conquest of Speros (2-4 players): captured cards, resource sets, deployed units, objectives.
 
-Rule text: shared/seeds/003_e751d0c6b246f7bb.txt ("Components", "Card Notes", "Setup", "Scoring",
-"Ancient Artifacts", "Mastery Objectives (Optional)").
-Decisions: shared/rules-notes.md, "Conquest of Speros".
+Rules from the rulebook's "Components", "Card Notes", "Setup", "Scoring", "Ancient Artifacts" and "Mastery
+Objectives (Optional)"; what the project decided where it is unclear: docs/rules.md, "Conquest of Speros".
 """
 
 from __future__ import annotations

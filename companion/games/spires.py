@@ -1,7 +1,7 @@
 """Spires (1-4 players): towers, scrolls and symbol majorities, solo King's Appraisal.
 
-Rule text: shared/seeds/002_3095d0b15c9bd2cd.txt ("Scoring", "Bonus Symbols", solo "End Game and Scoring").
-Decisions: shared/rules-notes.md, "Spires".
+Rules from the rulebook's "Scoring", "Bonus Symbols" and solo "End Game and Scoring"; the project's decisions:
+docs/rules.md, "Spires".
 """
 
 from __future__ import annotations

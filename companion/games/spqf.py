@@ -1,7 +1,7 @@
 """SPQF (2-4 players): VP tokens, Civilization Level, Monument and its bonus, cards with a 1 VP corner.
 
-Rule text: shared/seeds/000_93c0f8820d2d9d2b.txt ("Setup", "Civilization Level", "End of the Game").
-Decisions: shared/rules-notes.md, "SPQF".
+Rules from the rulebook's "Setup", "Civilization Level" and "End of the Game"; the project's decisions:
+docs/rules.md, "SPQF".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Spyrium (2-5 players): score track, printed building VP and end-game technique VP.
 
-Rule text: shared/seeds/001_e6107a0cf4062ca0.txt (start, turns, "Maximum number of workers", "Bonuses").
-Decisions: shared/rules-notes.md, "Spyrium".
+Rules from the rulebook's start, turns, "Maximum number of workers" and "Bonuses"; the project's decisions:
+docs/rules.md, "Spyrium".
 """
 
 from __future__ import annotations
