@@ -72,6 +72,15 @@ class Table:
             self.keys += 1
         self.settle()
 
+    def keys_in(self, text: str, enter: bool = True) -> None:
+        """Type into the field that has the focus (after a tap opened it): a key per character, and Enter or Done."""
+        self.page.keyboard.type(text)
+        self.keys += len(text)
+        if enter:
+            self.page.keyboard.press("Enter")
+            self.keys += 1
+        self.settle()
+
     def choose(self, target: Any, value: str) -> None:
         """Pick from a list: open it and choose, two taps."""
         locator = (self.page.locator(target) if isinstance(target, str) else target).first
