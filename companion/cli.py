@@ -4,7 +4,6 @@ import it."""
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,16 +12,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from flask import Flask
     from sqlalchemy.engine import URL as EngineURL
-
-
-def lan_address() -> str | None:
-    """This machine's address on the local network, for tablets on the same Wi-Fi (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
-            return probe.getsockname()[0]
-    except OSError:
-        return None
 
 
 # The server's connection settings (instance/config.py may change them): room for some twenty devices that each
@@ -41,9 +30,12 @@ def serve(host: str, port: int, threads: int) -> None:
 
     from waitress.server import create_server
 
+    from .join import EVERY_INTERFACE, OPEN_COMMAND, SERVE_HOST, is_loopback, lan_address
     from .security import guard_connections, is_trusted_proxy
 
     app = _upgraded_app()
+    # Where it listens decides whether a phone can follow the Join panel's QR code (companion/join.py).
+    app.config[SERVE_HOST] = host
     settings = {name: int(app.config.get(name, default)) for name, default in SERVER_DEFAULTS.items()}
     proxies = app.config["TRUSTED_PROXIES"]
 
@@ -64,19 +56,29 @@ def serve(host: str, port: int, threads: int) -> None:
         cleanup_interval=1,
         # poll() has no limit on descriptor numbers, where select() stops at 1024 open files.
         asyncore_use_poll=True,
+        # Waitress deletes every X-Forwarded-* header unless told otherwise, so TRUSTED_PROXIES (security.py,
+        # which believes them from the named proxies alone) would never see the device behind nginx. Without a
+        # trusted proxy they stay deleted.
+        clear_untrusted_proxy_headers=proxies is None,
     )
     guard_connections(server, settings["SERVER_CONNECTIONS_PER_DEVICE"], settings["SERVER_HEADER_TIMEOUT"], is_proxy)
     logging.basicConfig()  # waitress's warnings (a full queue, a dropped connection) reach the console
     server.print_listen("Serving on http://{}:{}")
-    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    shown = lan_address() if host in EVERY_INTERFACE else host
     print(f"Companion is running: open http://{shown or host}:{port}/ (Ctrl+C stops it)", flush=True)
+    if is_loopback(host):
+        print(
+            f"Only this machine can open it: start it with {OPEN_COMMAND} to let phones on the same Wi-Fi join "
+            "(with COMPANION_ACCESS_CODE set on a Wi-Fi others share).",
+            flush=True,
+        )
     try:
         server.run()
     finally:
         server.close()
 
 
-def _upgraded_app():  # noqa: ANN202  (a Flask app; imported late so that `companion --help` stays quick)
+def _upgraded_app() -> Flask:  # imported late, so that `companion --help` stays quick
     """The app, its database first brought to the newest schema (saying so when anything was done)."""
     from . import create_app, migrate
 
@@ -155,7 +157,11 @@ def _pg_dump(url: EngineURL, destination: Path) -> int:
     # Written aside and renamed: a failed dump never leaves half a backup under the asked name.
     partial = destination.with_name(destination.name + ".part")
     done = subprocess.run(
-        [program, "--format=custom", f"--file={partial}", libpq_url], env=environment, stderr=subprocess.PIPE, text=True
+        [program, "--format=custom", f"--file={partial}", libpq_url],
+        check=False,
+        env=environment,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     if done.returncode != 0:
         partial.unlink(missing_ok=True)

@@ -6,8 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
-from markupsafe import Markup
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 
 from . import play_log, records
 from .db import get_session
@@ -26,8 +25,8 @@ from .forms import (
 from .games import get_game
 from .games.base import Game, InputErrors, Note, read_path
 from .games.live import Applied, End, Live, validate_start
-from .join import join_url, qr_svg
 from .htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
+from .join import join_panel
 from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play
 from .pdf import render_pdf
 from .security import device_id
@@ -484,14 +483,8 @@ def join(play_id: int) -> Response:
     """A QR code of the play's address on the table's network, so another phone joins in one scan."""
     play = _load_play(play_id)
     page_url = url_for("plays.show_play", play_id=play.id, _external=True)
-    address = join_url(page_url, current_app.config.get("PUBLIC_URL"))
-    context = {
-        "play": play,
-        "game": records.game_of(play),
-        "address": address,
-        "qr": Markup(qr_svg(address, f"QR code of {address}")),
-    }
-    return page_or_fragments("join.html", ("_partials/join.html",), **context)
+    panel = join_panel(page_url)
+    return page_or_fragments("join.html", ("_partials/join.html",), play=play, game=records.game_of(play), **panel)
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")

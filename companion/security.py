@@ -239,6 +239,15 @@ class TrustedProxies:
         return fixed(environ, start_response)
 
 
+def came_through_proxy() -> bool:
+    """Whether this request came through a trusted proxy: its X-Forwarded-* headers were believed (ProxyFix ran,
+    and the proxy sent them), so the address the device used is the proxy's, not this server's."""
+    environ = request.environ
+    return "werkzeug.proxy_fix.orig" in environ and any(
+        name in environ for name in ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_HOST")
+    )
+
+
 def behind_proxies(wsgi_app: Callable[..., Any], setting: ProxySetting) -> Callable[..., Any]:
     """The app's WSGI callable as TRUSTED_PROXIES wants it: unchanged, ProxyFix over N hops, or TrustedProxies."""
     if setting is None:
@@ -655,7 +664,7 @@ def guard_connections(
                 self.request_began = time.time()
             return super().received(data)
 
-    def admit(listener: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> Any:  # noqa: A002 (waitress's name)
+    def admit(listener: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> Any:  # waitress's names
         """A channel for the new connection, unless its device already holds its share: then 503 and closed."""
         host = client_host(addr)
         if not exempt(host):
@@ -674,9 +683,9 @@ def guard_connections(
         original(now)
         for channel in list(listener.active_channels.values()):
             request = channel.request
-            if request is not None and not request.headers_finished and not channel.requests:
-                if now - getattr(channel, "request_began", now) > header_timeout:
-                    channel.will_close = True
+            waiting = request is not None and not request.headers_finished and not channel.requests
+            if waiting and now - getattr(channel, "request_began", now) > header_timeout:
+                channel.will_close = True
 
     listeners = [server] if isinstance(server, BaseWSGIServer) else []
     listeners += [item for item in getattr(server, "map", {}).values() if isinstance(item, BaseWSGIServer)]

@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +40,15 @@ def free_port() -> int:
 class Server:
     """`python3 -m companion serve` as a child process: the waitress process itself, no shell in between."""
 
-    def __init__(self, database_url: str, instance: Path, log: Path, threads: int = 8):
-        """Remember where the data is and where the server's output goes; start() runs it."""
+    def __init__(self, database_url: str, instance: Path, log: Path, threads: int = 8,
+                 env: Mapping[str, str] | None = None):
+        """Remember where the data is, where the server's output goes and any settings of its own (COMPANION_*
+        variables in `env`); start() runs it."""
         self.database_url = database_url
         self.instance = instance
         self.log = log
         self.threads = threads
+        self.env = dict(env or {})
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -57,7 +60,7 @@ class Server:
 
     def start(self) -> Server:
         """Start the server on a free port and wait until it answers HTTP (a few tries if the port was taken)."""
-        env = {**os.environ, "DATABASE_URL": self.database_url, "COMPANION_INSTANCE": str(self.instance),
+        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url, "COMPANION_INSTANCE": str(self.instance),
                "PYTHONUNBUFFERED": "1"}
         for _attempt in range(3):
             self.port = free_port()
@@ -129,9 +132,9 @@ class Client:
         """Connect lazily to the port."""
         self.connection = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
 
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """(status, JSON answer or None). Raises OSError or HTTPException when no answer came."""
-        headers = {}
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """(status, JSON answer, else the text, or None). Raises OSError or HTTPException when no answer came."""
+        headers = dict(headers or {})
         data = None
         if body is not None:
             data = json.dumps(body).encode()
