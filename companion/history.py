@@ -13,6 +13,7 @@ is listed or a play is deleted.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from math import ceil
 from typing import Any
@@ -97,6 +98,29 @@ def _aware(moment: datetime) -> datetime:
 def restore_until(play: Play) -> datetime | None:
     """The moment a deleted play is purged (None for a play that is not deleted)."""
     return play.deleted_at + timedelta(days=RESTORE_DAYS) if play.deleted_at else None
+
+
+@dataclass(frozen=True)
+class RankedSeat:
+    """A player in a history row: the name as played, the total, whether they won, and their roster entry."""
+
+    name: str
+    total: int | None
+    won: bool
+    player_id: int
+
+
+@bp.app_template_global()
+def ranked_seats(play: Play, result: dict[str, Any]) -> list[RankedSeat]:
+    """A finished play's players by rank (ties in turn order), each with the roster entry their name links to."""
+    # stored_result lists the players in seat order, so each lines up with its seat's roster entry.
+    seats = [
+        RankedSeat(p["name"], p["total"], p["name"] in result["winners"], seat.player_id)
+        for p, seat in zip(result["players"], play.seats, strict=True)
+    ]
+    ranks = [p["rank"] for p in result["players"]]
+    order = sorted(range(len(seats)), key=lambda i: (ranks[i] is None, ranks[i] or 0))
+    return [seats[i] for i in order]
 
 
 def _finished_play(play_id: int) -> Play:

@@ -35,7 +35,7 @@ def listed(html: str) -> list[int]:
     """The ids of the plays a history page lists, in order."""
     assert '<div id="history-results"' in html, "no history results on the page"
     results = html.split('<div id="history-results"', 1)[1].split("<h2>Put aside</h2>", 1)[0]
-    return [int(n) for n in re.findall(r'<a class="card row-link" href="/plays/(\d+)"', results)]
+    return [int(n) for n in re.findall(r'<a class="row-link" href="/plays/(\d+)"', results)]
 
 
 def count_said(html: str) -> str:
