@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, ValidationInfo, field_validator
+from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from .base import (
     FieldError,
@@ -454,13 +454,13 @@ def setup(count: int, options: SperosOptions) -> list[str]:
     if not options.mastery:
         mastery = "Optional: " + mastery[0].lower() + mastery[1:]
     return [
-        "Each player chooses a colour and takes the 11 units (10 Minions and the General), the Base Camp card and"
-        " the General card of that colour. Place the units on the Base Camp card: they begin undeployed.",
+        ("Each player chooses a colour and takes the 11 units (10 Minions and the General), the Base Camp card and"
+        " the General card of that colour. Place the units on the Base Camp card: they begin undeployed."),
         f"Shuffle the 17 Bonus Objective cards and deal 3 to each player ({3 * count} in all), kept hidden.",
-        f"Shuffle the {LOCATIONS_IN_GAME} Location cards into a shared deck and deal 8 to each player. Each"
-        " player at once puts one Location from hand into the Skirmish Area.",
-        f"Shuffle the {ARTIFACTS_IN_BOX} Ancient Artifacts and place {count} in the Skirmish Area; put the"
-        " rest back in the box.",
+        (f"Shuffle the {LOCATIONS_IN_GAME} Location cards into a shared deck and deal 8 to each player. Each"
+        " player at once puts one Location from hand into the Skirmish Area."),
+        (f"Shuffle the {ARTIFACTS_IN_BOX} Ancient Artifacts and place {count} in the Skirmish Area; put the"
+        " rest back in the box."),
         mastery,
         "Randomly choose the starting player.",
     ]
@@ -490,10 +490,10 @@ def pad(options: SperosOptions) -> Pad:
 def reference_notes(options: SperosOptions) -> list[str]:
     """Reminders for entering a score: what counts as familiar, how sets and objectives are read."""
     return [
-        "Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black);"
-        " units on an Artifact count as unfamiliar.",
-        "Enter each captured card's printed VP and resources; a card showing several resources fills one slot"
-        " of a set, and the app finds the most sets.",
+        ("Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black);"
+        " units on an Artifact count as unfamiliar."),
+        ("Enter each captured card's printed VP and resources; a card showing several resources fills one slot"
+        " of a set, and the app finds the most sets."),
         "Enter what each of your Bonus Objectives would score: the best one counts.",
     ]
 
@@ -633,6 +633,19 @@ class CardParams(Params):
     encampments: int | None = Field(None, ge=1, le=ENCAMPMENTS_MAX)
     vp: int | None = Field(None, ge=CARD_VP_MIN, le=CARD_VP_MAX, validate_default=True)
     resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES), validate_default=True)
+    # The Explore action of the player whose turn it is ends that turn (the Action step is a turn's last step).
+    end_turn: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_vp(cls, data: Any) -> Any:
+        """The page's VP buttons send "vp"; a VP they don't offer is typed in "vp_typed", taken when no button
+        says one."""
+        if isinstance(data, Mapping) and "vp_typed" in data:
+            data = dict(data)
+            typed = data.pop("vp_typed")
+            data.setdefault("vp", typed)
+        return data
 
     @field_validator("terrain")
     @classmethod
@@ -675,6 +688,19 @@ class UnitParams(Params):
     kind: UnitKind = MINION
 
 
+class AttackParams(Params):
+    """The card the turn's Attack deploys a Minion to."""
+
+    card: int
+
+
+class LeadParams(Params):
+    """The card the turn's Lead deploys the General to, and whether a Minion goes with it ('you may also')."""
+
+    card: int
+    minion: bool = True
+
+
 class MoveParams(UnitParams):
     """A unit moved by an ability from one card to another."""
 
@@ -700,6 +726,17 @@ class MasteryParams(Params):
     vp: int = Field(ge=0, le=MASTERY_VP_MAX)
     leaders: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_vp(cls, data: Any) -> Any:
+        """As a card's: the VP buttons send "vp", a VP they don't offer comes typed in "vp_typed"; Save sends the
+        VP saved before ("vp_saved"), kept when none is typed."""
+        if isinstance(data, Mapping) and ({"vp_typed", "vp_saved"} & set(data)):
+            data = dict(data)
+            typed, saved = data.pop("vp_typed", None), data.pop("vp_saved", None)
+            data.setdefault("vp", typed if typed is not None else saved)
+        return data
+
     @field_validator("leaders", mode="before")
     @classmethod
     def _as_list(cls, value: Any) -> Any:
@@ -714,6 +751,8 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
     table, params = state["table"], action.params
     artifact = params.terrain == "artifact"
     errors = []
+    if params.end_turn and action.seat == active_seat(table, len(ctx.names)):
+        _one_action_a_turn(table, ctx)
     artifacts = sum(1 for card in table["cards"] if card["terrain"] == "artifact")
     if artifact and artifacts >= len(ctx.names):
         errors.append(FieldError("terrain", f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; "
@@ -743,19 +782,98 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
             said.append(f"{name} deploys a Minion there.")
         else:
             said.append(f"{name} has no Minion left in Base Camp to deploy there.")
-    return Applied(state, tuple(said + _capturable(state, ctx, card)))
+    said += _capturable(state, ctx, card)
+    if params.end_turn and action.seat == active_seat(table, len(ctx.names)):
+        said += _action_taken(state, ctx, card)
+    return Applied(state, tuple(said))
 
 
-def deploy(state: State, action: Action, ctx: Context) -> Applied:
-    """Attack (a Minion) or Lead (the General) to a card in the Skirmish Area, never to a captured one."""
-    table, params, name = state["table"], action.params, ctx.names[action.seat]
-    card = _card(table, params.card)
+def _in_skirmish(table: dict[str, Any], card_id: int, ctx: Context) -> dict[str, Any]:
+    """A card units can be deployed to: in the Skirmish Area, never in a Captured Area."""
+    card = _card(table, card_id)
     if card["captured_by"] is not None:
         raise InputErrors([FieldError("card", f"{card_name(card)} is in {ctx.names[card['captured_by']]}'s Captured "
                                               "Area: no unit can be deployed there.")])
+    return card
+
+
+def deploy(state: State, action: Action, ctx: Context) -> Applied:
+    """A Minion or the General deployed to a card in the Skirmish Area, never to a captured one (an ability's, or
+    a turn's action tracked unit by unit: Next turn then passes the turn)."""
+    table, params, name = state["table"], action.params, ctx.names[action.seat]
+    card = _in_skirmish(table, params.card, ctx)
     _deploy(card, table, action.seat, params.kind, name)
     said = [f"{name} deploys a {params.kind.capitalize()} to {card_name(card)}."]
     return Applied(state, tuple(said + _capturable(state, ctx, card)))
+
+
+def _one_action_a_turn(table: dict[str, Any], ctx: Context) -> None:
+    """'Take one of the following four actions': a second action in the same turn is refused."""
+    pending = _pending(table)
+    if pending is not None:
+        who = ctx.names[active_seat(table, len(ctx.names))]
+        card = card_name(_card(table, pending))
+        raise InputErrors([FieldError("card", f"{who} has taken this turn's action: capture {card} or tap Next "
+                                              "turn.")])
+
+
+def _the_turn_of(table: dict[str, Any], action: Action, ctx: Context, what: str) -> None:
+    """A turn's action (Attack, Lead) is taken by the player whose turn it is, once."""
+    active = active_seat(table, len(ctx.names))
+    if action.seat != active:
+        raise InputErrors([FieldError("player", f"It is {ctx.names[active]}'s turn: {what} is the action of the "
+                                                "player whose turn it is. A unit an ability deploys is added with "
+                                                "+ Minion or + General.")])
+    _one_action_a_turn(table, ctx)
+
+
+def attack(state: State, action: Action, ctx: Context) -> Applied:
+    """'Attack: Deploy one of your Minions to any Location in the Skirmish Area', as the turn's action: the turn
+    passes after it, or after the capture it makes possible."""
+    table, name = state["table"], ctx.names[action.seat]
+    _the_turn_of(table, action, ctx, "Attack")
+    card = _in_skirmish(table, action.params.card, ctx)
+    _deploy(card, table, action.seat, MINION, name)
+    said = [f"{name} attacks {card_name(card)} with a Minion."] + _capturable(state, ctx, card)
+    return Applied(state, tuple(said + _action_taken(state, ctx, card)))
+
+
+def lead(state: State, action: Action, ctx: Context) -> Applied:
+    """'Lead: Deploy your General to any Location in the Skirmish Area. If that Location has a remaining unoccupied
+    encampment, you may also deploy one of your Minions to that Location.' The turn's action: the turn passes after
+    it, or after the capture it makes possible."""
+    table, name = state["table"], ctx.names[action.seat]
+    _the_turn_of(table, action, ctx, "Lead")
+    card = _in_skirmish(table, action.params.card, ctx)
+    _deploy(card, table, action.seat, GENERAL, name)
+    said = [f"{name} leads the General to {card_name(card)}"]
+    if not action.params.minion:
+        said[0] += "."
+    elif len(card["units"]) >= card["encampments"]:
+        said[0] += ": no encampment is left for a Minion."
+    elif base_camp(table, action.seat)[MINION] < 1:
+        said[0] += f": {name} has no Minion left in Base Camp to go with it."
+    else:
+        _deploy(card, table, action.seat, MINION, name)
+        said[0] += ", with a Minion."
+    said += _capturable(state, ctx, card)
+    return Applied(state, tuple(said + _action_taken(state, ctx, card)))
+
+
+def _pending(table: dict[str, Any]) -> int | None:
+    """The card whose capture passes the turn: the turn's action made it capturable (None when there is none)."""
+    acted = table.get("acted")
+    return acted["card"] if acted and acted["turn"] == table["turn"] else None
+
+
+def _action_taken(state: State, ctx: Context, card: dict[str, Any]) -> list[str]:
+    """The Action step is a turn's last: the turn passes, unless the action lets a player capture its card; then
+    its capture (taken in the turn) passes it, or Next turn."""
+    table = state["table"]
+    if capture_now(card, ctx.names).captured_by is not None:
+        table["acted"] = {"turn": table["turn"], "card": card["id"]}
+        return ["The turn passes with its capture (or Next turn)."]
+    return _pass_turn(state, ctx)
 
 
 def _take_unit(card: dict[str, Any], seat: int, kind: str, name: str) -> None:
@@ -813,6 +931,8 @@ def capture_card(state: State, action: Action, ctx: Context) -> Applied:
         card["locked"] = True
         said.append(f"{name}'s units on it are locked on" + (
             f"; {join_names(sorted(set(sent)))}'s go back to their Base Camp." if sent else "."))
+    if _pending(table) == card["id"]:
+        said += _pass_turn(state, ctx)
     return Applied(state, tuple(said))
 
 
@@ -879,20 +999,26 @@ def next_turn(state: State, action: Action, ctx: Context) -> Applied:
     """The next player clockwise. After the last turn of the countdown it ends the game: 'When a player draws the
     last card from the shared Location deck, that player finishes his or her turn and then each other player takes
     one final turn.'"""
+    return Applied(state, tuple(_pass_turn(state, ctx)))
+
+
+def _pass_turn(state: State, ctx: Context) -> list[str]:
+    """The turn passes to the next player clockwise (Next turn, or the turn's action taken), or the game ends."""
     table = state["table"]
+    table.pop("acted", None)
     last = final_turn(table, len(ctx.names))
     if last is not None and table["turn"] >= last:
         who = ctx.names[active_seat(table, len(ctx.names))]
         table["ended"] = (f"{who}'s final turn is over: the last Location card was drawn and each other player has "
                           "taken one final turn. The game has ended.")
-        return Applied(state, (table["ended"],))
+        return [table["ended"]]
     table["turn"] += 1
     active = active_seat(table, len(ctx.names))
     said = [f"{ctx.names[active]}'s turn."]
     if sum(base_camp(table, active).values()) == 0:
         table["ended"] = f"{ctx.names[active]} starts the turn with no units in Base Camp: the game ends at once."
         said.append(table["ended"])
-    return Applied(state, tuple(said))
+    return said
 
 
 def last_drawn(state: State, action: Action, ctx: Context) -> Applied:
@@ -1040,8 +1166,28 @@ def view(standing: Standing) -> dict[str, Any]:
                       "leaders": [as_seated(leader, ctx.names) for leader in table["mastery"][n]["leaders"]]}
                      if n < len(table["mastery"]) else {"vp": 0, "leaders": []})
                     for n in range(count - 1)],
-        "card_vp": {"start": 1, "low": CARD_VP_MIN, "high": CARD_VP_MAX},
+        "card_vp": {"start": 1, "low": CARD_VP_MIN, "high": CARD_VP_MAX, "buttons": CARD_VP_BUTTONS},
+        "mastery_vp": {"low": 0, "high": MASTERY_VP_MAX, "buttons": MASTERY_VP_BUTTONS},
+        "pending": card_name(_card(table, pending)) if (pending := _pending(table)) is not None else None,
+        "setup_left": setup_left(table, count),
+        # Who puts the next card in, unless the player says otherwise: nobody while the setup's cards go in, else
+        # the player whose turn it is (their Explore).
+        "explorer": None if setup_left(table, count) else active_seat(table, count),
     }
+
+
+# The printed VP a button offers: Locations' usual values; any other (an Artifact's negative one) is typed.
+CARD_VP_BUTTONS = tuple(range(8))
+MASTERY_VP_BUTTONS = tuple(range(1, 11))
+
+
+def setup_left(table: dict[str, Any], count: int) -> int:
+    """How many of the setup's cards are still to come: 'Each player simultaneously puts one Location ... into the
+    Skirmish Area' and 'place a number of cards equal to the number of players' (Artifacts), none by an Explore;
+    only while the first turn has not moved on and no unit is deployed."""
+    if table["turn"] != 1 or any(card["units"] for card in table["cards"]):
+        return 0
+    return max(0, 2 * count - len(table["cards"]))
 
 
 # What undo and the log say an action was, in the players' words. An action names its cards by number; given the
@@ -1078,6 +1224,16 @@ def describe_deploy(action: Action, ctx: Context, before: State | None = None) -
     """'Ann deploys a Minion to Forest card 3'."""
     params = action.params
     return f"{ctx.names[action.seat]} deploys {_unit_called(params.kind)} to {_card_called(params.card, before)}"
+
+
+def describe_attack(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann attacks Forest card 3'."""
+    return f"{ctx.names[action.seat]} attacks {_card_called(action.params.card, before)}"
+
+
+def describe_lead(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann leads to Forest card 3'."""
+    return f"{ctx.names[action.seat]} leads to {_card_called(action.params.card, before)}"
 
 
 def describe_move(action: Action, ctx: Context, before: State | None = None) -> str:
@@ -1137,6 +1293,8 @@ LIVE = Live(
         **counter_actions(_bonus_bounds),
         "explore": ActionSpec(while_playing(explore), CardParams, "optional", describe_explore),
         "deploy": ActionSpec(while_playing(deploy), UnitParams, "required", describe_deploy),
+        "attack": ActionSpec(while_playing(attack), AttackParams, "required", describe_attack),
+        "lead": ActionSpec(while_playing(lead), LeadParams, "required", describe_lead),
         "move": ActionSpec(while_playing(move), MoveParams, "required", describe_move),
         "remove": ActionSpec(while_playing(remove), UnitParams, "required", describe_remove),
         "capture": ActionSpec(while_playing(capture_card), CaptureParams, "required", describe_capture),
@@ -1153,13 +1311,14 @@ LIVE = Live(
     end_fields=BONUS_FIELDS,
     labels={f"bonus_{n}": f"Bonus Objective {n} VP" for n in range(1, BONUS_OBJECTIVES_DEALT + 1)},
     untracked=(
-        "The cards in each hand, the Location deck and the discard pile: the tracker knows a card once it is put "
-        "into play, and that the last one was drawn once you tap it.",
-        "Which action a turn takes (Explore, Attack, Lead or Plan), drawing two cards with an empty hand, and "
-        "discarding down to ten cards.",
-        "What the abilities of discarded Locations, Generals and Artifacts (Excavate and Capture) do: tap the units "
+        ("The cards in each hand, the Location deck and the discard pile: the tracker knows a card once it is put "
+        "into play, and that the last one was drawn once you tap it."),
+        ("A turn's action is tracked when it is tapped as one (Explore through the card form, Attack and Lead on a "
+         "card: the turn then passes); a Plan is Next turn. Drawing two cards with an empty hand and discarding down "
+         "to ten cards are not tracked."),
+        ("What the abilities of discarded Locations, Generals and Artifacts (Excavate and Capture) do: tap the units "
         "they deploy, move or send home. An ability that breaks a rule the tracker checks (a unit moved off a "
-        "captured Artifact) can only be noted beside the board.",
+        "captured Artifact) can only be noted beside the board."),
         "Which Bonus Objectives a player holds: at the end, enter what each of the three would score.",
         "Who best meets a Mastery Objective: tick the players when you score.",
     ),

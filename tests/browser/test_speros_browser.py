@@ -55,16 +55,21 @@ def put_card(
     resources=(),
     vp: int = 1,
     encampments: int = 3,
-    explorer: str | None = "active",
+    explorer: str | None = "proposed",
     taps: list[str] | None = None,
 ) -> None:
-    """Fill 'Put a card into play' with its chips, stepper and select and send it; each finger's tap goes in `taps`.
+    """Fill 'Put a card into play' with its chips and select, and put it in with the tap on its printed VP (a VP
+    without a button is typed, then Put into play); each finger's tap goes in `taps`.
 
-    explorer: a player's name, None for 'nobody', or 'active' to leave the select as it stands (the player whose
-    turn it is, as drawn). A chip already as wanted is left alone, as a player would.
+    explorer: a player's name, None for 'nobody', or 'proposed' to leave the select as the tracker proposes it
+    (nobody while the setup's cards go in, else the player whose turn it is). A chip already as wanted is left
+    alone, as a player would.
     """
     taps = [] if taps is None else taps
     form = page.locator("#put-card")
+    if not form.is_visible():
+        page.locator(".put-card > summary").click()
+        taps.append("open the form")
     chip = form.get_by_role("radio", name=terrain.capitalize(), exact=True)
     if not chip.is_checked():
         chip.check()
@@ -79,20 +84,21 @@ def put_card(
         if box.is_checked() != (resource in resources):
             box.set_checked(resource in resources)
             taps.append(f"resource {resource}")
-    steps = vp - int(form.locator("input[name=vp]").input_value())
-    step = form.get_by_role("button", name="Printed VP: one more" if steps > 0 else "Printed VP: one less")
-    for _ in range(abs(steps)):
-        step.click()
-        taps.append(f"VP {'+' if steps > 0 else '−'}")
-    expect(form.locator("input[name=vp]")).to_have_value(str(vp))
-    if explorer != "active":
+    if explorer != "proposed":
         select = form.locator("select[name=seat]")
         wanted = "" if explorer is None else seat_of[explorer]
         if select.input_value() != wanted:
             select.select_option(wanted)
             taps.extend([f"explored by {explorer}"] * SELECT_TAPS)
-    form.get_by_role("button", name="Put into play").click()
-    taps.append("Put into play")
+    button = form.locator(f"#put-card-vp-{vp}")
+    if button.count():
+        button.click()
+        taps.append(f"VP {vp}")
+    else:
+        form.locator("#put-card-vp-typed").fill(str(vp))
+        taps.append(f"VP {vp} typed")
+        form.get_by_role("button", name="Put into play").click()
+        taps.append("Put into play")
 
 
 def deploy_button(page, who: str, card: str, kind: str = "Minion"):
@@ -122,16 +128,20 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(skirmish).to_contain_text("No card in play")
     expect(ann_facts).to_contain_text("Base Camp: 10 Minions and the General. Familiar terrain: forest.")
     expect(bob_facts).to_contain_text("Familiar terrain: mountain.")
+    # While the setup's cards go in, the tracker proposes nobody as the explorer.
     explorer = page.locator("#put-card select[name=seat]")
-    expect(explorer.locator("option:checked")).to_have_text("Ann")
+    expect(explorer.locator("option:checked")).to_have_text("nobody (setup or an ability)")
+    expect(page.locator("#explorer")).to_contain_text("Setup: 4 more cards")
 
     # Ann explores a Mountain (3 encampments, crystal and iron, 3 VP): not her colour, so a Minion of hers goes on
-    # it by itself. Counted from the terrain chip to the capture: the taps one captured card costs at the table.
+    # it by itself, and her Explore passes the turn. Counted from the terrain chip to the capture: the taps one
+    # captured card costs at the table.
     taps: list[str] = []
-    put_card(page, seat_of, "mountain", resources=("crystal", "iron"), vp=3, taps=taps)
+    put_card(page, seat_of, "mountain", resources=("crystal", "iron"), vp=3, explorer="Ann", taps=taps)
     expect(notice).to_have_text(
-        "Mountain card 1 (3 VP, crystal and iron) is in the Skirmish Area. Ann deploys a Minion there."
+        "Mountain card 1 (3 VP, crystal and iron) is in the Skirmish Area. Ann deploys a Minion there. Bob's turn."
     )
+    expect(page.locator("#turn-title")).to_have_text("Bob's turn")
     mountain = page.locator("#card-1")
     expect(mountain.locator("h3")).to_have_text("Mountain card 1 3 VP · crystal, iron · 3 encampments")
     expect(mountain.locator(".dots")).to_have_attribute("aria-label", "1 of 3 encampments occupied")
@@ -161,16 +171,16 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(notice).to_have_text("Ann captures Mountain card 1 (achieve majority).")
     expect(mountain).to_have_count(0)
     expect(ann_facts.locator(".captured > li")).to_have_text(re.compile(r"^Mountain card 1: 3 VP, crystal, iron"))
-    # 1 terrain + 1 encampment chip + 2 resources + 2 on the VP stepper (1 to 3) + Put into play; 2 units; the capture
-    # (nothing is ticked for a new card: every chip is the player's own tap).
+    # 1 terrain + 1 encampment chip + 2 resources + the explorer (the setup was skipped here) + the VP, which puts it
+    # in; 2 units; the capture (nothing is ticked for a new card: every chip is the player's own tap).
     assert taps == [
         "terrain mountain",
         "3 encampments",
         "resource crystal",
         "resource iron",
-        "VP +",
-        "VP +",
-        "Put into play",
+        "explored by Ann",
+        "explored by Ann",
+        "VP 3",
         "Bob + Minion",
         "Ann + General",
         "Ann captures it",
@@ -231,7 +241,9 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(captured).to_have_count(2)
     expect(skirmish.locator("li.play-card")).to_have_count(0)
 
-    # The last Location card is drawn in Ann's turn: Bob gets one more.
+    # Bob plans; the last Location card is drawn in Ann's turn: Bob gets one more.
+    page.get_by_role("button", name="Next turn").click()
+    expect(notice).to_have_text("Ann's turn.")
     page.get_by_role("button", name="Last Location card drawn").click()
     expect(notice).to_have_text("The last Location card is drawn. Ann finishes, then Bob takes one more turn.")
     expect(page.locator("#countdown")).to_have_text("Last card drawn: Ann finishes, then Bob takes one more turn.")
@@ -308,8 +320,9 @@ def test_explored_by_follows_the_turn(page, live_server: str) -> None:
     # Bob explores a Forest on his turn, leaving 'Explored by' as the tracker shows it.
     put_card(page, seat_of, "forest", resources=("iron",), vp=1)
     expect(page.locator("#notice")).to_have_text(
-        "Forest card 1 (1 VP, iron) is in the Skirmish Area. Bob deploys a Minion there.", timeout=2_000
+        "Forest card 1 (1 VP, iron) is in the Skirmish Area. Bob deploys a Minion there. Ann's turn.", timeout=2_000
     )
+    expect(explorer).to_have_text("Ann", timeout=2_000)
 
 
 @pytest.mark.parametrize(
@@ -409,12 +422,16 @@ def _axe_clean(page) -> None:
     assert violations == [], "axe-core found serious or critical violations:\n" + describe(violations)
 
 
-def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server: str) -> None:
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server: str, scheme: str) -> None:
+    """Mid-game (cards in play with empty encampments, the dots of each), light and dark: the empty dots are part of
+    one image whose name says how many encampments are occupied (axe: aria-label needs a role)."""
     # bypass_csp lets add_script_tag put axe in; the app has no inline script or style, so the page is the same.
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, color_scheme=scheme)
     page = context.new_page()
     try:
         _tracker_with_a_bit_of_everything(page, live_server)
+        expect(page.locator(".tracker .dots[role=img] .dot.empty").first).to_be_attached()
         expect(page.locator(".tracker details.move[open]")).to_have_count(2)
         expect(page.locator(".tracker .mastery details[open]")).to_have_count(1)
         _axe_clean(page)
@@ -444,11 +461,12 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
     try:
         _tracker_with_a_bit_of_everything(page, live_server)
         count = count_controls(page, ".tracker", TRACKER_CONTROLS)
-        # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, the VP stepper (−, box, +), the explorer select, Put; Mastery:
-        # select, 2 chips, Save; 2 cards in play: a capture, 7 unit buttons, the Mountain's Move form (3 selects and a
-        # button; the Artifact has nowhere to move to); Ann's captured Forest: her − Minion and its Move form;
-        # 6 Bonus Objective boxes; Finish; Put aside.
-        assert count == 51, f"{count} controls found in .tracker, not 51"
+        # Undo; Next turn, Last drawn; 5 + 6 + 3 chips, the explorer select, 8 VP buttons, the typed VP and Put;
+        # Mastery: 2 chips, 10 VP buttons, the typed VP, Save; 2 cards in play: a capture, 9 unit buttons (Bob's
+        # turn: his Attack and Lead on the Artifact), the Mountain's Move form (3 selects and a button; the Artifact
+        # has nowhere to move to); Ann's captured Forest: her − Minion and its Move form; 6 Bonus Objective boxes;
+        # Finish; Put aside.
+        assert count == 69, f"{count} controls found in .tracker, not 69"
         problems = target_problems(page, ".tracker", TRACKER_CONTROLS)
         assert problems == [], f"{len(problems)} problems at {w}x{h}:\n" + "\n".join(problems)
     finally:
@@ -530,9 +548,9 @@ def test_nine_cards_through_the_page_are_stored_as_tapped(page, live_server: str
                  explorer=explorer)
         expect(notice).to_contain_text(f"{'Artifact' if terrain == 'artifact' else terrain.capitalize() + ' card'} "
                                        f"{number} (")
-        # Back to what the page drew: no terrain, no encampments, no resource; VP 1.
+        # Back to what the page drew: no terrain, no encampments, no resource, no VP typed.
         expect(form.locator("input:checked")).to_have_count(0)
-        expect(form.locator("input[name=vp]")).to_have_value("1")
+        expect(form.locator("input[name=vp_typed]")).to_have_value("")
     stored = _stored_cards(page, live_server, play_id)
     assert [(c["id"], c["terrain"], c["encampments"], c["resources"], c["vp"]) for c in stored] == [
         (n, terrain, 5 if terrain == "artifact" else encampments,
@@ -601,3 +619,58 @@ def test_units_on_a_captured_location_are_moved_and_removed_from_the_page(page, 
     assert stored[1]["captured_by"] == 0 and stored[1]["units"] == [[0, "minion"]]
     assert stored[2]["units"] == [[0, "general"]]
     expect(ann_facts.locator(".captured > li")).to_have_count(1)
+
+
+def _three_cards_in_play(page, live_server: str) -> None:
+    """Three players; three cards in the Skirmish Area with units on them, two captured by Bob; Cy's turn."""
+    seat_of = start_speros(page, live_server, (("Ann", "green"), ("Bob", "red"), ("Cy", "blue")))
+    play_id = _play_id(page)
+    for terrain, encampments, resources, vp in (("forest", 3, ["gold"], 2), ("mountain", 1, ["iron"], 1),
+                                                ("ocean", 3, ["crystal"], 2), ("artifact", None, ["gold"], 3),
+                                                ("swamp", 2, ["iron", "gold"], 3)):
+        body = {"action": "explore", "terrain": terrain, "vp": vp, "resources": resources}
+        _api(page, live_server, play_id, body | ({"encampments": encampments} if encampments else {}))
+    for who, card, kind in (("Bob", 1, "general"), ("Bob", 1, "minion"), ("Bob", 2, "minion"), ("Ann", 4, "minion"),
+                            ("Cy", 4, "general"), ("Cy", 3, "minion")):
+        _api(page, live_server, play_id, {"action": "deploy", "player": who, "card": card, "kind": kind})
+    for card in (1, 2):
+        _api(page, live_server, play_id, {"action": "capture", "player": "Bob", "card": card})
+    page.reload()
+    expect(page.locator("#skirmish li.play-card")).to_have_count(3)
+    expect(page.locator(f"#facts-{seat_of['Bob']} .captured > li")).to_have_count(2)
+
+
+@pytest.mark.parametrize("width", sorted(VIEWPORTS))
+def test_the_board_comes_first_and_the_seats_sit_beside_it(browser, live_server: str, width: int) -> None:
+    """Issue 17: 'on a phone the Skirmish Area is on the first screen and Put a card into play is one tap away
+    without pushing the board down; on tablets the seats and captured areas sit beside the board without
+    stretching.'"""
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        _three_cards_in_play(page, live_server)
+        box = page.evaluate("""() => {
+          const top = e => e.getBoundingClientRect().top + scrollY;
+          const board = document.getElementById('skirmish');
+          return {first: top(board.querySelector('.play-card')), board_bottom: top(board) + board.offsetHeight,
+                  board_right: board.getBoundingClientRect().right,
+                  put_open: document.querySelector('.put-card').open,
+                  seats: [...document.querySelectorAll('section.seat')].map(s => ({
+                    top: top(s), left: s.getBoundingClientRect().left, height: s.offsetHeight,
+                    content: s.scrollHeight, align: getComputedStyle(s).alignSelf}))};
+        }""")
+        # The board's first card is on the first screen, with the card form closed above it, one tap away.
+        assert box["first"] < h, f"the first card starts {box['first']:.0f} px down, below the {h} px screen"
+        assert box["put_open"] is False
+        page.locator(".put-card > summary").click()
+        expect(page.locator("#put-card")).to_be_visible()
+        if width >= 800:
+            for seat in box["seats"]:
+                # Beside the board, as tall as what it holds, and at its top: not pushed below it.
+                assert seat["left"] >= box["board_right"], seat
+                assert seat["height"] - seat["content"] <= 8, seat
+                assert seat["top"] < box["board_bottom"], seat
+            assert box["seats"][0]["top"] < h
+    finally:
+        context.close()

@@ -71,6 +71,8 @@ SEQUENCES: dict[str, tuple[dict[str, Any], tuple[str, ...], list[Step]]] = {
         ("Bob", {"action": "capture", "card": 2}),
         ("Bob", {"action": "remove", "card": 1, "kind": "general"}),
         (None, {"action": "next_turn"}),
+        ("Bob", {"action": "attack", "card": 1}),
+        ("Cy", {"action": "lead", "card": 1}),
         (None, {"action": "last_drawn", "drawn": True}),
         (None, {"action": "last_drawn", "drawn": False}),
         (None, {"action": "mastery", "number": 1, "vp": 6, "leaders": ["Ann", "Cy"]}),

@@ -1444,37 +1444,37 @@ def test_what_the_tracker_does_not_keep_is_said() -> None:
 # --- Which rule sentence each live test checks -----------------------------------------------------------------
 
 RULE_SENTENCES = [
-    ("Explore: Put a Location card from your hand into the Skirmish Area. If the Location's color does not match "
-     "your Units' color, deploy one of your Minions to that Location.",
+    (("Explore: Put a Location card from your hand into the Skirmish Area. If the Location's color does not match "
+     "your Units' color, deploy one of your Minions to that Location."),
      ["test_explore_deploys_a_minion_unless_the_colour_matches",
       "test_explore_with_no_minion_left_still_puts_the_card_in_play"]),
     ("Each player simultaneously puts one Location from his or her hand into the Skirmish Area.",
      ["test_a_card_put_in_by_nobody_deploys_nothing", "test_cards_are_numbered_in_the_order_they_come_into_play"]),
     ("Each Location has one of four types: Forest, Mountain, Ocean and Swamp.",
      ["test_explore_refused", "test_a_card_is_never_guessed"]),
-    ("Each Location also features one of three Resources: Crystal, Iron and Gold. Some Locations can have multiple"
-     " Resources assigned to them.",
+    (("Each Location also features one of three Resources: Crystal, Iron and Gold. Some Locations can have multiple"
+     " Resources assigned to them."),
      ["test_explore_refused", "test_one_resource_from_a_form_is_text", "test_a_card_is_never_guessed"]),
-    ("Encampments: Place your Unit on one of these spaces. The number of Encampments can vary from one Location "
-     "card to the next.",
+    (("Encampments: Place your Unit on one of these spaces. The number of Encampments can vary from one Location "
+     "card to the next."),
      ["test_a_card_is_never_guessed", "test_nine_cards_each_keep_what_was_given_for_them"]),
     ("Every Artifact card features 5 Encampments.",
      ["test_an_artifact_has_five_encampments", "test_an_artifact_with_other_than_five_encampments_is_refused"]),
-    ("Victory Points: Victory Point values on Artifact vary from card to card (and in rare cases can even be "
-     "negative).",
+    (("Victory Points: Victory Point values on Artifact vary from card to card (and in rare cases can even be "
+     "negative)."),
      ["test_a_zero_vp_location_and_a_negative_artifact_are_taken", "test_a_card_is_never_guessed"]),
-    ("To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment (which appears "
-     "as a circle).",
+    (("To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment (which appears "
+     "as a circle)."),
      ["test_deploy_refused", "test_ten_minions_and_the_general_can_all_be_deployed"]),
     ("Attack: Deploy one of your Minions to any Location in the Skirmish Area.",
      ["test_deploy_refused"]),
     ("Lead: Deploy your General to any Location in the Skirmish Area.",
      ["test_deploy_refused"]),
-    ("Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area, Units in that "
-     "zone may still be affected by card abilities.",
+    (("Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area, Units in that "
+     "zone may still be affected by card abilities."),
      ["test_deploy_refused", "test_units_on_a_captured_location_move_and_the_location_stays_captured"]),
-    ("Note: Regardless of the Units moved onto or off its encampments, a captured Location cannot become "
-     "uncaptured.",
+    (("Note: Regardless of the Units moved onto or off its encampments, a captured Location cannot become "
+     "uncaptured."),
      ["test_a_captured_location_is_never_uncaptured",
       "test_units_on_a_captured_location_move_and_the_location_stays_captured",
       "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact"]),
@@ -1482,22 +1482,22 @@ RULE_SENTENCES = [
      ["test_a_captured_location_is_never_uncaptured"]),
     ("Exile: To exile a Minion, remove it from a card, and return it to its player's Base Camp.",
      ["test_remove_returns_the_unit_to_base_camp", "test_move_and_remove_refused"]),
-    ("Achieve Majority: When a Location has no unoccupied spaces remaining, the player with the most Units "
-     "deployed to that Location has achieved majority.",
+    (("Achieve Majority: When a Location has no unoccupied spaces remaining, the player with the most Units "
+     "deployed to that Location has achieved majority."),
      ["test_explore_onto_a_one_space_location_says_it_may_be_captured", "test_capture_refused"]),
-    ("Rule of Ties: In the event that all of a Location's encampments are occupied and there is a tie for "
-     "majority, the tying player to have most recently placed a Unit to that Location captures the card.",
+    (("Rule of Ties: In the event that all of a Location's encampments are occupied and there is a tie for "
+     "majority, the tying player to have most recently placed a Unit to that Location captures the card."),
      ["test_example_2_the_rule_of_ties_decides", "test_rule_of_ties_with_three_players"]),
-    ("Demonstrate Majority: A player demonstrates majority when he or she would achieve majority even if all of "
-     "the Location's remaining unoccupied spaces were occupied by another player's Units.",
+    (("Demonstrate Majority: A player demonstrates majority when he or she would achieve majority even if all of "
+     "the Location's remaining unoccupied spaces were occupied by another player's Units."),
      ["test_example_1_general_and_minion_on_a_three_space_location",
       "test_artifact_demonstrated_with_nobody_else_there"]),
-    ("When a player captures an Ancient Artifact, all other players return their Units deployed to that card to "
-     "their Base Camps, then that player places the Artifact into their Captured Area.",
+    (("When a player captures an Ancient Artifact, all other players return their Units deployed to that card to "
+     "their Base Camps, then that player places the Artifact into their Captured Area."),
      ["test_artifact_capture_sends_the_others_home_and_locks_the_capturer",
       "test_undo_of_an_artifact_capture_brings_the_units_back_and_unlocks"]),
-    ("Units on a captured Ancient Artifact are locked. They cannot be moved, destroyed, or obliterated. In "
-     "addition, new units may not be added.",
+    (("Units on a captured Ancient Artifact are locked. They cannot be moved, destroyed, or obliterated. In "
+     "addition, new units may not be added."),
      ["test_units_on_a_captured_artifact_are_locked", "test_no_unit_is_moved_onto_a_captured_artifact",
       "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact"]),
     ("If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends.",
@@ -1505,28 +1505,28 @@ RULE_SENTENCES = [
       "test_emptying_base_camp_during_ones_own_turn_is_not_yet_the_end",
       "test_after_the_end_the_game_itself_is_refused", "test_a_capture_after_the_end_is_refused",
       "test_an_end_at_once_during_the_final_turns_says_no_countdown"]),
-    ("When a player draws the last card from the shared Location deck, that player finishes his or her turn and "
-     "then each other player takes one final turn.",
+    (("When a player draws the last card from the shared Location deck, that player finishes his or her turn and "
+     "then each other player takes one final turn."),
      ["test_after_the_last_card_every_other_player_takes_one_more_turn",
       "test_countdown_in_the_middle_of_the_final_turns", "test_the_last_card_is_drawn_once",
       "test_after_the_end_the_game_itself_is_refused", "test_undo_of_the_last_next_turn_reopens_the_final_turn"]),
-    ("Starting with the first player and rotating clockwise, a player must complete the following 3 steps, in "
-     "order, on their turn.",
+    (("Starting with the first player and rotating clockwise, a player must complete the following 3 steps, in "
+     "order, on their turn."),
      ["test_turns_go_clockwise_from_the_first_player"]),
-    ("Deployed Minions on familiar terrain (a Location matching its color): 2 VP each; Deployed Minions on "
+    (("Deployed Minions on familiar terrain (a Location matching its color): 2 VP each; Deployed Minions on "
      "unfamiliar terrain: 1 VP each; Deployed Generals on familiar terrain: 3 VP; Deployed Generals on unfamiliar "
-     "terrain: 2 VP.",
+     "terrain: 2 VP."),
      ["test_units_score_by_the_terrain_they_stand_on", "test_units_on_a_captured_artifact_score_as_unfamiliar"]),
-    ("Units still on the Base Camp card at end of game are worth 0 VP, but a deployed Unit earns VP whether it's "
-     "on an uncaptured Location or a captured Location, regardless of who captured it.",
+    (("Units still on the Base Camp card at end of game are worth 0 VP, but a deployed Unit earns VP whether it's "
+     "on an uncaptured Location or a captured Location, regardless of who captured it."),
      ["test_units_in_base_camp_score_nothing", "test_a_captured_location_is_never_uncaptured"]),
     ("Captured card is worth whatever value is written on the card; Resource sets: 3 VP each.",
      ["test_captured_cards_and_resource_sets_from_the_board", "test_uncaptured_cards_score_no_card_vp_or_sets"]),
-    ("Once the scoring phase at the end of the game begins, you will reveal your Bonus cards and choose one to "
-     "earn extra points.",
+    (("Once the scoring phase at the end of the game begins, you will reveal your Bonus cards and choose one to "
+     "earn extra points."),
      ["test_bonus_objectives_best_of_three", "test_after_the_end_what_scoring_needs_is_taken"]),
-    ("The player who best meets the condition on a Mastery card will be awarded the points listed on it (in the "
-     "case of a tie, the points will be divided evenly amongst the tied players, rounded down).",
+    (("The player who best meets the condition on a Mastery card will be awarded the points listed on it (in the "
+     "case of a tie, the points will be divided evenly amongst the tied players, rounded down)."),
      ["test_mastery_objectives", "test_mastery_refused", "test_after_the_end_what_scoring_needs_is_taken"]),
     ("In the event of a tie, the player with the most captured lands of their own color wins.",
      ["test_tie_break_most_captured_lands_of_their_own_colour"]),

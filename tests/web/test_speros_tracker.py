@@ -324,32 +324,36 @@ def test_tracker_page(client, count: int) -> None:
            'drawn</button>' in html
     assert '<p id="a-next_turn" class="error" role="alert"></p>' in html
     assert '<p id="a-last_drawn" class="error" role="alert"></p>' in html
-    # Put a card into play: terrain, encampment and resource chips, a VP stepper, the explorer.
+    # Put a card into play: terrain, encampment and resource chips, the explorer, the VP buttons. Collapsed once
+    # a card is in play (so that the board comes first on a phone); open at the start, for the setup's cards.
     put = html.split('<form id="put-card"')[1].split("</form>")[0]
-    assert "<h2>Put a card into play</h2>" in html
+    assert '<details class="card put-card" open>\n  <summary>Put a card into play</summary>' in html
     assert re.findall(r'<input type="radio" name="terrain" value="(\w+)"', put) == TERRAINS
     # Nothing is ticked for a new card: the player taps its terrain, encampments and resources.
     assert " checked" not in put
     assert re.findall(r'<input type="radio" name="encampments" value="(\d)"', put) == ["1", "2", "3", "4", "5", "6"]
     assert "<legend>Encampments (an Artifact has 5: no need to tap)</legend>" in put
     assert re.findall(r'<input type="checkbox" name="resources" value="(\w+)">', put) == ["crystal", "iron", "gold"]
-    # The printed VP on a stepper: − and + within the printed range, starting at 1.
-    assert re.search(r'<input type="number" id="put-card-vp" name="vp" value="1" step="1"\s+inputmode="text"\s+'
+    # The printed VP: a button for each of 0 to 7, whose tap puts the card in; any other VP typed, then Put.
+    assert "<legend>Printed VP: a tap puts the card into play</legend>" in put
+    assert re.findall(r'<button id="put-card-vp-(\d)" class="chip vp" type="submit" name="vp" value="\1">\1</button>',
+                      put) == [str(n) for n in range(8)]
+    assert re.search(r'<input id="put-card-vp-typed" type="number" inputmode="text" name="vp_typed" step="1" '
                      r'min="-10" max="20">', put)
-    assert 'data-step="-1" aria-controls="put-card-vp" aria-label="Printed VP: one less"' in put
-    assert 'data-step="1" aria-controls="put-card-vp" aria-label="Printed VP: one more"' in put
+    assert '<button class="button" type="submit">Put into play</button>' in put
+    assert '<input type="hidden" name="end_turn" value="true">' in put
     explorer = put.split('<select name="seat">')[1].split("</select>")[0]
     assert re.findall(r'<option value="(\d*)"', explorer) == [""] + [str(s) for s in seats]
-    assert '<option value="">nobody (setup or an ability)</option>' in explorer
+    # The setup's cards go in first, by nobody: the explorer is nobody until they are in.
+    assert '<option value="" selected>nobody (setup or an ability)</option>' in explorer
     for seat, name in zip(seats, NAMES, strict=False):
-        assert re.search(rf'<option value="{seat}"( selected)?>{name}\b', explorer)
-    assert '<button class="button primary wide" type="submit">Put into play</button>' in put
-    # Untouched, the form sends no terrain, no encampments and no resource (each is asked for, see
-    # test_an_untouched_card_form_is_asked_about), only the VP stepper's 1 and the player whose turn it is.
+        assert f'<option value="{seat}">{name}</option>' in explorer
+    assert (f"Setup: {2 * count} more cards (a Location from each player and an Artifact per player), put in by "
+            "nobody.") in put
+    # Untouched, the form sends no terrain, no encampments, no resource and no VP (each is asked for, see
+    # test_an_untouched_card_form_is_asked_about), only the explorer proposed (nobody) and end_turn.
     defaults = put_card_defaults(html)
-    assert {k: v for k, v in defaults.items() if k != "seat"} == {
-        "action": "explore", "slot": "explore", "resources": [], "vp": "1"
-    }
+    assert defaults == {"action": "explore", "slot": "explore", "resources": [], "seat": "", "end_turn": "true"}
     # The Skirmish Area, empty, with its message slot.
     assert '<p id="a-skirmish" class="error" role="alert"></p>' in html
     assert "No card in play: put the Locations and Artifacts of the setup into play." in skirmish(html)
@@ -360,7 +364,11 @@ def test_tracker_page(client, count: int) -> None:
         form = html.split(f'<form id="mastery-{number}"')[1].split("</form>")[0]
         assert f'<input type="hidden" name="number" value="{number}">' in form
         assert '<input type="hidden" name="slot" value="mastery">' in form
-        assert '<option value="0" selected>0</option>' in form and '<option value="20">20</option>' in form
+        # Its VP: a button for each of 1 to 10, whose tap saves it; another VP typed, then Save.
+        assert re.findall(r'<button id="mastery-\d-vp-(\d+)" class="chip vp" type="submit" name="vp" value="\1" '
+                          r'aria-pressed="false">\1</button>', form) == [str(n) for n in range(1, 11)]
+        assert 'name="vp_typed" min="0" max="20" step="1">' in form
+        assert '<button class="button small" type="submit" name="vp_saved" value="0">Save</button>' in form
         assert re.findall(r'<input type="checkbox" name="leaders" value="(\w+)">', form) == NAMES[:count]
     assert f'<form id="mastery-{count}"' not in html
     # Each seat: its Base Camp and familiar terrain.
@@ -419,7 +427,7 @@ def test_explore_deploys_a_minion_off_the_explorers_colour(client, app, play_id:
         assert "disabled" not in html.split('id="undo"')[1].split("</form>")[0]
     item = card_item(html, 1)
     assert "<h3>Mountain card 1 <span class=\"muted small\">4 VP · iron, gold · 3 encampments</span></h3>" in item
-    assert ('<span class="dots" aria-label="1 of 3 encampments occupied"><span class="dot colour-green" title="Ann '
+    assert ('<span class="dots" role="img" aria-label="1 of 3 encampments occupied"><span class="dot colour-green" title="Ann '
             'minion"></span><span class="dot empty"></span><span class="dot empty"></span></span>') in item
     assert ("Ann has the most units (1), but another player could fill the 2 empty encampments and reach 2, then win "
             "a tie as the most recent to place: no capture yet.") in item
@@ -453,7 +461,7 @@ def test_explore_without_an_explorer(client, app, play_id: int, htmx: bool) -> N
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
     if htmx:
         assert notice(html) == "Ocean card 1 (0 VP, gold) is in the Skirmish Area."
-    assert '<span class="dots" aria-label="0 of 4 encampments occupied">' in card_item(html, 1)
+    assert '<span class="dots" role="img" aria-label="0 of 4 encampments occupied">' in card_item(html, 1)
     assert "Base Camp: 10 Minions and the General." in facts(html, ann)
     # With nobody on it, the card says nothing about a capture.
     assert '<p class="small' not in card_item(html, 1)
@@ -672,7 +680,7 @@ def test_capture_button_only_for_the_player_who_may(client, app, play_id: int, h
     assert "No card in play" in skirmish(html)
     assert capture_buttons(html) == []
     assert ('<ul class="captured small"><li id="captured-1">Mountain card 1: 4 VP, iron · <span class="dots" '
-            'aria-label="2 of 3 '
+            'role="img" aria-label="2 of 3 '
             'encampments occupied">') in facts(html, ann)
     assert "No card captured yet." in facts(html, bob)
     assert re.search(r'Ann</span> <span class="points">6</span>\s*<span class="parts">Captured cards 4 · Deployed '
@@ -739,6 +747,7 @@ def test_next_turn(client, app, htmx: bool) -> None:
     response = act(client, play, htmx, action="next_turn")
     assert saved(app, play)["table"]["turn"] == 2
     assert saved(app, play)["changes"] == 1
+    turns = ("Cy&#39;s turn.", "Ann&#39;s turn.")
     if htmx:
         html = response.get_data(as_text=True)
         assert response.status_code == 200
@@ -751,11 +760,13 @@ def test_next_turn(client, app, htmx: bool) -> None:
         html = client.get(f"/plays/{play}").get_data(as_text=True)
         assert '<h2 id="turn-title">Bob\'s turn</h2>' in html
         # The put-card form of a fresh page explores for the player whose turn it is: Bob, on a Forest card he taps.
-        form = put_card_defaults(html) | {"terrain": "forest", "encampments": "3", "resources": ["iron"]}
+        # His Explore is his turn's action: the turn passes to Cy.
+        form = put_card_defaults(html) | {"terrain": "forest", "encampments": "3", "resources": ["iron"], "vp": "1"}
         assert notice(post(client, True, f"/plays/{play}/actions", form).get_data(as_text=True)) == (
-            "Forest card 1 (1 VP, iron) is in the Skirmish Area. Bob deploys a Minion there."
+            "Forest card 1 (1 VP, iron) is in the Skirmish Area. Bob deploys a Minion there. Cy&#39;s turn."
         )
-    for expected in ("Cy&#39;s turn.", "Ann&#39;s turn."):
+        turns = ("Ann&#39;s turn.",)
+    for expected in turns:
         assert notice(act(client, play, True, action="next_turn").get_data(as_text=True)) == expected
     assert saved(app, play)["table"]["turn"] == 4
 
@@ -931,7 +942,7 @@ def test_after_the_end_the_board_offers_no_taps_but_scoring_goes_on(client, app,
     assert '<h2 id="turn-title">The game is over</h2>' in html
     for marker in ("deploy-", "remove-", "capture-", 'class="move"'):
         assert marker not in skirmish(html) and marker not in facts(html, ann), marker
-    assert '<span class="dots" aria-label="3 of 3 encampments occupied">' in facts(html, ann)
+    assert '<span class="dots" role="img" aria-label="3 of 3 encampments occupied">' in facts(html, ann)
     response = post(client, htmx, f"/plays/{play_id}/seats/{bob}", {"field": "bonus_2", "delta": "4"})
     assert response.status_code == (200 if htmx else 303), response.get_data(as_text=True)
     response = act(client, play_id, htmx, action="mastery", number=1, vp=5, leaders=["Bob"])
@@ -970,7 +981,7 @@ def test_after_an_htmx_next_turn_the_put_card_form_explores_for_the_new_player(c
     assert 'id="put-card"' not in fragment, "the form a tap may be queued on is never redrawn whole"
     form |= swapped_into_put_card(page, fragment)
     # Bob's turn: he puts a Mountain card, his own colour, into play with the form as it stands.
-    form |= {"terrain": "mountain", "encampments": "3", "resources": ["gold"]}
+    form |= {"terrain": "mountain", "encampments": "3", "resources": ["gold"], "vp": "1"}
     assert post(client, True, f"/plays/{play_id}/actions", form).status_code == 200
     assert card(app, play_id, 1)["units"] == [], "Bob's own colour: no Minion, and surely not Ann's"
 
@@ -994,7 +1005,7 @@ def test_mastery_objective_with_several_leaders(client, app, htmx: bool) -> None
         html = client.get(f"/plays/{play}").get_data(as_text=True)
         # The page draws the saved objective back into its form.
         form = html.split('<form id="mastery-2"')[1].split("</form>")[0]
-        assert '<option value="7" selected>7</option>' in form
+        assert 'name="vp" value="7" aria-pressed="true">7</button>' in form
         assert re.findall(r'name="leaders" value="(\w+)" checked', form) == ["Ann", "Cy"]
     # Split evenly, rounded down: 3 each.
     assert re.search(r'Ann</span> <span class="points">3</span>\s*<span class="parts">Mastery Objectives 3</span>', html)
@@ -1081,8 +1092,8 @@ BAD_ACTIONS = [
     ("a second Mastery Objective with two players", {"action": "mastery", "number": "2", "vp": "3"},
      "With 2 players, 1 Mastery Objective is dealt."),
     ("an unknown action", {"action": "dance"},
-     ("Unknown action &#39;dance&#39;; Conquest of Speros knows add, capture, deploy, explore, last_drawn, mastery, "
-      "move, next_turn, remove, set.")),
+     ("Unknown action &#39;dance&#39;; Conquest of Speros knows add, attack, capture, deploy, explore, last_drawn, "
+      "lead, mastery, move, next_turn, remove, set.")),
 ]
 
 
@@ -1306,7 +1317,7 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
         assert html.count(f"<summary><span>{line}</span></summary>") == 1, line
     # The grid opens each line's reasons player by player; read them back as each player's lines.
     by_player: dict[str, list[tuple[str, str, str]]] = {"Ann": [], "Bob": []}
-    for label, reasons in re.findall(r"<summary><span>([\w ]+)</span></summary>(.*?)</ul>", html, re.S):
+    for label, reasons in re.findall(r"<summary><span>([\w ]+)</span></summary>(.*?)</ul>", html, re.DOTALL):
         item = r'<li><strong>(\w+)</strong> <span class="num">([+−]?\d+)</span> <span class="why">(.*?)</span></li>'
         for name, points, why in re.findall(item, reasons):
             by_player[name].append((label, points, why))
@@ -1328,7 +1339,7 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
         ("Bonus Objective", "+9", "The best of 3, 3 and 9: 9 VP."),
         ("Mastery Objectives", "+2", "Mastery &#39;Mastery Objective 1&#39;: 5 VP split 2 ways, rounded down, 2 VP."),
     ]
-    total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.S)
+    total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.DOTALL)
     totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
         ("23", "1st"), ("19", "2nd")
@@ -1466,34 +1477,43 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
     """A browser's path through the page, every tap counted: the put-card form's chips and select as drawn, then the
     buttons the answers draw in the Skirmish Area.
 
-    Ann (green) puts a 2-encampment Mountain card showing iron, worth 4 VP, into play on her turn: the explore
-    deploys one of her Minions; one + Minion fills the card, and she captures it.
+    After the setup's four cards, Ann (green) puts a 2-encampment Mountain card showing iron, worth 4 VP, into play on
+    her turn: the explore deploys one of her Minions and passes the turn; a + Minion of hers (an ability's) fills the
+    card, 2 to 0, and she captures it.
     """
     ann, _bob = seat_ids(client, play_id)
+    for terrain in ("forest", "ocean", "artifact", "artifact"):
+        setup = {"terrain": terrain, "resources": ["gold"], "vp": 1} | ({} if terrain == "artifact" else
+                                                                        {"encampments": 3})
+        api_act(client, play_id, {"action": "explore", **setup})
     page = client.get(f"/plays/{play_id}").get_data(as_text=True)
     form = put_card_defaults(page)
     taps = 0
-    for field, value in (("terrain", "mountain"), ("encampments", "2"), ("resources", ["iron"]), ("vp", "4")):
+    for field, value in (("terrain", "mountain"), ("encampments", "2"), ("resources", ["iron"])):
         assert form.get(field) != value, f"{field} needs no tap"
         form[field] = value
-        taps += 1  # a terrain chip, an encampment chip, a resource chip, the VP typed
-    # The explorer needs no tap: the form explores for Ann, whose turn it is (the notice below says so).
-    fragment = post(client, True, f"/plays/{play_id}/actions", form).get_data(as_text=True)
-    taps += 1  # Put into play
-    assert notice(fragment) == "Mountain card 1 (4 VP, iron) is in the Skirmish Area. Ann deploys a Minion there."
+        taps += 1  # a terrain chip, an encampment chip, a resource chip
+    # The explorer needs no tap: once the setup's cards are in, the form explores for Ann, whose turn it is.
+    assert form["seat"] == str(ann)
+    # The tap on the printed VP puts the card in.
+    assert 'name="vp" value="4">4</button>' in page.split('<form id="put-card"')[1]
+    fragment = post(client, True, f"/plays/{play_id}/actions", form | {"vp": "4"}).get_data(as_text=True)
+    taps += 1  # VP 4
+    assert notice(fragment) == ("Mountain card 5 (4 VP, iron) is in the Skirmish Area. Ann deploys a Minion there. "
+                                "Bob&#39;s turn.")
     fragment = post(client, True, f"/plays/{play_id}/actions",
-                    button_form(fragment, "Ann: deploy a Minion to Mountain card 1")).get_data(as_text=True)
+                    button_form(fragment, "Ann: deploy a Minion to Mountain card 5")).get_data(as_text=True)
     taps += 1  # + Minion
     assert capture_buttons(fragment) == ["Ann"]
     fragment = post(client, True, f"/plays/{play_id}/actions", button_form(fragment, "Ann captures it")).get_data(
         as_text=True)
     taps += 1  # Ann captures it
-    assert notice(fragment) == "Ann captures Mountain card 1 (achieve majority)."
-    assert card(app, play_id, 1)["captured_by"] == 0
-    assert "<li id=\"captured-1\">Mountain card 1: 4 VP, iron · " in facts(fragment, ann)
-    # Terrain, encampments, resource, VP, Put into play, + Minion, capture.
-    assert taps == 7
-    assert saved(app, play_id)["changes"] == 3, "three actions, three undo steps"
+    assert notice(fragment) == "Ann captures Mountain card 5 (achieve majority)."
+    assert card(app, play_id, 5)["captured_by"] == 0
+    assert "<li id=\"captured-5\">Mountain card 5: 4 VP, iron · " in facts(fragment, ann)
+    # Terrain, encampments, resource, VP (which puts it in and passes the turn), + Minion, capture.
+    assert taps == 6
+    assert saved(app, play_id)["changes"] == 7, "seven actions, seven undo steps"
 
 
 # The same game through the JSON API ---------------------------------------------------------------------------
@@ -1578,7 +1598,7 @@ def test_api_mastery_objectives_given_at_the_start_are_in_play(client, app) -> N
     # The tracker's form shows it, and a correction through it keeps the objective's name.
     html = client.get(view["url"]).get_data(as_text=True)
     form = html.split('<form id="mastery-1"')[1].split("</form>")[0]
-    assert '<option value="6" selected>6</option>' in form
+    assert 'name="vp" value="6" aria-pressed="true">6</button>' in form
     assert re.findall(r'name="leaders" value="(\w+)" checked', form) == ["Ann"]
     view = api_act(client, view["id"], {"action": "mastery", "number": 1, "vp": 6, "leaders": ["Ann", "Bob"]})
     ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
@@ -1825,7 +1845,7 @@ def test_units_on_a_captured_location_are_removed_from_the_page(client, app, pla
         assert f'<p id="a-captured-{ann}"' not in html, "the answered slot is filled, not emptied"
         assert '<p id="a-skirmish" class="error" role="alert" hx-swap-oob="true"></p>' in html
     assert "Bob: a minion from Forest card 1" not in facts(html, ann)
-    assert '<span class="dots" aria-label="2 of 3 encampments occupied">' in facts(html, ann)
+    assert '<span class="dots" role="img" aria-label="2 of 3 encampments occupied">' in facts(html, ann)
     assert "Forest card 1" not in skirmish(html)
 
 
@@ -1882,7 +1902,7 @@ def test_a_saved_mastery_objective_redraws_its_fields_with_what_was_saved(client
     response = act(client, play_id, True, action="mastery", number=1, vp=6, leaders=["Bob"])
     html = response.get_data(as_text=True)
     fields = html.split('<span id="mastery-fields-1" class="mastery-fields" hx-swap-oob="true">')[1].split("</span>\n")
-    assert '<option value="6" selected>6</option>' in fields[0]
+    assert 'name="vp" value="6" aria-pressed="true">6</button>' in fields[0]
     assert '<input type="checkbox" name="leaders" value="Bob" checked> Bob' in html
     assert '<input type="checkbox" name="leaders" value="Ann"> Ann' in html
     refused = act(client, play_id, True, action="mastery", number=1, vp=6, leaders=["Zed"]).get_data(as_text=True)
