@@ -52,13 +52,21 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "player", "number", "vp"} (a technique's end VP, 0-7); its counters are "vp_track", "money", "workers" (at most
   7), "spyrium" and "residence" (space 1 to 6; see "residence_value"). Conquest of Speros adds {"action":
   "explore", "player"? (who explores: deploys a Minion unless the Location is of their colour), "terrain",
-  "encampments" (an Artifact's may be left out, or must be 5), "vp", "resources": [...] (at least one)}, {"action": "deploy" | "remove", "player", "card",
-  "kind": "minion" | "general"}, {"action": "move", "player", "card", "to", "kind"}, {"action": "capture",
-  "player", "card"} (refused unless the rules give that player the card), {"action": "next_turn"}, {"action":
+  "encampments" (an Artifact's may be left out, or must be 5), "vp", "resources": [...] (at least one),
+  "end_turn"?: bool (default false: true, for the player whose turn it is, makes the exploring their turn's
+  action)}, {"action": "deploy" | "remove", "player", "card", "kind": "minion" | "general"} (units placed or
+  taken away by abilities, at any time), {"action": "attack", "player", "card"} (the turn's action of the player
+  whose turn it is: one Minion onto the card) and {"action": "lead", "player", "card", "minion"?: bool (default
+  true)} (the General, and a Minion where an encampment and a Minion are left), {"action": "move", "player",
+  "card", "to", "kind"}, {"action": "capture", "player", "card"} (refused unless the rules give that player the
+  card), {"action": "next_turn"}, {"action":
   "last_drawn", "drawn": bool} and {"action": "mastery", "number", "vp", "leaders": [names]}; its counters are
   "bonus_1" to "bonus_3" (what each Bonus Objective would score; the best counts). Cards are numbered from 1 in
   the table's "cards" (each {"id", "terrain", "encampments", "vp", "resources", "units": [[seat, kind], ...] in
-  the order placed, "captured_by": seat or null, "locked"?}). Answers 200 with
+  the order placed, "captured_by": seat or null, "locked"?}). A turn's action (attack, lead, explore with
+  end_turn) passes the turn to the next player, unless it lets someone capture that card: then the turn waits
+  (the table's "acted": {"turn", "card"}, absent otherwise) until the capture, or next_turn, passes it; a second
+  action in one turn, or one out of turn, is refused. Answers 200 with
   the play view plus "said" (what the action caused, sentences for the table), 422 with nothing changed when
   the rules or bounds refuse it, 409 when the play is finished or put aside. An action that changes nothing (the
   same value set again) answers 200 with "said": [] and is no step for undo.
