@@ -194,13 +194,13 @@ def reference_notes(options: SpqfOptions) -> list[str]:
     """The level VP table in use, flagged to check against the printed reference card, and scoring reminders."""
     source = "default" if tuple(options.level_vp) == DEFAULT_LEVEL_VP else "your own"
     return [
-        f"Civilization Level VP ({source} table): {level_table_text(options.level_vp)} VP. "
-        f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check your reference card.",
+        (f"Civilization Level VP ({source} table): {level_table_text(options.level_vp)} VP. "
+         f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check your reference card."),
         "The first player to reach each Civilization Level takes a 1 VP token: count it with the VP tokens.",
-        "Monument: 1 VP per modifier matching your Monument on all your cards (deck, discard pile, hand and "
-        "stored); oak leaves never count.",
-        f"Monument bonus: +{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie for the "
-        "most (everyone at 0 included) awards it to nobody.",
+        ("Monument: 1 VP per modifier matching your Monument on all your cards (deck, discard pile, hand and "
+         "stored); oak leaves never count."),
+        (f"Monument bonus: +{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie for the "
+         "most (everyone at 0 included) awards it to nobody."),
         "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
     ]
 
@@ -216,8 +216,8 @@ def pad(options: SpqfOptions) -> Pad:
     }
     lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
     notes = (
-        f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check the level table against your "
-        "reference card.",
+        (f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check the level table against your "
+         "reference card."),
         "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
     )
     return Pad(lines, notes)
@@ -230,15 +230,15 @@ def setup(count: int, options: SpqfOptions) -> list[str]:
         "Form a supply with the VP acorns and the resource cubes.",
         "Each player takes a tableau and puts their Civilization Level marker on 0.",
         "Shuffle the Monuments and deal one face down to each player, who may look at it and keeps it secret.",
-        f"Each player takes their {STARTERS_PER_PLAYER} different starter cards. Shuffle the Civilization cards "
-        f"and deal 5 to each player ({5 * count} for {plural(count, 'player')}); each player shuffles them "
-        "with their starters to form their deck.",
+        (f"Each player takes their {STARTERS_PER_PLAYER} different starter cards. Shuffle the Civilization cards "
+         f"and deal 5 to each player ({5 * count} for {plural(count, 'player')}); each player shuffles them "
+         "with their starters to form their deck."),
         "Advanced: draft the 5 Civilization cards instead (keep one, pass the rest to your left, repeat).",
         "Put the remaining Civilization cards face down as a deck and deal 3 face up as the central trade row.",
         "Each player draws the first 5 cards of their deck.",
-        f"The end begins when a player has {END_VP_TOKENS} or more VP tokens, a player reaches level "
-        f"{LEVEL_MAX}, or the last Civilization card is placed in the central trade row; finish the round so "
-        "everyone has had the same number of turns, then score.",
+        (f"The end begins when a player has {END_VP_TOKENS} or more VP tokens, a player reaches level "
+         f"{LEVEL_MAX}, or the last Civilization card is placed in the central trade row; finish the round so "
+         "everyone has had the same number of turns, then score."),
     ]
 
 
@@ -292,10 +292,23 @@ def end_reasons(state: State, ctx: Context) -> list[str]:
     return reasons
 
 
+def turns_followed(table: dict[str, Any]) -> bool:
+    """Whether the tracker knows whose turn it is: Next turn is optional, and a play still on turn 1 can't tell the
+    first player's first turn from a group that never taps it, so only from the first Next turn on is it followed
+    (the end can't begin in the first player's very first turn, and the in-turn tie-break waits for it too)."""
+    return table["turn"] > 1
+
+
 def countdown(state: State, ctx: Context) -> str:
-    """'Finish the round: after Ann's turn, Bob and Cy still play.'"""
+    """'Finish the round: after Ann's turn, Bob and Cy still play.' Without turns followed, the round's end is said
+    by the rule alone: it ends with the last player in turn order."""
     count = len(ctx.names)
-    active = active_seat(state["table"], count)
+    table = state["table"]
+    if not turns_followed(table):
+        last = ctx.names[(FIRST_SEAT - 1) % count]
+        return (f"Finish the round: play on up to {last}'s turn, the last in turn order, so everyone has had the "
+                "same number of turns; then enter the Monuments and finish.")
+    active = active_seat(table, count)
     left = turns_left(active, FIRST_SEAT, count)
     if not left:
         return f"{ctx.names[active]}'s turn is the last one: then enter the Monuments and finish."
@@ -350,7 +363,12 @@ def _give_token(state: State, level: int, seat: int, turn: int) -> int | None:
 
 def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list[str]) -> None:
     """'The first player who earns each Civilization Level earns 1VP. If multiple players are expanding, break ties
-    in turn order beginning with the active player.' Within one turn the token goes to whoever comes first."""
+    in turn order beginning with the active player.' With turns followed (Next turn tapped at least once), a player
+    earlier in turn order from the active player who reaches the level in the same turn takes the token from the
+    one who tapped first. Without (still turn 1: the first player's first turn, or a group that never taps Next
+    turn), the first tap takes it: 'The active player resolves the action card. Following players resolve in turn
+    order.', so the taps come in the tie-break's order; taps in another order are put right under First to each
+    level."""
     table = state["table"]
     count = len(ctx.names)
     name = ctx.names[seat]
@@ -362,7 +380,7 @@ def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list
         return
     holder = taken["seat"]
     order = turn_order_from(active_seat(table, count), count)
-    if taken["turn"] == table["turn"] and order.index(seat) < order.index(holder):
+    if turns_followed(table) and taken["turn"] == table["turn"] and order.index(seat) < order.index(holder):
         _give_token(state, level, seat, table["turn"])
         active = ctx.names[order[0]]
         said.append(
@@ -531,8 +549,8 @@ UNTRACKED = (
     "The phases of a turn (Action, Recruit, Discard, Draw), modifiers and who follows which action.",
     "Resource cubes, stored cards and stored resources, and what each level lets a player store.",
     "What an expansion costs: tap the level once it is paid for.",
-    "VP tokens from Score actions and trashed cards: tap them as they are taken (the first-to-level tokens come "
-    "by themselves).",
+    ("VP tokens from Score actions and trashed cards: tap them as they are taken (the first-to-level tokens come "
+     "by themselves)."),
     "The last Civilization card: tap Last Civilization card placed when it goes into the central trade row.",
     "The Monuments, secret until the end: their modifiers are counted at Finish.",
 )

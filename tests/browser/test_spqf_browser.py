@@ -19,6 +19,7 @@ from tests.browser.targets import count_controls, target_problems
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
+PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
 NAMES = ("Ann", "Bob", "Cy")
 # A phone, a tablet held upright, the same tablet on its side.
@@ -282,7 +283,7 @@ def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: i
         target = _shots_folder(tmp_path) / f"spqf-tracker-{width}-{scheme}.png"
         try:
             page.screenshot(path=str(target), full_page=True)
-        except Exception as failed:  # a screenshot is for the eye only
+        except (PlaywrightError, OSError) as failed:  # a screenshot is for the eye only
             warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
     finally:
         context.close()
@@ -370,3 +371,23 @@ def test_a_token_handed_over_after_a_correction_keeps_its_turn(page, live_server
     assert view["table"]["reached"] == {"1": {"1": 1, "2": 3}}
     assert [(p["civ_level"], p["vp_tokens"]) for p in view["players"]] == [(0, 0), (1, 1), (1, 0)]
     assert page.console_errors == []
+
+
+def test_a_score_of_several_tokens_is_one_tap_and_one_undo(page, live_server: str) -> None:
+    """'A Score: Take the indicated VP tokens from the supply.': Bob's +4 chip takes four at once, Undo takes all
+    four back, and a chip past the typo guard (150, rules notes) is refused beside the VP token counter."""
+    _ann, bob, _cy = start_spqf(page, live_server)
+    button(page, bob, "VP tokens plus 4").click()
+    expect(value_of(page, bob, "vp_tokens")).to_have_text("4")
+    expect(page.locator("#scoreboard")).to_contain_text("Bob leads with 4 VP.")
+    page.get_by_role("button", name="Undo last tap").click()
+    expect(page.locator("#notice")).to_have_text("Took back: Bob, VP tokens +4.")
+    expect(value_of(page, bob, "vp_tokens")).to_have_text("0")
+    play_id = page.url.rsplit("/", 1)[1]
+    answer = page.request.post(f"{live_server}/api/v1/plays/{play_id}/actions",
+                               data={"action": "set", "player": "Bob", "field": "vp_tokens", "value": 148})
+    assert answer.ok
+    expect(value_of(page, bob, "vp_tokens")).to_have_text("148")
+    button(page, bob, "VP tokens plus 3").click()
+    expect(error_of(page, bob, "vp_tokens")).to_contain_text("150")
+    expect(value_of(page, bob, "vp_tokens")).to_have_text("148")

@@ -339,12 +339,19 @@ def test_changed_parts_of_nothing() -> None:
 
 
 def test_changed_parts_of_table_and_seats() -> None:
-    """An action that changes the table and two seats (an SPQF takeover) gives back all three."""
+    """An action that changes the table and two seats (an SPQF token handed over) gives back all three."""
     ctx = live.Context(NAMES, spqf.SpqfOptions(), spqf.GAME.live)
-    up = live.parse_action(spqf.GAME, {"action": "add", "field": "civ_level", "delta": 1}, 1, strict=True)
-    before = live.apply(spqf.GAME, spqf.GAME.live.start(3, spqf.SpqfOptions()), up, ctx).state
-    takeover = live.parse_action(spqf.GAME, {"action": "add", "field": "civ_level", "delta": 1}, 0, strict=True)
-    after = live.apply(spqf.GAME, before, takeover, ctx).state
+
+    def up(seat: int) -> live.Action:
+        """One Civilization Level up for a seat."""
+        return live.parse_action(spqf.GAME, {"action": "add", "field": "civ_level", "delta": 1}, seat, strict=True)
+
+    # Bob first to level 1, then Ann reaches it too; the group hands Ann the token: Bob gives it back.
+    before = spqf.GAME.live.start(3, spqf.SpqfOptions())
+    for seat in (1, 0):
+        before = live.apply(spqf.GAME, before, up(seat), ctx).state
+    handover = live.parse_action(spqf.GAME, {"action": "first_token", "level": 1}, 0, strict=True)
+    after = live.apply(spqf.GAME, before, handover, ctx).state
     changed = live.changed_parts(before, after)
     assert changed == {"table": before["table"], "seats": {"0": before["seats"][0], "1": before["seats"][1]}}
     assert live.restore(after, changed) == before

@@ -13,8 +13,14 @@ spqf.UNTRACKED, checked by test_untracked_says_what_stays_on_the_table):
 - "There are 5 Civilization Levels earned by using the Expand action": LEVEL_REFUSED (no level 6), FIRST_TOKEN_REFUSED.
 - "Levels must be earned in ascending order from 1 to 5.": LEVEL_REFUSED, ALLOWED.
 - "The first player to earn each level scores 1VP.": FIRST_TO_LEVEL, test_the_first_token_is_scored_as_a_vp_token.
-- "If multiple players are expanding, break ties in turn order beginning with the active player.": FIRST_TO_LEVEL,
-  test_first_to_level_is_said, HANDOVER.
+- "If multiple players are expanding, break ties in turn order beginning with the active player.": once the turns
+  are followed (Next turn tapped at least once), whoever of the same turn comes first in turn order from the active
+  player takes the token, whichever tapped first: FIRST_TO_LEVEL, test_first_to_level_is_said, HANDOVER, CLEARED,
+  test_undo_takes_the_automatic_token_back.
+- The same with "The active player resolves the action card. Following players resolve in turn order." before the
+  first Next turn (the first player's first turn, or a group that never taps it): the taps come in the order the
+  expansions resolve, so the first tap takes the token: FIRST_TO_LEVEL, test_first_tap_is_said_without_turns,
+  test_undo_takes_the_first_taps_token_back.
 - "A Score: Take the indicated VP tokens from the supply.": LEVEL_REFUSED and ALLOWED (the VP token counter).
 - "The end of the game begins when at least 1 of 3 occurs": END_TRIGGERS, END_WHY, test_end_said_once, CLEARED,
   test_end_stays_while_another_condition_holds, test_last_card_said.
@@ -74,6 +80,9 @@ def token(of_level: int) -> dict[str, Any]:
 
 
 Step = tuple[str | None, dict[str, Any]]
+
+# A whole round of Next turn for three: the turns are followed, and Ann (the first player) is active again.
+ROUND: list[Step] = [(None, NEXT)] * 3
 
 
 def context(count: int) -> live.Context:
@@ -213,16 +222,18 @@ FIRST_TO_LEVEL = [
         {1: "Ann", 2: "Bob"},
         id="The first player to earn each level: Ann second to level 2 in a later turn gets nothing",
     ),
+    # Turns followed (Next turn tapped at least once): "break ties in turn order beginning with the active player"
+    # whatever order the taps came in, within the turn. ROUND brings Ann back as the active player in round 2.
     pytest.param(
-        3, [("Bob", UP), ("Ann", UP)], [1, 0, 0], {1: "Ann"},
+        3, [*ROUND, ("Bob", UP), ("Ann", UP)], [1, 0, 0], {1: "Ann"},
         id="break ties in turn order beginning with the active player: active Ann taps after Bob, takes it",
     ),
     pytest.param(
-        3, [("Cy", UP), ("Bob", UP)], [0, 1, 0], {1: "Bob"},
+        3, [*ROUND, ("Cy", UP), ("Bob", UP)], [0, 1, 0], {1: "Bob"},
         id="break ties in turn order beginning with the active player: Bob before Cy, tapped later, takes it",
     ),
     pytest.param(
-        3, [("Bob", UP), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
+        3, [*ROUND, ("Bob", UP), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
         id="break ties in turn order beginning with the active player: Cy after Bob in order does not take it",
     ),
     pytest.param(
@@ -248,16 +259,59 @@ FIRST_TO_LEVEL = [
         id="break ties in turn order beginning with the active player: Dee active, Ann next, Bob, then Cy",
     ),
     pytest.param(
+        3, [*ROUND, ("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)], [2, 0, 0],
+        {1: "Ann", 2: "Ann"},
+        id="break ties in turn order beginning with the active player: for each level in the same turn",
+    ),
+    pytest.param(
+        3, [("Cy", UP), (None, NEXT), ("Bob", UP)], [0, 0, 1], {1: "Cy"},
+        id="If multiple players are expanding: Cy's token of turn 1 stays when the active Bob expands in turn 2",
+    ),
+    # Before the first Next turn (the first player's first turn, or a group that never taps it): "The active player
+    # resolves the action card. Following players resolve in turn order." The taps come in the order the expansions
+    # resolve, which is the rule's tie-break order: the first tap takes the token.
+    pytest.param(
+        3, [("Ann", UP), ("Bob", UP)], [1, 0, 0], {1: "Ann"},
+        id="break ties in turn order beginning with the active player: the active Ann resolves, and taps, first",
+    ),
+    pytest.param(
+        3, [(None, NEXT), ("Bob", UP), ("Cy", UP), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
+        id="break ties in turn order BEGINNING WITH THE ACTIVE PLAYER: Bob active, then Cy and Ann follow",
+    ),
+    pytest.param(
+        3, [(None, NEXT), (None, NEXT), ("Cy", UP), ("Ann", UP)], [0, 0, 1], {1: "Cy"},
+        id="break ties in turn order beginning with the active player: Cy active, Ann following comes after",
+    ),
+    pytest.param(
+        4, [(None, NEXT), (None, NEXT), (None, NEXT), ("Dee", UP), ("Ann", UP), ("Bob", UP)], [0, 0, 0, 1],
+        {1: "Dee"},
+        id="break ties in turn order beginning with the active player: Dee active, then Ann and Bob, 4 players",
+    ),
+    pytest.param(
+        3, [("Bob", UP), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
+        id="break ties in turn order: turns not followed, taps in another order than they resolved leave the token "
+           "with the first tap; the group hands it over under First to each level (FIRST_TOKEN)",
+    ),
+    pytest.param(
+        3, [("Bob", UP), ("Ann", UP), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
+        id="The FIRST player to earn each level scores 1VP: turns not followed, no later tap takes the token",
+    ),
+    pytest.param(
+        3, [("Bob", UP), ("Ann", UP), (None, NEXT), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
+        id="The first player to earn each level scores 1VP: the first turn of a group that then taps Next turn is "
+           "first-tap too, and the token of turn 1 stays put",
+    ),
+    pytest.param(
+        3, [("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)], [0, 1, 1], {1: "Cy", 2: "Bob"},
+        id="The first player to earn each level scores 1VP: turns not followed, each level by the order of the taps",
+    ),
+    pytest.param(
         3, [("Bob", UP), (None, NEXT), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
         id="If multiple players are expanding: Ann earlier in order but in a LATER turn takes nothing",
     ),
     pytest.param(
         3, [("Bob", UP), (None, NEXT), (None, NEXT), (None, NEXT), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
         id="If multiple players are expanding: not in the active player's next turn either",
-    ),
-    pytest.param(
-        3, [("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)], [2, 0, 0], {1: "Ann", 2: "Ann"},
-        id="break ties in turn order beginning with the active player: for each level in the same turn",
     ),
 ]
 
@@ -272,13 +326,28 @@ def test_first_to_level_token(count: int, steps: list[Step], vp_tokens: list[int
 
 def test_first_to_level_is_said() -> None:
     """The table hears who is first, who reaches a level already taken, and a takeover in the same turn."""
+    state, ctx, _ = play(3, ROUND)
+    said = []
+    for step in [("Bob", UP), ("Ann", UP), ("Cy", UP)]:
+        applied = act(state, ctx, *step)
+        state = applied.state
+        said += applied.said
+    assert said == [
+        "Bob is first to level 1: +1 VP token.",
+        ("Ann and Bob both reached level 1 this turn; in turn order from the active player (Ann) Ann comes first: "
+         "the level 1 token moves to Ann (+1 VP token), Bob gives it back (−1 VP token). If they expanded in "
+         "different actions, give it back under First to each level."),
+        "Cy reaches level 1; Ann was first to it.",
+    ]
+
+
+def test_first_tap_is_said_without_turns() -> None:
+    """Turns not followed: the table hears who is first and who reaches a level already taken (and by whom)."""
     _, _, said = play(3, [("Bob", UP), ("Ann", UP), ("Cy", UP)])
     assert said == [
         "Bob is first to level 1: +1 VP token.",
-        "Ann and Bob both reached level 1 this turn; in turn order from the active player (Ann) Ann comes first: "
-        "the level 1 token moves to Ann (+1 VP token), Bob gives it back (−1 VP token). If they expanded in "
-        "different actions, give it back under First to each level.",
-        "Cy reaches level 1; Ann was first to it.",
+        "Ann reaches level 1; Bob was first to it.",
+        "Cy reaches level 1; Bob was first to it.",
     ]
 
 
@@ -487,7 +556,7 @@ def test_undo_restores_the_state_before(count: int, steps: list[Step], undone: S
 
 def test_undo_takes_the_automatic_token_back() -> None:
     """The tap that gave Ann the level 1 token: undo puts her tokens and the table's 'first' back as they were."""
-    before, ctx, _ = play(3, [("Bob", UP)])
+    before, ctx, _ = play(3, [*ROUND, ("Bob", UP)])
     after = act(before, ctx, "Ann", UP).state
     assert seat_tokens(after) == [1, 0, 0]
     parts = live.changed_parts(before, after)
@@ -497,6 +566,19 @@ def test_undo_takes_the_automatic_token_back() -> None:
     assert seat_tokens(undone) == [0, 1, 0]
     assert holders(undone, ctx) == {1: "Bob"}
     assert [seat["civ_level"] for seat in undone["seats"]] == [0, 1, 0]
+
+
+def test_undo_takes_the_first_taps_token_back() -> None:
+    """Turns not followed, the tap that gave Ann the level 1 token: undo puts back exactly the state before."""
+    before, ctx, _ = play(3, [("Bob", tokens(2))])
+    after = act(before, ctx, "Ann", UP).state
+    assert seat_tokens(after) == [1, 2, 0]
+    parts = live.changed_parts(before, after)
+    # The table (who is first) and Ann's seat changed (her level and the token), nobody else's.
+    assert set(parts) == {"table", "seats"} and set(parts["seats"]) == {"0"}
+    undone = live.restore(after, parts)
+    assert undone == before
+    assert holders(undone, ctx) == {}
 
 
 def test_apply_does_not_change_the_state_given() -> None:
@@ -608,17 +690,17 @@ CORRECTIONS = [
     pytest.param(
         [("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP)], ("Ann", level(1)), [1, 0, 0], {1: "Ann"},
         ["Ann's Civilization Level corrected from 2 down to 1.",
-         "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them."],
+         ("The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+         "hand it to them.")],
         id="notes: a correction down is allowed and said; the token of a level no longer held goes back",
     ),
     pytest.param(
         [("Ann", UP), ("Ann", UP)], ("Ann", level(0)), [0, 0, 0], {},
         ["Ann's Civilization Level corrected from 2 down to 0.",
-         "The level 1 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them.",
-         "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them."],
+         ("The level 1 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+         "hand it to them."),
+         ("The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+         "hand it to them.")],
         id="notes: corrected two levels down, both tokens go back",
     ),
     pytest.param(
@@ -629,22 +711,22 @@ CORRECTIONS = [
     pytest.param(
         [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP)], ("Bob", DOWN), [1, 0, 0], {1: "Ann"},
         ["Bob's Civilization Level corrected from 2 down to 1.",
-         "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them."],
+         ("The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+         "hand it to them.")],
         id="notes: a correction down gives back only the tokens of the levels no longer held",
     ),
     pytest.param(
         [("Ann", UP), ("Bob", UP)], ("Ann", DOWN), [0, 0, 0], {},
         ["Ann's Civilization Level corrected from 1 down to 0.",
-         "The level 1 token goes back (−1 VP token): nobody holds it now; Bob has reached it too: hand it to "
-         "whoever was first under First to each level."],
+         ("The level 1 token goes back (−1 VP token): nobody holds it now; Bob has reached it too: hand it to "
+         "whoever was first under First to each level.")],
         id="notes: the token goes back, and the table hears who else reached the level",
     ),
     pytest.param(
         [("Ann", UP), ("Bob", UP), ("Cy", UP)], ("Ann", DOWN), [0, 0, 0], {},
         ["Ann's Civilization Level corrected from 1 down to 0.",
-         "The level 1 token goes back (−1 VP token): nobody holds it now; Bob and Cy have reached it too: hand "
-         "it to whoever was first under First to each level."],
+         ("The level 1 token goes back (−1 VP token): nobody holds it now; Bob and Cy have reached it too: hand "
+         "it to whoever was first under First to each level.")],
         id="notes: the token goes back; two others reached the level",
     ),
 ]
@@ -748,8 +830,11 @@ CLEARED = [
                  id="One player has 25 or more VP tokens: set back to 0"),
     pytest.param(3, [("Ann", set_tokens(24)), ("Ann", UP)], ("Ann", DOWN),
                  id="One player has 25 or more VP tokens: the level corrected, the 25th token goes back"),
-    pytest.param(2, [("Bob", UP), ("Ann", set_tokens(24)), ("Ann", UP)], ("Bob", token(1)),
+    pytest.param(2, [("Ann", set_tokens(24)), ("Ann", UP), ("Bob", UP)], ("Bob", token(1)),
                  id="One player has 25 or more VP tokens: first_token moves the 25th away"),
+    pytest.param(2, [(None, NEXT), ("Ann", UP), ("Bob", set_tokens(24)), ("Bob", UP)], ("Ann", token(1)),
+                 id="One player has 25 or more VP tokens: the 25th taken over in turn order from the active Bob, "
+                    "first_token moves it away"),
     pytest.param(3, [("Ann", UP)] * 5, ("Ann", level(4)),
                  id="One player reaches the fifth Civilization Level: corrected to 4"),
     pytest.param(3, [(None, LAST)], (None, UNLAST),
@@ -852,10 +937,15 @@ def test_turns_left(active: int, first: int, count: int) -> None:
 
 
 COUNTDOWN = [
-    pytest.param(3, 0, "Finish the round: after Ann's turn, Bob and Cy still play.", id="3p, first player's turn"),
+    pytest.param(3, 0, "Finish the round: play on up to Cy's turn, the last in turn order, so everyone has had the "
+                       "same number of turns; then enter the Monuments and finish.",
+                 id="3p, turns not followed (still turn 1): the round ends with the last in turn order"),
     pytest.param(3, 1, "Finish the round: after Bob's turn, Cy still plays.", id="3p, second player's turn"),
     pytest.param(3, 2, "Cy's turn is the last one: then enter the Monuments and finish.", id="3p, last player's turn"),
-    pytest.param(4, 0, "Finish the round: after Ann's turn, Bob, Cy and Dee still play.", id="4p, first player's turn"),
+    pytest.param(4, 0, "Finish the round: play on up to Dee's turn, the last in turn order, so everyone has had the "
+                       "same number of turns; then enter the Monuments and finish.", id="4p, turns not followed"),
+    pytest.param(4, 4, "Finish the round: after Ann's turn, Bob, Cy and Dee still play.",
+                 id="4p, round 2, the first player's turn"),
     pytest.param(4, 6, "Finish the round: after Cy's turn, Dee still plays.", id="4p, round 2, Cy's turn"),
     pytest.param(2, 1, "Bob's turn is the last one: then enter the Monuments and finish.", id="2p, second player"),
     pytest.param(2, 2, "Finish the round: after Ann's turn, Bob still plays.", id="2p, round 2, Ann's turn"),
@@ -977,7 +1067,7 @@ def test_view_as_it_stands() -> None:
         "active": 1,
         "level_vp": [3, 3, 6],
         "levels": [
-            {"level": 1, "holder": 0},
+            {"level": 1, "holder": 1},
             {"level": 2, "holder": 2},
             {"level": 3, "holder": None},
             {"level": 4, "holder": None},

@@ -191,10 +191,12 @@ def test_tracker_page(client, count: int) -> None:
         for label in ("VP tokens", "Civilization Level", "1 VP cards"):
             assert f'aria-label="{name}: {label} plus one"' in html
             assert f'aria-label="{name}: {label} minus one"' in html
-        # VP tokens come in fives as well.
-        assert f'aria-label="{name}: VP tokens plus 5"' in html
-        assert re.search(rf'<button class="step big" type="submit" name="delta" value="5"[^>]*hx-post="/plays/{play}/'
-                         rf'seats/{seat}"[^>]*>\+5</button>', html)
+        # A Score action's VP tokens in one tap: +2 to +5 beside the counter's +1, each a tap on the VP token
+        # counter, its message in that counter's slot.
+        for step in (2, 3, 4, 5):
+            assert re.search(rf'<button class="step chip" type="submit" name="delta" value="{step}" '
+                             rf'aria-label="{name}: VP tokens plus {step}" hx-post="/plays/{play}/seats/{seat}" '
+                             rf'hx-target="#c-{seat}-vp_tokens-error"[^>]*>\+{step}</button>', html)
         for field in ("vp_tokens", "civ_level", "vp_cards"):
             assert re.search(rf'<output id="c-{seat}-{field}-value" class="value"[^>]*>0</output>', html)
         assert f'<p id="facts-{seat}" class="seat-facts muted small">Level 0 is worth 0 VP</p>' in html
@@ -271,6 +273,31 @@ def test_tokens_by_fives_and_typed(client, app, play_id: int, htmx: bool) -> Non
     assert state["changes"] == 3
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_a_score_of_several_tokens_is_one_tap(client, app, play_id: int, htmx: bool) -> None:
+    """'A Score: Take the indicated VP tokens from the supply.': a chip's tap takes them all, one undo step."""
+    ann, bob = seat_ids(client, play_id)
+    response = tap(client, play_id, ann, htmx, field="vp_tokens", delta=4)
+    state = saved(app, play_id)
+    assert [s["vp_tokens"] for s in state["seats"]] == [4, 0]
+    assert state["changes"] == 1
+    if not htmx:
+        assert response.status_code == 303
+        html = client.get(response.headers["Location"]).get_data(as_text=True)
+        assert re.search(rf'<output id="c-{ann}-vp_tokens-value" class="value"[^>]*>4</output>', html)
+        assert 'aria-label="Ann: VP tokens plus 4"' in html
+    else:
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200 and "<html" not in html
+        assert html.lstrip().startswith(f'<p id="c-{ann}-vp_tokens-error" class="error" role="alert"></p>')
+        assert oob_value(html, ann, "vp_tokens") == "4" and oob_value(html, bob, "vp_tokens") == "0"
+        # The chips are never redrawn: a tap queued on one is always sent.
+        assert 'class="gains"' not in html
+    undone = post(client, htmx, f"/plays/{play_id}/undo")
+    assert undone.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0]["vp_tokens"] == 0
+
+
 def test_second_to_a_level_takes_no_token(client, app, play_id: int) -> None:
     ann, bob = seat_ids(client, play_id)
     tap(client, play_id, ann, field="civ_level", delta=1)
@@ -280,6 +307,33 @@ def test_second_to_a_level_takes_no_token(client, app, play_id: int) -> None:
     state = saved(app, play_id)
     assert [s["vp_tokens"] for s in state["seats"]] == [1, 0]
     assert state["table"]["first"] == {"1": {"seat": 0, "turn": 1}}
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_same_turn_tie_goes_in_turn_order_once_turns_are_followed(client, app, play_id: int, htmx: bool) -> None:
+    """'If multiple players are expanding, break ties in turn order beginning with the active player.': after Next
+    turn (Bob's turn 2), Ann taps her level first, then Bob, the active player: the token moves to Bob."""
+    ann, bob = seat_ids(client, play_id)
+    act(client, play_id, action="next_turn")
+    tap(client, play_id, ann, field="civ_level", delta=1)
+    response = tap(client, play_id, bob, htmx, field="civ_level", delta=1)
+    if htmx:
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200 and "<html" not in html
+        assert notice(html) == (
+            "Bob and Ann both reached level 1 this turn; in turn order from the active player (Bob) Bob comes first: "
+            "the level 1 token moves to Bob (+1 VP token), Ann gives it back (−1 VP token). If they expanded in "
+            "different actions, give it back under First to each level."
+        )
+        assert oob_value(html, ann, "vp_tokens") == "0" and oob_value(html, bob, "vp_tokens") == "1"
+        assert "<li>Level 1: <strong>Bob</strong></li>" in html
+    else:
+        assert response.status_code == 303
+        html = client.get(response.headers["Location"]).get_data(as_text=True)
+        assert "<li>Level 1: <strong>Bob</strong></li>" in html
+    state = saved(app, play_id)
+    assert [s["vp_tokens"] for s in state["seats"]] == [0, 1]
+    assert state["table"]["first"] == {"1": {"seat": 1, "turn": 2}}
 
 
 def test_level_corrected_down_gives_the_token_back(client, app, play_id: int) -> None:
@@ -411,11 +465,13 @@ def test_last_card_placed_and_taken_off(client, app, play_id: int, htmx: bool) -
         html = response.get_data(as_text=True)
         assert notice(html) == (
             "The last Civilization card is in the central trade row. The end of the game begins: the last "
-            "Civilization card is in the central trade row. Finish the round: after Ann&#39;s turn, Bob still plays."
+            "Civilization card is in the central trade row. Finish the round: play on up to Bob&#39;s turn, the last "
+            "in turn order, so everyone has had the same number of turns; then enter the Monuments and finish."
         )
         assert (
             '<li class="warn"><strong>Warning:</strong> The end of the game has begun: the last Civilization card is '
-            "in the central trade row. Finish the round: after Ann&#39;s turn, Bob still plays.</li>"
+            "in the central trade row. Finish the round: play on up to Bob&#39;s turn, the last in turn order, so "
+            "everyone has had the same number of turns; then enter the Monuments and finish.</li>"
         ) in html
         assert (
             '<p id="deck-state" class="muted small" hx-swap-oob="true">The last Civilization card is in the central '
@@ -495,14 +551,14 @@ def test_token_handed_over_after_a_correction_keeps_the_turn_it_was_reached(clie
 
 def test_tracker_says_what_stays_on_the_table(client, play_id: int) -> None:
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    panel = re.search(r'<details class="card setup tracker-help">(.*?)</details>', html, re.S).group(1)
+    panel = re.search(r'<details class="card setup tracker-help">(.*?)</details>', html, re.DOTALL).group(1)
     assert "What the tracker keeps" in panel
     assert re.findall(r"<li>(.*?)</li>", panel) == [str(escape(line)) for line in spqf.UNTRACKED]
 
 
 BAD_ACTIONS = [
-    ("an unknown action", {"action": "dance"}, "Unknown action &#39;dance&#39;; SPQF knows add, first_token, "
-                                               "last_card, next_turn, set."),
+    ("an unknown action", {"action": "dance"}, ("Unknown action &#39;dance&#39;; SPQF knows add, first_token, "
+                                               "last_card, next_turn, set.")),
     ("a token to a player below the level", {"action": "first_token", "seat": "bob", "level": "2"},
      "Bob has not reached level 2: only a player who has earned a level can be first to it."),
     ("a token for level 6", {"action": "first_token", "seat": "bob", "level": "6"}, "The levels are 1 to 5."),
@@ -756,7 +812,7 @@ def test_finish_scores_with_the_monument_bonus(client, app, play_id: int, htmx: 
     assert "The most Monument VP (4; next best 1): 3 VP." in html
     assert "1 Monument VP; Ann has the most (4) and takes the 3 VP bonus: 0 VP." in html
     assert "2 cards with 1 VP in the top right corner: 2 × 1 = 2 VP." in html
-    total_row = re.search(r'<tr class="total">(.*?)</tr>', html, re.S).group(1)
+    total_row = re.search(r'<tr class="total">(.*?)</tr>', html, re.DOTALL).group(1)
     assert re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row) == ["20", "11"]
     with Session(app.extensions["db_engine"]) as session:
         seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
@@ -825,7 +881,7 @@ def test_refused_finish_saves_nothing(
     name = f"end-{seats[seat]}-monument_modifiers"
     assert f'<p class="error" id="{name}-error">{message}</p>' in html
     assert html.count('<p class="error" id="end-') == 1
-    assert re.search(rf'<input id="{name}"[^>]*aria-invalid="true" aria-describedby="{name}-error"', html, re.S)
+    assert re.search(rf'<input id="{name}"[^>]*aria-invalid="true" aria-describedby="{name}-error"', html, re.DOTALL)
     for box, value in form.items():
         assert re.search(rf'name="{box}"\s+value="{re.escape(value)}"', html), box
     # Nothing saved, not even the good box; the play goes on.
