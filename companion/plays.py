@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from sqlmodel import col, select
 
 from . import play_log, records
 from .db import get_session
@@ -23,11 +24,11 @@ from .forms import (
     seat_rows,
 )
 from .games import get_game
-from .games.base import Game, InputErrors, Note, read_path
+from .games.base import Game, InputErrors, Note, figure, join_names, read_path
 from .games.live import Applied, End, Live, validate_start
 from .htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
 from .join import join_panel
-from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play
+from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Change, Play
 from .pdf import render_pdf
 from .security import device_id
 
@@ -175,11 +176,13 @@ def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any
     live = game.live
     options = standing.options
     flagged = {seat.id: live.flagged(standing, i) for i, seat in enumerate(play.seats)}
+    notes = live.notes(standing)
     return {
         **_base_context(play, game, options, more.pop("can_undo", None)),
         "state": standing.state,
         "live": standing.result.to_dict(),
-        "notes": live.notes(standing),
+        "notes": notes,
+        "standing": _standing_line(notes, standing.result),
         "end": live.end(standing),
         "view": live.view(standing),
         "setup": game.setup(len(play.seats), options) if game.setup else [],
@@ -188,6 +191,24 @@ def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any
         "live_values": _live_values(play, standing.state, live, options, flagged, only),
         **more,
     }
+
+
+# What the tracker's bar shows while the newest answer said nothing of its own.
+STANDING_HINT = "Each tap is saved at once; what it causes is said here."
+
+
+def _standing_line(notes: list[Note], result: Any) -> Note:
+    """The line the tracker's bar keeps while nothing new is said: what stands now that the table must not miss
+    (the game's warnings: the end begun and who still plays, a bonus to choose), else who leads, once anyone
+    scores."""
+    warnings = [note.text for note in notes if note.warning]
+    if warnings:
+        return Note(" ".join(warnings), warning=True)
+    leaders = [player for player in result.players if player.rank == 1]
+    if leaders and any(player.total for player in result.players):
+        verb = "leads" if len(leaders) == 1 else "share the lead"
+        return Note(f"{join_names([p.name for p in leaders])} {verb} with {figure(leaders[0].total)} VP.")
+    return Note(STANDING_HINT)
 
 
 def _base_context(play: Play, game: Game, options: Any, can_undo: bool | None = None) -> dict[str, Any]:
@@ -256,6 +277,7 @@ def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any
         "state": state,
         "live": {"players": []},
         "notes": [Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True)],
+        "standing": Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True),
         "end": End(),
         "view": None,
         "setup": [],
@@ -314,11 +336,22 @@ def show_play(play_id: int) -> Response:
     return make_response(render_template("tracker.html", **_tracker_context(play)))
 
 
-def _counter_action(path: str) -> dict[str, Any]:
-    """The counter action a form asks for: `delta` steps the counter at `path`, `value` sets it."""
+def _counter_action(path: str) -> dict[str, Any] | None:
+    """The counter action a form asks for: `delta` steps the counter at `path`, `value` sets it; None for a value
+    left empty (the number tapped and left as it was: nothing to do)."""
     if "delta" in request.form:
         return {"action": "add", "field": path, "delta": parse_int(request.form.get("delta"), path)}
+    if not (request.form.get("value") or "").strip():
+        return None
     return {"action": "set", "field": path, "value": parse_int(request.form.get("value"), path)}
+
+
+def _act_on_counter(play: Play, path: str, seat: int | None) -> Applied | None:
+    """Save a counter's tap or typed value (records.act); None when it changes nothing."""
+    action = _counter_action(path)
+    if action is None:
+        return None
+    return records.act(get_session(), play, action, seat, device_id(), strict=True)
 
 
 def _known_version() -> int | None:
@@ -366,9 +399,7 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
     if seat is None:
         abort(404, description="That player is not in this play.")
     path = request.form.get("field", "")
-    applied, said, error = _try(
-        lambda: records.act(get_session(), play, _counter_action(path), seat, device_id(), strict=True)
-    )
+    applied, said, error = _try(lambda: _act_on_counter(play, path, seat))
     context = _tracker_context(
         play,
         only=_changed_scopes(play, applied),
@@ -387,9 +418,7 @@ def tap_table(play_id: int) -> Response:
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     path = request.form.get("field", "")
-    applied, said, error = _try(
-        lambda: records.act(get_session(), play, _counter_action(path), None, device_id(), strict=True)
-    )
+    applied, said, error = _try(lambda: _act_on_counter(play, path, None))
     context = _tracker_context(
         play, only=_changed_scopes(play, applied), can_undo=_undoable(applied), errors={path: error} if error else {}
     )
@@ -490,20 +519,39 @@ def join(play_id: int) -> Response:
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
 def live(play_id: int) -> Response:
     """The tracker's sync check: 204 when the play is as the device shows it (one small query), else every counter's
-    saved value, the scoreboard, the game's live pieces and the log's new entries, with the version they show; an
-    undo among them is said in the notice."""
+    saved value, the scoreboard, the game's live pieces and the log's new entries, with the version they show; what
+    the new entries said to the table (an undo, the end begun) is said in the notice."""
     known = _known_version()
-    if known is not None and is_fragment_request():
-        if records.play_version(get_session(), play_id) == (known, IN_PROGRESS):
-            return make_response("", 204)
+    if known is not None and is_fragment_request() and (
+        records.play_version(get_session(), play_id) == (known, IN_PROGRESS)
+    ):
+        return make_response("", 204)
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     context = _tracker_context(play)
-    # An undo made on another device is said here as on the device that made it: what was taken back.
-    if context["log_news"] is not None and context["log_news"].undo_said:
-        context["notice"] = " ".join(context["log_news"].undo_said)
+    # What another device's actions said to the table (the end begun, a first-to-level token, an undo's "Took
+    # back: ...") is said here as on the device that made them; a plain tap said nothing and leaves the notice be.
+    if context["log_news"] is not None and (said := _news_said(context["log_news"])):
+        context["notice"] = said
     return page_or_fragments("tracker.html", ("_partials/live.html",), **context)
+
+
+def _news_said(news: play_log.News) -> str:
+    """What the log's news said to the table, in order: each undo's sentence and what each action still standing
+    announced (its Change's said lines, one small query when there are any actions among the news)."""
+    actions = [entry.change_id for entry in news.entries if entry.action != play_log.UNDO and not entry.undone]
+    announced: dict[int, str] = {}
+    if actions:
+        rows = get_session().exec(select(Change.id, Change.new).where(col(Change.id).in_(actions)))
+        announced = {
+            change_id: " ".join(str(line) for line in new.get("said") or [])
+            for change_id, new in rows
+            if isinstance(new, dict)
+        }
+    parts = [entry.said if entry.action == play_log.UNDO else announced.get(entry.change_id, "")
+             for entry in news.entries]
+    return " ".join(part for part in parts if part)
 
 
 def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:

@@ -45,7 +45,110 @@
       flash.replaceChildren();
       delete flash.dataset.offline;
     }
+    if (event.detail.successful) {
+      document.querySelectorAll(".tracker .not-saved").forEach(function (form) { form.classList.remove("not-saved"); });
+    }
   });
+
+  // A tap that was not saved says so on the control that was tapped (its value stays as it was), besides the bar's
+  // message: the server unreachable (sendError), or an answer that is an error (a fault, 5xx; a 422 is a refusal,
+  // said beside the control by the answer itself).
+  function markNotSaved(elt) {
+    const form = elt && elt.closest ? elt.closest("form") : null;
+    if (form && form.closest(".tracker")) form.classList.add("not-saved");
+  }
+  document.addEventListener("htmx:sendError", function (event) { markNotSaved(event.detail.elt); });
+  document.addEventListener("htmx:responseError", function (event) { markNotSaved(event.detail.elt); });
+
+  // A counter's number is typed in (templates/_partials/counter.html): tapping it opens a box over it, empty, with
+  // the number as its hint, so the keys typed are the new count. Enter (the keypad's Done) or leaving the box sets
+  // it; Escape or an empty box leaves the count as it was. Opened by a tap, Enter also closes the keypad.
+  function shownValue(input) {
+    const shown = document.getElementById(input.id.replace(/-input$/, "-value"));
+    return shown ? shown.textContent.trim() : "";
+  }
+
+  document.addEventListener("click", function (event) {
+    const opener = event.target.closest("[data-type-in]");
+    if (!opener) return;
+    const input = document.getElementById(opener.dataset.typeIn);
+    const counter = opener.closest(".counter");
+    if (!input || !counter) return;
+    // A keyboard's Enter or Space clicks with detail 0: the box then keeps the focus after Enter.
+    input.dataset.byTap = event.detail > 0 ? "true" : "";
+    input.placeholder = shownValue(input);
+    counter.classList.add("typing");
+    input.focus();
+  });
+
+  function setTyped(input) {
+    const text = input.value.trim();
+    if (text === "" || text === shownValue(input)) {
+      input.value = "";
+      return;
+    }
+    // Sent once: Enter sets it, and the focus leaving afterwards must not send it again.
+    if (input.dataset.sent === text) return;
+    input.dataset.sent = text;
+    const set = input.form && input.form.querySelector(".value-set");
+    if (set) set.click();
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches(".value-input")) delete event.target.dataset.sent;
+  });
+
+  document.addEventListener("keydown", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches(".value-input")) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      setTyped(input);
+      if (input.dataset.byTap) input.blur();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      input.value = "";
+      if (input.dataset.byTap) input.blur();
+    }
+  });
+
+  document.addEventListener("focusout", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches(".value-input")) return;
+    setTyped(input);
+    const counter = input.closest(".counter");
+    if (counter) counter.classList.remove("typing");
+  });
+
+  // A new message in the tracker's bar starts at its beginning, whatever the line was scrolled to.
+  document.querySelectorAll(".bar-line").forEach(function (line) {
+    new MutationObserver(function () { line.scrollTop = 0; }).observe(line, { childList: true });
+  });
+
+  // The hint of an open box follows the number under it (an answer, another device's tap).
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || !target.id || !/-value$/.test(target.id)) return;
+    const input = document.getElementById(target.id.replace(/-value$/, "-input"));
+    if (input) input.placeholder = target.textContent.trim();
+  });
+
+  // After Finish the result page is loaded in place of the tracker: its heading takes the focus, so the next thing
+  // read (or tabbed from) is the result, not the top of an unknown page.
+  const FOCUS_RESULT = "companion:focus-result";
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "finish") sessionStorage.setItem(FOCUS_RESULT, "1");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    const redirected = xhr && xhr.getResponseHeader && xhr.getResponseHeader("HX-Redirect");
+    if (event.detail.elt && event.detail.elt.id === "finish" && !redirected) sessionStorage.removeItem(FOCUS_RESULT);
+  });
+  if (sessionStorage.getItem(FOCUS_RESULT)) {
+    sessionStorage.removeItem(FOCUS_RESULT);
+    const heading = document.querySelector("h1[tabindex='-1']");
+    if (heading) heading.focus();
+  }
 
   // The log's times (templates/_partials/play_log.html) come from the server in UTC: shown in the device's own time
   // of day, as the players read their clocks. Without this script they stay in UTC.

@@ -24,8 +24,9 @@ def start_spires(page, live_server: str) -> str:
 
 def test_a_saved_entry_leaves_its_form_fresh_and_a_refused_one_keeps_what_was_typed(page, live_server: str) -> None:
     ann = start_spires(page, live_server)
-    box = page.locator(f"{ann} input[name=value]")
     seat_id = ann.removeprefix("#seat-")
+    # The Scroll VP box (every counter's number also has a box of its own, name=value, opened by tapping it).
+    box = page.locator(f"#c-{seat_id}-scroll_vp-input")
     shown = page.locator(f"#c-{seat_id}-scroll_vp-value")
 
     box.fill("6")

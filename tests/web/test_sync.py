@@ -39,7 +39,7 @@ def test_the_tracker_page_carries_its_version_and_asks_every_400_ms(client, play
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     version, out_of_band = shown_version(html)
     assert version >= 0 and not out_of_band
-    assert '<div id="tracker" class="tracker" hx-include="#play-version, #log-after">' in html
+    assert '<div id="tracker" class="tracker game-spires" hx-include="#play-version, #log-after">' in html
     assert re.search(r'hx-get="/plays/\d+/live" hx-trigger="every 400ms"\s+hx-swap="none"', html)
 
 
