@@ -435,6 +435,36 @@ def to_input(state: State, ctx: Context) -> tuple[list[dict], dict]:
 
 SEAT_COUNTERS = (*(f"towers.{suit}" for suit in SUITS), *SYMBOLS, "scroll_vp")
 
+# Counted in one tap (issue 17): a tower's height or a symbol's count as the cards on the table show it, whatever
+# number of cards a competition brought. Chips 1 to 6 hold every count of a usual game; − and + step past them.
+COUNT_FIELDS = (*(f"towers.{suit}" for suit in SUITS), *SYMBOLS)
+COUNT_TO = 6
+
+
+def _count_label(path: str) -> str:
+    """'Red', 'Crowns': a counted row's name, as its counter above names it."""
+    return path.removeprefix("towers.").capitalize()
+
+
+def view(standing: Standing) -> dict:
+    """Each seat's rows to count in one tap (the counter, its name, its count now), in solo the discard pile's, and
+    the chips to tap; a tower's chips from 4 up are marked, since every card of such a tower scores −1."""
+    discard = standing.state["table"].get("discard", {}) if standing.options.solo else None
+    counts = [
+        [
+            {"field": path, "label": _count_label(path), "value": read_path(seat, path),
+             "tower": path.startswith("towers.")}
+            for path in COUNT_FIELDS
+        ]
+        for seat in standing.state["seats"]
+    ]
+    piles = [
+        {"field": f"discard.{symbol}", "label": _count_label(symbol), "value": discard.get(symbol, 0), "tower": False}
+        for symbol in SYMBOLS
+    ] if discard is not None else []
+    return {"counts": counts, "discard": piles, "count_to": tuple(range(1, COUNT_TO + 1)),
+            "tall_from": SHORT_TOWER_MAX + 1}
+
 
 def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
     """A tap that takes a whole-table total past what the deck holds is refused, with everyone's count."""
@@ -449,9 +479,9 @@ UNTRACKED = (
     "The deck, the Markets and everyone's hand: which cards are dealt, drawn, refilled or discarded.",
     "The Plan and Compete phases: who chose which Market and who wins a competition (suit, Architects, undercut).",
     "Which card goes to which tower: cards 73 and 74 joining the tallest tower, a Scroll that discards cards.",
-    "Which cards show a symbol: tap each crown, sword and quill as its card joins a tower.",
-    "The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest "
-    "discarded.",
+    "Which cards show a symbol: tap each crown, sword and quill as its card joins a tower, or count them at once.",
+    ("The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest "
+     "discarded."),
     "Solo: the Solo Markets' once-a-game abilities, and the discard pile's cards (only its symbols are counted).",
 )
 
@@ -464,6 +494,7 @@ LIVE = Live(
     to_input=to_input,
     notes=tracker_notes,
     flagged=flagged,
+    view=view,
     labels={
         "scroll_vp": "scroll VP",
         **{f"towers.{suit}": f"{suit} tower" for suit in SUITS},

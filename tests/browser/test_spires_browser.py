@@ -45,8 +45,9 @@ def test_two_player_spires_to_final_table(page, live_server: str) -> None:
     assert "blue tower has 4 cards" in page.locator("#scoreboard").inner_text()
     assert "flagged" in value_of(page, ann, "towers.blue").get_attribute("class")
 
-    page.locator(f"{bob} input[name=value]").fill("6")
-    page.locator(f"{bob} input[name=value]").press("Enter")
+    # The Scroll VP box (every counter's number also has a box of its own, name=value, opened by tapping it).
+    page.locator(f"#c-{bob.removeprefix('#seat-')}-scroll_vp-input").fill("6")
+    page.locator(f"#c-{bob.removeprefix('#seat-')}-scroll_vp-input").press("Enter")
     page.wait_for_function("() => document.querySelector('#scoreboard').innerText.includes('36')")
 
     # Undo takes back the scroll VP and says so.
@@ -162,7 +163,7 @@ def test_another_devices_taps_show_up_without_reloading(browser, live_server: st
     phone = browser.new_context(viewport={"width": 390, "height": 844})
     tablet = browser.new_context(viewport={"width": 1024, "height": 768})
     first, second = phone.new_page(), tablet.new_page()
-    ann, bob = start_two_player_game(first, live_server)
+    _ann, bob = start_two_player_game(first, live_server)
     second.goto(first.url)
     second.locator(bob).get_by_role("button", name="Swords plus one").click()
     expect(value_of(second, bob, "swords")).to_have_text("1")
@@ -209,3 +210,58 @@ def test_a_red_card_past_the_deck_is_refused_beside_its_counter(page, live_serve
     expect(page.locator("#notice")).to_have_text("Took back: Bob, red tower +1.")
     expect(value_of(page, bob, "towers.red")).to_have_text("6")
     assert [e for e in page.console_errors if "status of 422" not in e] == []
+
+
+def test_cards_counted_in_one_tap_each_to_the_final_table(page, live_server: str) -> None:
+    """'The winning player gains the card(s) below the Market AND all cards played': a tower's height and a symbol's
+    count in one tap each, tapped faster than a slow network answers (none is dropped), shown on the counter and
+    the row; a count past the deck refused beside the chips, where the finger is, moving nothing; undo; the result."""
+    ann, bob = start_two_player_game(page, live_server)
+    panel = page.locator(f"{ann} details.count-tableau")
+    panel.locator("summary").click()
+    slow_posts(page)
+    for name in ("Ann: Red 3", "Ann: Blue 4", "Ann: Crowns 2", "Ann: Red 2"):
+        page.get_by_role("button", name=name, exact=True).click()
+    expect(value_of(page, ann, "towers.red")).to_have_text("2", timeout=10_000)
+    expect(value_of(page, ann, "towers.blue")).to_have_text("4")
+    expect(value_of(page, ann, "crowns")).to_have_text("2")
+    expect(panel.locator(f"#n-{ann.removeprefix('#seat-')}-towers-red")).to_have_text("2")
+    page.unroute("**/plays/**")
+    assert "blue tower has 4 cards" in page.locator("#scoreboard").inner_text()
+
+    # Bob's 10 red cards and Ann's red tower counted at 6 are more than the deck's 15: refused, said, nothing moved.
+    page.locator(f"{bob} details.count-tableau summary").click()
+    for _ in range(10):
+        page.locator(bob).get_by_role("button", name="Bob: Red plus one").click()
+    expect(value_of(page, bob, "towers.red")).to_have_text("10")
+    chip = page.get_by_role("button", name="Bob: Red 6", exact=True)
+    top = "e => e.getBoundingClientRect().top + window.scrollY"  # on the page, wherever it is scrolled to
+    where = chip.evaluate(top)
+    page.get_by_role("button", name="Ann: Red 6", exact=True).click()
+    said = ("The deck has only 15 red cards; 16 counted in all. Ann has 6 and Bob 10. The rules: “Each suit has 12 "
+            "values”, plus an Architect and cards 73 and 74.")
+    # In the count slot at the end of Ann's rows (an alert: read out), and in the tracker's bar, in view.
+    message = page.locator(f"#a-count-{ann.removeprefix('#seat-')}")
+    expect(message).to_have_text(said)
+    expect(page.locator("#refusal")).to_have_text(said)
+    expect(page.locator("#refusal")).to_be_in_viewport()
+    expect(value_of(page, ann, "towers.red")).to_have_text("2")
+    assert chip.evaluate(top) == where, "the message moves no chip"
+    # The next count that holds clears it.
+    page.get_by_role("button", name="Ann: Red 3", exact=True).click()
+    expect(value_of(page, ann, "towers.red")).to_have_text("3")
+    expect(message).to_be_empty()
+
+    page.get_by_role("button", name="Undo last tap").click()
+    expect(page.locator("#notice")).to_have_text("Took back: Ann, red tower set to 3.")
+    expect(value_of(page, ann, "towers.red")).to_have_text("2")
+    page.get_by_role("button", name="Bob: Swords 1", exact=True).click()
+    expect(value_of(page, bob, "swords")).to_have_text("1")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish and score").click()
+    page.wait_for_url(re.compile(r"/plays/\d+$"))
+    text = page.locator("#result").text_content()
+    # Ann: red 2 (+10), blue 4 (−4), most crowns (+15) = 21; Bob: red 10 (−10), most swords (+20) = 10.
+    assert "Ann wins" in text and "21" in text and "Red 10: 10 cards × −1 = −10 VP." in text
+    assert not [e for e in page.console_errors if "Content Security Policy" in e or "Refused" in e]

@@ -18,6 +18,9 @@ spires.UNTRACKED, checked by test_untracked_says_what_stays_on_the_table):
   of your Towers with 4 or more total cards.": NOTES, test_flagged_towers.
 - "The player with the most symbols of each type is awarded a point bonus. In the case of a tie, all tied players
   receive this full bonus.": NOTES.
+- "When a player adds a card to a Spire, they must add it to a Spire of the same suit." and "The winning player gains
+  the card(s) below the Market AND all cards played": test_each_seat_counts_its_towers_and_symbols_in_one_tap,
+  COUNTED (a tower's or a symbol's count set in one action, however many cards a competition brought).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 import pytest
 
 from companion.games import live, spires
-from companion.games.base import InputErrors
+from companion.games.base import InputErrors, counter_values
 from companion.games.spires import GAME, SpiresOptions
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -222,6 +225,89 @@ def test_six_towers_a_seat() -> None:
     }
 
 
+# --- Counting in one tap: a tower's height, a symbol's count ---------------------------------------------------------
+
+
+def test_each_seat_counts_its_towers_and_symbols_in_one_tap() -> None:
+    """'When a player adds a card to a Spire, they must add it to a Spire of the same suit': each seat counts its six
+    towers and three symbols, each set in one tap by chips 1 to 6, a tower's from 4 marked ('-1 point per Spire card
+    in each of your Towers with 4 or more total cards')."""
+    state, ctx = play(2, [("Ann", set_to("towers.red", 3)), ("Bob", set_to("swords", 2))])
+    view = spires.view(live.standing(GAME, state, ctx))
+    assert view["count_to"] == (1, 2, 3, 4, 5, 6)
+    assert view["tall_from"] == 4
+    ann, bob = view["counts"]
+    assert [row["field"] for row in ann] == [*(f"towers.{suit}" for suit in spires.SUITS), "crowns", "swords",
+                                             "quills"]
+    assert [row["label"] for row in ann] == ["Purple", "Red", "Yellow", "Blue", "Green", "Black", "Crowns", "Swords",
+                                             "Quills"]
+    assert [row["tower"] for row in ann] == [True] * 6 + [False] * 3
+    assert {row["field"]: row["value"] for row in ann}["towers.red"] == 3
+    assert {row["field"]: row["value"] for row in bob}["swords"] == 2
+    assert sum(row["value"] for row in ann + bob) == 5
+
+
+def test_solo_counts_the_discard_pile_in_one_tap() -> None:
+    """Solo, 'compare the amount of symbols in your buildings compared to the amount in the discard pile': the discard
+    pile's crowns, swords and quills are counted in one tap too; a multiplayer game has no pile to count."""
+    state, ctx = play(1, [(None, set_to("discard.swords", 3))], solo=True)
+    view = spires.view(live.standing(GAME, state, ctx))
+    assert [(row["field"], row["label"], row["value"]) for row in view["discard"]] == [
+        ("discard.crowns", "Crowns", 0), ("discard.swords", "Swords", 3), ("discard.quills", "Quills", 0)
+    ]
+    state, ctx = play(2, [])
+    assert spires.view(live.standing(GAME, state, ctx))["discard"] == []
+
+
+COUNTED = [
+    # (steps before, the count tapped as (player, field, value), what every seat holds after)
+    pytest.param(
+        [], ("Ann", "towers.red", 3), [{"towers.red": 3}, {}],
+        id="The winning player gains the card(s) below the Market AND all cards played: 3 red cards in one tap",
+    ),
+    pytest.param(
+        [("Ann", set_to("towers.purple", 4))], ("Ann", "towers.purple", 3), [{"towers.purple": 3}, {}],
+        id="Scroll cards featuring a card and arrow allow the player to discard 1-2 cards: counted down",
+    ),
+    pytest.param(
+        [("Ann", set_to("towers.red", 10))], ("Bob", "towers.red", 5), [{"towers.red": 10}, {"towers.red": 5}],
+        id="Each suit has 12 values (notes: 15 in all towers): exactly what the deck holds",
+    ),
+    pytest.param(
+        [("Ann", set_to("crowns", 1))], ("Ann", "crowns", 3), [{"crowns": 3}, {}],
+        id="a symbol's count, however many joined",
+    ),
+]
+
+
+@pytest.mark.parametrize(("steps", "tapped", "after"), COUNTED)
+def test_a_count_sets_the_tower_or_symbol_whole(steps: list, tapped: tuple, after: list) -> None:
+    """One count (the 'set' action the chips send, parsed as the page's form is: text) sets the count whole, and
+    leaves every other count as it was."""
+    state, ctx = play(2, steps)
+    who, field, value = tapped
+    raw = {"action": "set", "field": field, "value": str(value)}
+    action = live.parse_action(GAME, raw, ctx.names.index(who), strict=False)
+    state = live.apply(GAME, state, action, ctx).state
+    for seat, expected in zip(state["seats"], after, strict=True):
+        counts = dict(counter_values(seat))
+        assert {path: n for path, n in counts.items() if n} == expected
+
+
+def test_a_count_past_the_deck_is_refused_with_everyones_count() -> None:
+    """'Each suit has 12 values' (rules notes: at most 15 of a suit in all towers): Bob's red tower counted at 6 while
+    Ann's holds 10 is refused, with both counts and the rule's words; 'Crowns: 15 points (8 symbols total)' too."""
+    state, ctx = play(2, [("Ann", set_to("towers.red", 10)), ("Ann", set_to("crowns", 5))])
+    raw = {"action": "set", "field": "towers.red", "value": "6"}
+    assert errors(lambda: live.apply(GAME, state, live.parse_action(GAME, raw, 1, strict=False), ctx)) == {
+        "towers.red": f"The deck has only 15 red cards; 16 counted in all. Ann has 10 and Bob 6. {SUIT_RULE}"
+    }
+    raw = {"action": "set", "field": "crowns", "value": "4"}
+    assert errors(lambda: live.apply(GAME, state, live.parse_action(GAME, raw, 1, strict=False), ctx)) == {
+        "crowns": f"The deck has only 8 crowns; 9 counted in all. Ann has 5 and Bob 4. {CROWNS_RULE}"
+    }
+
+
 # --- What the tracker says as the game stands -----------------------------------------------------------------------
 
 NOTES = [
@@ -278,6 +364,7 @@ DESCRIBE = [
     pytest.param("Bob", add("towers.black", -1), "Bob, black tower −1", id="a tower, with the true minus"),
     pytest.param("Ann", add("crowns", 1), "Ann, crowns +1", id="a symbol"),
     pytest.param("Bob", set_to("scroll_vp", 6), "Bob, scroll VP set to 6", id="scroll VP, set"),
+    pytest.param("Ann", set_to("towers.red", 3), "Ann, red tower set to 3", id="a tower counted in one tap"),
     pytest.param(None, add("discard.quills", 1), "Discard pile quills +1", id="solo: the discard pile, no player"),
 ]
 
