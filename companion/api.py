@@ -47,9 +47,14 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "worker" or "money"} (the 8 VP choice; at 20 VP the other bonus comes by itself), {"action": "build",
   "player", "vp", "cost"?, "replace"?, "matching"?} (the printed VP and cost; the building space's price is worked
   out and paid, none when it replaces building number "replace"; "matching": true takes £3 off the card's cost,
-  for a replacement only), {"action": "technique", "player"} (a new technique paying £6; the older "vp" gives its
-  end VP, and "number" sets the end VP of that technique, as technique_vp does) and {"action": "technique_vp",
-  "player", "number", "vp"} (a technique's end VP, 0-7); its counters are "vp_track", "money", "workers" (at most
+  for a replacement only), {"action": "technique", "player", "beside"?} (a new technique paying £6, and £1 for each of
+  "beside" workers beside its card, default 0; the older "vp" gives its end VP, and "number" sets the end VP of
+  that technique, as technique_vp does), {"action": "technique_vp", "player", "number", "vp"} (a technique's end
+  VP, 0-7), {"action": "pay", "player", "amount"} (an amount of 1 or more paid at once; 422 on "amount" when the
+  player has less) and {"action": "residence_vp", "player"} (a Residence action scoring the value printed on the
+  token's space as score-track VP; the 8 and 20 VP bonuses follow as for any VP); "build" also takes "replace":
+  "<n> matching" (replace building n, its icon matching: −£3), and "vp" and "cost" as lists, of which the last
+  value given counts (as the page's chips and boxes send them); its counters are "vp_track", "money", "workers" (at most
   7), "spyrium" and "residence" (space 1 to 6; see "residence_value"). Conquest of Speros adds {"action":
   "explore", "player"? (who explores: deploys a Minion unless the Location is of their colour), "terrain",
   "encampments" (an Artifact's may be left out, or must be 5), "vp", "resources": [...] (at least one),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from .base import (
     FieldError,
@@ -27,7 +27,19 @@ from .base import (
     plural,
     rank_scores,
 )
-from .live import Action, ActionSpec, Applied, Context, End, Live, Params, Standing, State, counter_actions
+from .live import (
+    Action,
+    ActionSpec,
+    Applied,
+    Context,
+    End,
+    Live,
+    NoParams,
+    Params,
+    Standing,
+    State,
+    counter_actions,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -144,13 +156,13 @@ def reference_notes(options: SpyriumOptions) -> list[str]:
     """The Residence track in use, flagged to check against the board, and what scores at the end."""
     values = ", ".join(f"£{v}" for v in options.residence_values)
     return [
-        f"Residence track income, bottom to top: {values} (check your board and reference card). "
-        "It does not change the final score: VP from a Residence action is already on the score track.",
-        "Final score: VP on the score track + the VP printed on each building you own + the end-game VP of "
-        f"each technique (at most {TECHNIQUE_VP_MAX} each).",
+        (f"Residence track income, bottom to top: {values} (check your board and reference card). "
+        "It does not change the final score: VP from a Residence action is already on the score track."),
+        ("Final score: VP on the score track + the VP printed on each building you own + the end-game VP of "
+        f"each technique (at most {TECHNIQUE_VP_MAX} each)."),
         "Money and Spyrium left at the end score nothing.",
-        f"Reaching {BONUS_STEPS[0]} VP: choose +1 worker or £5; reaching {BONUS_STEPS[1]} VP: take the other "
-        f"(at most {WORKERS_MAX} workers).",
+        (f"Reaching {BONUS_STEPS[0]} VP: choose +1 worker or £5; reaching {BONUS_STEPS[1]} VP: take the other "
+        f"(at most {WORKERS_MAX} workers)."),
         "No tie-break is published: tied players share the victory.",
     ]
 
@@ -173,16 +185,16 @@ def pad(options: SpyriumOptions) -> Pad:
 def setup(count: int, options: SpyriumOptions) -> list[str]:
     """The rule text's starting position and turn structure for this player count, and when the game ends."""
     return [
-        f"Each of the {plural(count, 'player')} takes {START_WORKERS} workers, {START_SPYRIUM} Spyrium "
-        f"crystals and £{START_MONEY}.",
-        f"Put each player's marker on 0 of the score track and a token on the {START_RESIDENCE} space of the "
-        "Residence track.",
-        f"On the track in use that is space {start_space(options)} of {RESIDENCE_SPACES}, income "
-        f"£{options.residence_values[start_space(options) - 1]} a turn.",
+        (f"Each of the {plural(count, 'player')} takes {START_WORKERS} workers, {START_SPYRIUM} Spyrium "
+        f"crystals and £{START_MONEY}."),
+        (f"Put each player's marker on 0 of the score track and a token on the {START_RESIDENCE} space of the "
+        "Residence track."),
+        (f"On the track in use that is space {start_space(options)} of {RESIDENCE_SPACES}, income "
+        f"£{options.residence_values[start_space(options) - 1]} a turn."),
         "Shuffle the A, B and C decks and the event deck separately; choose a start player.",
-        f"Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
+        (f"Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
         f"turn {TURNS}), pay each player the income of their Residence space, and turn the top event onto "
-        "Current Event, revealing the next one as Future Event.",
+        "Current Event, revealing the next one as Future Event."),
         f"The game ends after turn {TURNS}; the most points wins, and tied players share the victory.",
     ]
 
@@ -195,9 +207,19 @@ BONUS_MONEY = 5
 # 'if the building being discarded has an icon at the top that matches an icon on the newly-acquired building, the
 # cost of the newly-acquired building is discounted by £3': a card cheaper than £3 then costs nothing, never less.
 MATCHING_ICON_DISCOUNT = 3
+# A replacement chip's value when the icons match: 'replace' "2 matching" is replace 2 with the −£3.
+REPLACE_MATCHING = "matching"
+# The one-tap amounts on the page: VP and money gained or paid 2-7 at a time (±1 is the counter's own step), a
+# building's printed VP 0-11 and its card cost £0-£11; anything else is typed.
+QUICK_AMOUNTS = tuple(range(2, 8))
+BUILDING_VP_CHIPS = tuple(range(12))
+BUILDING_COST_CHIPS = tuple(range(12))
 SEAT_COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
 SCORING_FIELDS = ("vp_track", "building_vp", "technique_vp", "money", "spyrium", "workers")
 BONUS_CHOICES = ("worker", "money")
+# 'The player must pay an activation cost of £1 to the bank for each remaining worker next to that card': the spaces
+# beside a card hold any number of workers, at most every worker of every player.
+WORKERS_BESIDE_MAX = WORKERS_MAX * MAX_PLAYERS
 
 
 def period(turn: int) -> str:
@@ -308,18 +330,49 @@ class BuildParams(Params):
     """A building bought: the VP and the cost printed on it, the building it replaces (its number, from 1) or none
     for a new building space, and whether the discarded building's icon matches one on the new building."""
 
-    vp: int = Field(ge=0, le=BUILDING_VP_MAX)
+    # Left out (no VP chip tapped, nothing typed) it is asked for in words, not as a missing field.
+    vp: int | None = Field(None, ge=0, le=BUILDING_VP_MAX)
     cost: int = Field(0, ge=0, le=MONEY_MAX)
     replace: int | None = Field(None, ge=1, le=MARKET_CARDS)
     matching: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _chips_and_boxes(cls, data: Any) -> Any:
+        """The page's chips and their typed box share a name: of the values sent, the last one counts (the box after
+        the VP chips, a tapped cost button after the cost box). 'replace' may say the icons match too ('1 matching'),
+        one chip on the page for a replacement with the −£3."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for key in ("vp", "cost"):
+            if isinstance(data.get(key), list):
+                given = [value for value in data[key] if value not in ("", None)]
+                data[key] = given[-1] if given else None
+                if data[key] is None:
+                    del data[key]
+        where = data.get("replace")
+        if isinstance(where, str) and where.strip().endswith(REPLACE_MATCHING):
+            data["replace"] = where.strip().removesuffix(REPLACE_MATCHING).strip()
+            data["matching"] = True
+        return data
+
 
 class PatentParams(Params):
-    """A technique patented. The page sends nothing; the API's older form may give the new technique's end VP, or
-    (with `number`) set the end VP of one already held, as technique_vp does: the contract only ever grows."""
+    """A technique patented, and how many other workers stand beside its card (£1 each). The API's older form may
+    give the new technique's end VP, or (with `number`) set the end VP of one already held, as technique_vp does:
+    the contract only ever grows."""
 
     vp: int = Field(0, ge=0, le=TECHNIQUE_VP_MAX)
     number: int | None = Field(None, ge=1, le=MARKET_CARDS)
+    beside: int = Field(0, ge=0, le=WORKERS_BESIDE_MAX)
+
+
+class PayParams(Params):
+    """An amount paid to the bank (a character, an activation cost, a building used), typed once."""
+
+    # Left out (the page's box left empty) it is asked for in words, not as a missing field.
+    amount: int | None = Field(None, ge=1, le=MONEY_MAX)
 
 
 class TechniqueVPParams(Params):
@@ -366,6 +419,8 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
     the top that matches an icon on the newly-acquired building, the cost of the newly-acquired building is
     discounted by £3.'"""
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
+    if params.vp is None:
+        raise InputErrors([FieldError("vp", f"Tap the VP printed on {name}'s building (or type it), then its cost.")])
     built = len(seat["building_vp"])
     if params.replace is not None and params.replace > built:
         raise InputErrors([FieldError("replace", f"{name} has {plural(built, 'building')}: no building "
@@ -409,21 +464,56 @@ def _price_text(params: BuildParams, card: int, space: int, built: int) -> str:
 
 
 def technique(state: State, action: Action, ctx: Context) -> Applied:
-    """'A technique (green background) - Pay £6 to acquire the technique card.'"""
+    """'A technique (green background) - Pay £6 to acquire the technique card', and 'an activation cost of £1 to the
+    bank for each remaining worker next to that card'."""
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     if params.number is not None:
         return technique_vp(state, _with_params(action, TechniqueVPParams(number=params.number, vp=params.vp)), ctx)
-    if seat["money"] < TECHNIQUE_PRICE:
-        raise InputErrors([FieldError("action", f"{name} has £{seat['money']}: a technique costs "
-                                                   f"£{TECHNIQUE_PRICE}.")])
-    seat["money"] -= TECHNIQUE_PRICE
+    price = TECHNIQUE_PRICE + params.beside
+    if seat["money"] < price:
+        which = "this technique costs" if params.beside else "a technique costs"
+        raise InputErrors([FieldError("action", f"{name} has £{seat['money']}: {which} "
+                                                   f"{_technique_price_text(params.beside)}.")])
+    seat["money"] -= price
     seat["technique_vp"].append(params.vp)
     number = len(seat["technique_vp"])
+    paid = f"{name} pays {_technique_price_text(params.beside)} for technique {number}"
     if params.vp:
-        return Applied(state, (f"{name} pays £{TECHNIQUE_PRICE} for technique {number}, {params.vp} VP at the end.",))
-    said = (f"{name} pays £{TECHNIQUE_PRICE} for technique {number}; its end VP (up to {TECHNIQUE_VP_MAX}) is "
-            "entered at the end.")
-    return Applied(state, (said,))
+        return Applied(state, (f"{paid}, {params.vp} VP at the end.",))
+    return Applied(state, (f"{paid}; its end VP (up to {TECHNIQUE_VP_MAX}) is entered at the end.",))
+
+
+def _technique_price_text(beside: int) -> str:
+    """'£6', or '£8 (£6 and £2 for the workers beside it)'."""
+    if not beside:
+        return f"£{TECHNIQUE_PRICE}"
+    workers = "the worker" if beside == 1 else f"the {beside} workers"
+    return f"£{TECHNIQUE_PRICE + beside} (£{TECHNIQUE_PRICE} and £{beside} for {workers} beside it)"
+
+
+def pay(state: State, action: Action, ctx: Context) -> Applied:
+    """An amount paid to the bank in one go; refused when the player has less ('pay the cost to acquire the
+    benefit': nobody pays with money they don't have)."""
+    seat, name, amount = state["seats"][action.seat], ctx.names[action.seat], action.params.amount
+    if amount is None:
+        raise InputErrors([FieldError("amount", f"Type how much {name} pays (£), then Pay.")])
+    if amount > seat["money"]:
+        raise InputErrors([FieldError("amount", f"{name} has £{seat['money']}: {name} can't pay £{amount}. Nothing "
+                                                "was paid.")])
+    seat["money"] -= amount
+    return Applied(state, (f"{name} pays £{amount}: £{seat['money']} left.",))
+
+
+def residence_vp(state: State, action: Action, ctx: Context) -> Applied:
+    """Rules notes: 'A Residence action either moves one space up or scores VP equal to the current income; at the top
+    (7), further Residence actions score 7 VP.' This is the scoring one (moving up is the Residence counter's +)."""
+    seat, name = state["seats"][action.seat], ctx.names[action.seat]
+    value = income(seat, ctx.options)
+    seat["vp_track"] += value
+    said = [(f"{name}'s Residence action scores {value} VP (the value of the token's space): {seat['vp_track']} VP "
+             "on the score track.")]
+    _bonuses(state, action.seat, ctx, said)
+    return Applied(state, tuple(said))
 
 
 def _with_params(action: Action, params: Params) -> Action:
@@ -480,6 +570,11 @@ def view(standing: Standing) -> dict[str, Any]:
         "income": [income(seat, options) for seat in state["seats"]],
         "space_price": [len(seat["building_vp"]) for seat in state["seats"]],
         "choosing": [seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None for seat in state["seats"]],
+        "quick": QUICK_AMOUNTS,
+        "vp_chips": BUILDING_VP_CHIPS,
+        "cost_chips": BUILDING_COST_CHIPS,
+        "matching": REPLACE_MATCHING,
+        "discount": MATCHING_ICON_DISCOUNT,
     }
 
 
@@ -504,7 +599,22 @@ def _patent_text(action: Action, ctx: Context) -> str:
     params, who = action.params, ctx.who(action.seat)
     if params.number is not None:
         return f"{who}: technique {params.number} scores {params.vp} VP at the end"
-    return f"{who} patents a technique (−£{TECHNIQUE_PRICE})" + (f", {params.vp} VP at the end" if params.vp else "")
+    paid = f"−£{TECHNIQUE_PRICE + params.beside}" + (f", {plural(params.beside, 'worker')} beside it" if params.beside
+                                                      else "")
+    return f"{who} patents a technique ({paid})" + (f", {params.vp} VP at the end" if params.vp else "")
+
+
+def _pay_text(action: Action, ctx: Context) -> str:
+    """'Ann pays £7', for undo and the log."""
+    amount = action.params.amount
+    return f"{ctx.who(action.seat)} pays " + (f"£{amount}" if amount is not None else "an amount")
+
+
+def _residence_vp_text(action: Action, ctx: Context, before: State | None = None) -> str:
+    """'Ann's Residence action scores 3 VP' (the value as it was when scored, where the state before is known)."""
+    if before is None:
+        return f"{ctx.who(action.seat)}'s Residence action scores its value in VP"
+    return f"{ctx.who(action.seat)}'s Residence action scores {income(before['seats'][action.seat], ctx.options)} VP"
 
 
 def _technique_vp_text(action: Action, ctx: Context) -> str:
@@ -515,14 +625,14 @@ def _technique_vp_text(action: Action, ctx: Context) -> str:
 # What the table plays that the tracker leaves on the table, said in the tracker's "What the tracker keeps".
 UNTRACKED = (
     "The market: the 9 cards dealt each turn, and which of them are taken.",
-    "Placing workers between cards, taking them back, and the £1 per neighbouring worker they earn or cost: "
-    "count the money on the Money counter.",
+    ("Placing workers between cards, taking them back, and the £1 per neighbouring worker they earn or cost: "
+    "count the money on the Money counter."),
     "The two phases of a turn (placement and activation), the turn order and passing.",
     "The events: the Current and Future Event cards, and who has activated the event this turn.",
-    "What buildings, techniques and characters do during the game, and using a building once a turn: "
-    "enter the VP they score on the score track.",
+    ("What buildings, techniques and characters do during the game, and using a building once a turn: "
+    "enter the VP they score on the score track."),
     "Spyrium crystals spent or gained: step the Spyrium counter.",
-    "The icons on buildings: the tracker takes the −£3 off when you tick that the icons match.",
+    "The icons on buildings: the tracker takes the −£3 off when you choose a replacement whose icons match.",
 )
 
 
@@ -536,6 +646,8 @@ LIVE = Live(
         "build": ActionSpec(build, BuildParams, "required", _build_text),
         "technique": ActionSpec(technique, PatentParams, "required", _patent_text),
         "technique_vp": ActionSpec(technique_vp, TechniqueVPParams, "required", _technique_vp_text),
+        "pay": ActionSpec(pay, PayParams, "required", _pay_text),
+        "residence_vp": ActionSpec(residence_vp, NoParams, "required", _residence_vp_text),
     },
     seat_counters=lambda options: SEAT_COUNTERS,
     to_input=to_input,

@@ -42,7 +42,7 @@ def slot_of(page, slot: str, seat: str | None = None):
 
 
 def button(page, seat: str, name: str):
-    """A seat's button by its accessible name ('Score track VP plus 5'), the seat's name in front."""
+    """A seat's button by its accessible name ('Score track VP +5'), the seat's name in front."""
     who = page.locator(f"{seat} h2").first.inner_text().split()[0]
     return page.locator(seat).get_by_role("button", name=f"{who}: {name}", exact=True)
 
@@ -88,30 +88,43 @@ def open_buy(page, seat: str):
     return details
 
 
+VP_CHIPS = range(12)
+COST_BUTTONS = range(12)
+
+
 def build(page, seat: str, vp: int, cost: int, replace: int | None = None, matching: bool = False) -> None:
-    """Type a building into the seat's Build form as a player does: the choice of where it goes is only touched for
-    a replacement (it starts on "A new building space")."""
+    """Build as a player does: where it goes only touched for a replacement (it starts on "A new building space"; the
+    matching icon is its own replacement chip), the VP chip (or the box beside them), then the cost button, which
+    builds (or, off the buttons, the cost typed and Enter)."""
     details = open_buy(page, seat)
+    who = page.locator(f"{seat} h2").first.inner_text().split()[0]
     if replace is not None:
-        details.get_by_label(re.compile(rf"^\s*Replace building {replace} \(")).check()
-    details.get_by_label("Building VP").fill(str(vp))
-    details.get_by_label("Card cost £").fill(str(cost))
-    if matching:
-        details.get_by_label(re.compile("icon matches")).check()
-    details.locator("button", has_text="Build").click()
+        chip = rf"^\s*Replace {replace}, icons match" if matching else rf"^\s*Replace building {replace} \("
+        details.get_by_label(re.compile(chip)).check()
+    if vp in VP_CHIPS:
+        details.get_by_label(f"{who}: building {vp} VP", exact=True).check()
+    else:
+        details.get_by_label(f"{who}: building VP, other").fill(str(vp))
+    if cost in COST_BUTTONS:
+        button(page, seat, f"build, card £{cost}").click()
+    else:
+        box = details.get_by_label(f"{who}: card cost £, typed")
+        box.fill(str(cost))
+        box.press("Enter")
 
 
-def patent(page, seat: str) -> None:
-    """Patent a technique (£6): one button, always a new technique."""
-    open_buy(page, seat).locator("button", has_text="Patent a technique").click()
+def patent(page, seat: str, beside: int = 0) -> None:
+    """Patent a technique (£6, and £1 for each worker beside the card): one button, always a new technique."""
+    open_buy(page, seat)
+    price = f"−£{6 + beside}" + (f", {beside} beside it" if beside else "")
+    button(page, seat, f"patent a technique, {price}").click()
 
 
 def end_vp(page, seat: str, number: int, vp: int) -> None:
     """Enter technique `number`'s end VP in the seat's At the end section."""
     details = open_details(page, seat, "at-end", "At the end")
-    details.get_by_label(f"Technique {number}: end VP (0-7)").fill(str(vp))
     who = page.locator(f"{seat} h2").first.inner_text().split()[0]
-    details.get_by_role("button", name=f"{who}: set technique {number}'s end VP").click()
+    details.get_by_role("button", name=f"{who}: technique {number} scores {vp} VP at the end").click()
 
 
 def stored(page, live_server: str) -> dict:
@@ -157,7 +170,7 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
 
     # Ann scores 5 VP twice: past 8, the bonus is asked, in the notice and on her bonus line.
     for _ in range(2):
-        button(page, ann, "Score track VP plus 5").click()
+        button(page, ann, "Score track VP +5").click()
     expect(value_of(page, ann, "vp_track")).to_have_text("10")
     expect(notice).to_have_text("Ann reached 8 VP: choose +1 worker or £5.")
     ann_bonus = page.locator(f"{ann} .bonus-state")
@@ -165,7 +178,7 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
     expect(ann_bonus).to_have_class(re.compile(r"\bwarn\b"))
     expect(page.locator("#scoreboard .notes .warn")).to_contain_text("Ann reached 8 VP: choose +1 worker or £5.")
 
-    plus_worker = page.get_by_role("button", name="Ann: 8 VP bonus, one more worker", exact=True)
+    plus_worker = page.get_by_role("button", name="Ann: 8 VP bonus, +1 worker", exact=True)
     expect(plus_worker).to_have_text("+1 worker")
     plus_worker.click()
     expect(notice).to_have_text("Ann takes an extra worker (4).")
@@ -286,7 +299,7 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     ann, bob, _cy = start_spyrium(page, live_server)
     for seat in (ann, bob):
         for _ in range(2):
-            button(page, seat, "Money £ plus 5").click()
+            button(page, seat, "get £5, +5").click()
         expect(value_of(page, seat, "money")).to_have_text("18")
 
     # The group's game: 2 VP for £1, 4 VP for £1, then building 1 replaced by a 5 VP building for £3, then a new
@@ -304,8 +317,9 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     # After the build, the form is back to its start: a new building space, the boxes as drawn.
     expect(details.get_by_label("A new building space")).to_be_checked()
     expect(details.get_by_label(re.compile(r"Replace building 1 \(5 VP\)"))).not_to_be_checked()
-    expect(details.get_by_label("Building VP")).to_have_value("")
-    expect(details.get_by_label("Card cost £")).to_have_value("0")
+    expect(details.locator("input[name=vp]:checked")).to_have_count(0)
+    expect(details.get_by_label("Ann: building VP, other")).to_have_value("")
+    expect(details.get_by_label("Ann: card cost £, typed")).to_have_value("")
     build(page, ann, vp=2, cost=1)
     expect(said_of(page, ann)).to_have_text(
         "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).")
@@ -319,7 +333,8 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     expect(said_of(page, ann)).to_have_text(
         "Building 3 (2 VP) is discarded for a 3 VP building; Ann pays £1: £4 − £3 for the matching icon = £1 for the "
         "card, no building space to pay (it replaces one).")
-    expect(open_buy(page, ann).get_by_label(re.compile("icon matches"))).not_to_be_checked()
+    expect(open_buy(page, ann).get_by_label(re.compile(r"Replace 3, icons match"))).not_to_be_checked()
+    expect(open_buy(page, ann).get_by_label("A new building space")).to_be_checked()
     assert stored(page, live_server)["Ann"]["building_vp"] == [5, 4, 3]
 
     # Two techniques one after the other: two stored, the first one's end VP kept.
@@ -334,7 +349,8 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     expect(said_of(page, bob, "end")).to_have_text("Bob's technique 2 scores 3 VP at the end.")
     players = stored(page, live_server)
     assert (players["Bob"]["technique_vp"], players["Bob"]["money"]) == ([5, 3], 6)
-    expect(page.locator(f"{bob} details.at-end").get_by_label("Technique 1: end VP (0-7)")).to_have_value("5")
+    pressed = page.locator(f"{bob} details.at-end").get_by_role("group", name="Technique 1: end VP")
+    expect(pressed.locator('[aria-pressed="true"]')).to_have_text("5")
 
     # A replacement at £0 by a building of the same VP: said, and one undo step that takes back just that.
     build(page, ann, vp=4, cost=0, replace=2)
@@ -354,16 +370,15 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     expect(slot_of(page, "build", ann)).to_have_text(
         "Ann has £8, and this building costs £30: £30 for the card, no building space to pay (it replaces one).")
     details = open_buy(page, ann)
-    expect(details.get_by_label("Building VP")).to_have_value("7")
-    expect(details.get_by_label("Card cost £")).to_have_value("30")
+    expect(details.get_by_label("Ann: building 7 VP", exact=True)).to_be_checked()
+    expect(details.get_by_label("Ann: card cost £, typed")).to_have_value("30")
     expect(details.get_by_label(re.compile(r"Replace building 1 \(5 VP\)"))).to_be_checked()
     assert stored(page, live_server)["Ann"]["building_vp"] == [5, 4, 3]
-    # A refused end VP too.
+    # An end VP past 7 can't be asked for: a technique's chips are 0 to 7 ('bonus points (up to 7)'), its own pressed.
     details = open_details(page, bob, "at-end", "At the end")
-    details.get_by_label("Technique 2: end VP (0-7)").fill("9")
-    details.get_by_role("button", name="Bob: set technique 2's end VP").click()
-    expect(slot_of(page, "technique_vp", bob)).to_have_text("Must be at most 7.")
-    expect(details.get_by_label("Technique 2: end VP (0-7)")).to_have_value("9")
+    chips = details.get_by_role("group", name="Technique 2: end VP").get_by_role("button")
+    expect(chips).to_have_text([str(value) for value in range(8)])
+    expect(chips.nth(3)).to_have_attribute("aria-pressed", "true")
     assert stored(page, live_server)["Bob"]["technique_vp"] == [5, 3]
 
     # The Residence counter shows the printed value, and the API gives it beside the space's number.
@@ -383,7 +398,7 @@ def _tracker_with_a_bit_of_everything(page, live_server: str) -> list[str]:
     start_turn(page)
     expect(page.locator("#notice")).to_contain_text("Turn 1 (period A)")
     for _ in range(2):
-        button(page, ann, "Score track VP plus 5").click()
+        button(page, ann, "Score track VP +5").click()
     expect(page.locator(f"{ann} .bonus-state")).to_have_text("8 VP reached: choose +1 worker or £5.")
     build(page, cy, vp=3, cost=2)
     expect(page.locator("#notice")).to_contain_text("Cy pays £2")
@@ -399,14 +414,70 @@ def _tracker_with_a_bit_of_everything(page, live_server: str) -> list[str]:
     return seats
 
 
+# axe-core leaves label-content-name-mismatch out unless asked (it is 'experimental'): issue 17 found the "+1 worker"
+# buttons with it (serious). Every button's accessible name holds the text it shows.
+NAME_HOLDS_TEXT = """async () => {
+  const result = await axe.run(document, {runOnly: {type: "rule", values: ["label-content-name-mismatch"]},
+                                          rules: {"label-content-name-mismatch": {enabled: true}}});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                      targets: v.nodes.map(n => n.target.join(" "))}));
+}"""
+
+
 def _axe_clean(page) -> None:
     violations = axe_violations(page)
     assert violations == [], "axe-core found serious or critical violations:\n" + describe(violations)
+    mismatched = page.evaluate(NAME_HOLDS_TEXT)
+    assert mismatched == [], "accessible names without their visible text:\n" + describe(mismatched)
 
 
-def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server: str) -> None:
+def test_pay_score_the_residence_and_patent_with_workers_beside(page, live_server: str) -> None:
+    """Issue 17's controls, as a player uses them: money down 5, an amount typed once and paid with Enter or one tap
+    (the box starts fresh; more than Ann has is refused beside it, and what was typed stays), the Residence action
+    that scores the token's value, a technique with a worker beside its card, and the last turn opening the
+    techniques' end VP, each set with one tap."""
+    ann, bob, _cy = start_spyrium(page, live_server)
+    start_turn(page)
+    expect(value_of(page, ann, "money")).to_have_text("10")
+    button(page, ann, "pay £5, −5").click()
+    expect(value_of(page, ann, "money")).to_have_text("5")
+    expect(page.locator("#notice")).to_have_text("Ann pays £5: £5 left.")
+    box = page.locator(ann).get_by_label("Ann: Pay £", exact=True)
+    box.fill("4")
+    box.press("Enter")
+    expect(value_of(page, ann, "money")).to_have_text("1")
+    expect(page.locator("#notice")).to_have_text("Ann pays £4: £1 left.")
+    expect(box).to_have_value("")
+    box.fill("3")
+    button(page, ann, "Pay").click()
+    expect(slot_of(page, "pay", ann)).to_have_text("Ann has £1: Ann can't pay £3. Nothing was paid.")
+    expect(box).to_have_value("3")
+    expect(value_of(page, ann, "money")).to_have_text("1")
+    # The Residence action: up one space (the counter), then score its value (the button says how much).
+    button(page, bob, "Residence up one space").click()
+    scoring = page.locator(bob).get_by_role("button", name="Bob: Residence action, Score 3 VP", exact=True)
+    scoring.click()
+    expect(value_of(page, bob, "vp_track")).to_have_text("3")
+    expect(page.locator("#notice")).to_contain_text("Bob's Residence action scores 3 VP")
+    patent(page, bob, beside=1)
+    expect(said_of(page, bob)).to_have_text(
+        "Bob pays £7 (£6 and £1 for the worker beside it) for technique 1; its end VP (up to 7) is entered at the end.")
+    expect(value_of(page, bob, "money")).to_have_text("3")
+    for _ in range(5):
+        start_turn(page)
+    expect(page.locator("#turn-title")).to_have_text("Turn 6 of 6 · period C")
+    expect(page.locator(f"{bob} details.at-end[open]")).to_have_count(1)
+    expect(page.locator(f"{ann} details.at-end[open]")).to_have_count(1)
+    button(page, bob, "technique 1 scores 6 VP at the end").click()
+    expect(said_of(page, bob, "end")).to_have_text("Bob's technique 1 scores 6 VP at the end.")
+    assert stored(page, live_server)["Bob"]["technique_vp"] == [6]
+    assert [e for e in page.console_errors if "status of 422" not in e] == [], "\n".join(page.console_errors)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_tracker_and_result_have_no_serious_violations(browser, live_server: str, scheme: str) -> None:
     # bypass_csp lets add_script_tag put axe in; the app has no inline script or style, so the page is the same.
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, color_scheme=scheme)
     page = context.new_page()
     try:
         _tracker_with_a_bit_of_everything(page, live_server)

@@ -61,6 +61,8 @@ SEQUENCES: dict[str, tuple[dict[str, Any], tuple[str, ...], list[Step]]] = {
         ("Cy", add("vp_track", 8)), ("Cy", {"action": "bonus", "choice": "worker"}), ("Ann", add("workers", -1)),
         ("Ann", set_to("residence", 3)), ("Bob", add("spyrium", 2)), (None, {"action": "start_turn"}),
         ("Ann", {"action": "build", "vp": 5, "cost": 1, "replace": 1}),
+        ("Ann", {"action": "pay", "amount": 3}), ("Cy", {"action": "residence_vp"}),
+        ("Cy", {"action": "technique", "beside": 1}),
     ]),
     "speros": ({}, ("green", "red", "blue"), [
         ("Ann", {"action": "explore", "terrain": "mountain", "encampments": 3, "vp": 2, "resources": ["gold"]}),

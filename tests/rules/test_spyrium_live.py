@@ -29,6 +29,11 @@ The rule text, sentence by sentence, against the live rules (what each test chec
 - "Furthermore, if the building being discarded has an icon at the top that matches an icon on the newly-acquired
   building, the cost of the newly-acquired building is discounted by £3.": test_build (matching icon cases),
   test_build_refused (no discount without a discarded building).
+- "Pay the cost to acquire the benefit listed on that card" (a character; an activation cost, a building used):
+  test_pay, test_pay_refused (an amount typed once, never more than the player has). "an activation cost of £1 to the
+  bank for each remaining worker next to that card": test_technique_with_workers_beside. Rules notes, "A Residence
+  action either moves one space up or scores VP equal to the current income; at the top (7), further Residence
+  actions score 7 VP": test_residence_vp, test_residence_vp_reaches_the_bonuses.
 - "Maximum number of workers: 7": test_worker_cap, test_worker_lost_at_seven, test_worker_bonus_to_exactly_seven.
 - "When you reach 8 VP, you can get either an extra worker or £5." and "When you reach 20 VP, you get the bonus you
   didn't pick.": test_bonuses, test_bonus_refused, test_bonus_choice_waiting_in_notes_and_view, the undo tests.
@@ -191,8 +196,10 @@ def test_start_token_on_the_2_space_of_the_residence_track() -> None:
     state, ctx = start(3), context(3)
     assert [spyrium.income(seat, ctx.options) for seat in state["seats"]] == [2, 2, 2]
     view = spyrium.view(live.standing(GAME, state, ctx))
-    assert view == {"turn": 0, "period": None, "last_turn": False, "income": [2, 2, 2], "space_price": [0, 0, 0],
-                    "choosing": [False, False, False]}
+    state_keys = ("turn", "period", "last_turn", "income", "space_price", "choosing")
+    assert {key: view[key] for key in state_keys} == {
+        "turn": 0, "period": None, "last_turn": False, "income": [2, 2, 2], "space_price": [0, 0, 0],
+        "choosing": [False, False, False]}
 
 
 def test_start_before_turn_one() -> None:
@@ -647,12 +654,53 @@ def test_build_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str,
     pytest.param(build(2, 0, replace=0), id="building numbers start at 1"),
     pytest.param({"action": "build", "vp": -1}, id="no negative printed VP"),
     pytest.param({"action": "build", "vp": 2, "cost": -1}, id="no negative cost"),
-    pytest.param({"action": "build", "cost": 2}, id="the printed VP is required"),
     pytest.param({"action": "build", "vp": 2, "matching": "yes"}, id="strict: the matching icon is true or false"),
 ])
 def test_build_parsing_refused(raw: dict[str, Any]) -> None:
     """Build parameters out of range are refused before anything runs."""
     assert parse_refusal(raw, 0)
+
+
+def test_a_building_without_its_printed_vp_is_refused_in_words() -> None:
+    """'A building (blue background) ... with a number of points on it': the VP printed on it is needed; left out
+    (no chip tapped, no box filled) the build is refused and says what to do, nothing paid."""
+    state, ctx = start(2), context(2)
+    assert refusal(state, ctx, "Ann", {"action": "build", "cost": 2}) == {
+        "vp": "Tap the VP printed on Ann's building (or type it), then its cost."}
+
+
+@pytest.mark.parametrize(("raw", "params"), [
+    pytest.param({"vp": "4", "cost": ["", "8"]}, {"vp": 4, "cost": 8},
+                 id="a cost button tapped with the cost box empty: the button's cost"),
+    pytest.param({"vp": "4", "cost": ["12", "3"]}, {"vp": 4, "cost": 3},
+                 id="a cost button tapped after typing: the button, the last value sent"),
+    pytest.param({"vp": ["2", "14"], "cost": "5"}, {"vp": 14, "cost": 5},
+                 id="a VP chip and a typed VP: the typed box, sent after the chips"),
+    pytest.param({"vp": ["", "3"], "cost": ["", ""]}, {"vp": 3, "cost": 0},
+                 id="boxes left empty are no value"),
+    pytest.param({"vp": "6", "cost": "7", "replace": "1 matching"}, {"vp": 6, "cost": 7, "replace": 1, "matching": True},
+                 id="the chip 'Replace 1, icons match': replace 1 with the −£3"),
+    pytest.param({"vp": "6", "cost": "7", "replace": "2"}, {"vp": 6, "cost": 7, "replace": 2, "matching": False},
+                 id="the chip 'Replace building 2': no discount"),
+])
+def test_the_page_s_chips_and_boxes(raw: dict[str, Any], params: dict[str, Any]) -> None:
+    """The build form's VP chips and box, cost box and buttons share their names: the last value sent counts; a
+    replacement chip may carry the matching icon."""
+    parsed = live.parse_action(GAME, {"action": "build", **raw}, 0, strict=False)
+    assert parsed.params == spyrium.BuildParams(**params)
+
+
+def test_a_replacement_chip_with_matching_icons_takes_3_off() -> None:
+    """'if the building being discarded has an icon at the top that matches an icon on the newly-acquired building,
+    the cost of the newly-acquired building is discounted by £3': one chip says both."""
+    state, ctx, _ = play([("Ann", build(2, 5))])
+    page_form = {"action": "build", "vp": "6", "cost": ["", "5"], "replace": "1 matching"}
+    after = live.apply(GAME, state, live.parse_action(GAME, page_form, 0, strict=False), ctx)
+    assert ann(after.state)["building_vp"] == [6]
+    assert ann(after.state)["money"] == 8 - 5 - 2
+    said = ("Building 1 (2 VP) is discarded for a 6 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 for "
+            "the card, no building space to pay (it replaces one).")
+    assert after.said == (said,)
 
 
 def test_the_page_s_matching_box_and_empty_replace_choice() -> None:
@@ -931,7 +979,101 @@ DESCRIBE = [
                  id="technique, the API's older form with an end VP"),
     pytest.param("Ann", {"action": "technique", "vp": 4, "number": 2}, "Ann: technique 2 scores 4 VP at the end",
                  id="technique, the API's older form by number"),
+    pytest.param("Bob", {"action": "technique", "beside": 2}, "Bob patents a technique (−£8, 2 workers beside it)",
+                 id="technique with workers beside its card"),
+    pytest.param("Ann", {"action": "pay", "amount": 7}, "Ann pays £7", id="pay"),
+    pytest.param("Ann", {"action": "residence_vp"}, "Ann's Residence action scores its value in VP",
+                 id="residence_vp, without the state before"),
 ]
+
+
+def test_describe_residence_vp_with_the_state_before() -> None:
+    """Undo and the log name the VP the Residence action scored, read off the state before it."""
+    state, ctx, _ = play([("Ann", add("residence", 2))])
+    action = live.parse_action(GAME, {"action": "residence_vp"}, 0, strict=True)
+    assert live.describe(GAME, action, ctx, state) == "Ann's Residence action scores 4 VP"
+
+
+# --- Issue 17: an amount paid at once, the scoring Residence action, a technique's activation cost ---------------
+
+PAY = [
+    pytest.param([(None, TURN)], 7, 3, "Ann pays £7: £3 left.", id="pay the cost to acquire the benefit: £7 of £10"),
+    pytest.param([], 8, 0, "Ann pays £8: £0 left.", id="pay the cost: everything Ann has"),
+]
+
+
+@pytest.mark.parametrize(("steps", "amount", "money", "said"), PAY)
+def test_pay(steps: list[Step], amount: int, money: int, said: str) -> None:
+    """'Pay the cost to acquire the benefit listed on that card' (and activation costs, buildings used): an amount
+    typed once comes off the money; nothing else changes."""
+    state, ctx, _ = play([*steps, ("Ann", {"action": "pay", "amount": amount})])
+    before, _, _ = play(steps)
+    assert ann(state) == {**ann(before), "money": money}
+    assert act(before, ctx, "Ann", {"action": "pay", "amount": amount}).said == (said,)
+
+
+def test_pay_refused() -> None:
+    """Nobody pays with money they don't have: refused, with what Ann has; 0 or less is no payment."""
+    state, ctx, _ = play([])
+    assert refusal(state, ctx, "Ann", {"action": "pay", "amount": 9}) == {
+        "amount": "Ann has £8: Ann can't pay £9. Nothing was paid."}
+    assert set(parse_refusal({"action": "pay", "amount": 0}, 0)) == {"amount"}
+    assert set(parse_refusal({"action": "pay", "amount": "3"}, 0)) == {"amount"}
+    assert parse_refusal({"action": "pay", "amount": 3}, None) == {"player": "Say which player this is for."}
+
+
+RESIDENCE_VP = [
+    pytest.param(None, [], 2, "Ann's Residence action scores 2 VP (the value of the token's space): 2 VP on the "
+                 "score track.", id="scores VP equal to the current income: the start space, 2"),
+    pytest.param(None, [("Ann", add("residence", 5))], 7, "Ann's Residence action scores 7 VP (the value of the "
+                 "token's space): 7 VP on the score track.", id="at the top (7), further Residence actions score 7 VP"),
+    pytest.param(CUSTOM, [("Ann", add("residence", 2))], 6, "Ann's Residence action scores 6 VP (the value of the "
+                 "token's space): 6 VP on the score track.", id="the value printed on a custom track's space"),
+]
+
+
+@pytest.mark.parametrize(("values", "steps", "track", "said"), RESIDENCE_VP)
+def test_residence_vp(values: tuple[int, ...] | None, steps: list[Step], track: int, said: str) -> None:
+    """Rules notes: 'A Residence action either moves one space up or scores VP equal to the current income; at the
+    top (7), further Residence actions score 7 VP.' The token stays where it is; nothing is paid."""
+    before, ctx, _ = play(steps, values=values)
+    applied = act(before, ctx, "Ann", {"action": "residence_vp"})
+    assert ann(applied.state) == {**ann(before), "vp_track": track}
+    assert applied.said == (said,)
+
+
+def test_residence_vp_reaches_the_bonuses() -> None:
+    """'When you reach 8 VP ...' and 'When you reach 20 VP ...' hold for VP a Residence action scores too."""
+    _state, _ctx, said = play([("Ann", vp(5)), ("Ann", add("residence", 1)), ("Ann", {"action": "residence_vp"})])
+    assert said[-1] == "Ann reached 8 VP: choose +1 worker or £5."
+    state, _ctx, said = play([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(10)), ("Ann", add("residence", 1)),
+                             ("Ann", {"action": "residence_vp"})])
+    assert bonus_state(ann(state)) == (21, 13, 4, "worker", True)
+    assert said[-1] == "Ann reached 20 VP: the other bonus. Ann takes £5."
+
+
+TECHNIQUE_BESIDE = [
+    pytest.param(1, 1, "Ann pays £7 (£6 and £1 for the worker beside it) for technique 1; its end VP (up to 7) is "
+                 "entered at the end.", id="£1 to the bank for each remaining worker next to that card: 1"),
+    pytest.param(3, -1, None, id="£9 with £8: refused"),
+    pytest.param(0, 2, "Ann pays £6 for technique 1; its end VP (up to 7) is entered at the end.",
+                 id="no worker beside: £6"),
+]
+
+
+@pytest.mark.parametrize(("beside", "money", "said"), TECHNIQUE_BESIDE)
+def test_technique_with_workers_beside(beside: int, money: int, said: str | None) -> None:
+    """'Pay £6 to acquire the technique card', and 'an activation cost of £1 to the bank for each remaining worker
+    next to that card, in addition to any other activation costs for the card'."""
+    state, ctx, _ = play([])
+    raw = {"action": "technique", "beside": beside}
+    if said is None:
+        assert refusal(state, ctx, "Ann", raw) == {
+            "action": "Ann has £8: this technique costs £9 (£6 and £3 for the 3 workers beside it)."}
+        return
+    applied = act(state, ctx, "Ann", raw)
+    assert ann(applied.state) == {**ann(state), "money": money, "technique_vp": [0]}
+    assert applied.said == (said,)
 
 
 @pytest.mark.parametrize(("who", "raw", "text"), DESCRIBE)
@@ -952,6 +1094,9 @@ moves = st.one_of(
     st.tuples(st.integers(0, 2), st.builds(build, st.integers(0, 5), st.integers(0, 4),
                                            st.one_of(st.none(), st.integers(1, 3)), st.booleans())),
     st.tuples(st.integers(0, 2), st.just(PATENT)),
+    st.tuples(st.integers(0, 2), st.integers(0, 2).map(lambda n: {"action": "technique", "beside": n})),
+    st.tuples(st.integers(0, 2), st.integers(1, 9).map(lambda n: {"action": "pay", "amount": n})),
+    st.tuples(st.integers(0, 2), st.just({"action": "residence_vp"})),
     st.tuples(st.integers(0, 2), st.builds(end_vp, st.integers(1, 2), st.integers(0, 7))),
     st.tuples(st.none(), st.just(TURN)),
 )

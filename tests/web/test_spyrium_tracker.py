@@ -73,7 +73,9 @@ def act(client, play_id: int, htmx: bool = False, **data):
     """
     if "slot" not in data and "action" in data:
         data["slot"] = slot_of(data)
-    return post(client, htmx, f"/plays/{play_id}/actions", {k: str(v) for k, v in data.items()})
+    # A list is several values under one name, as the page's chips and their typed box send them.
+    return post(client, htmx, f"/plays/{play_id}/actions",
+                {k: v if isinstance(v, list) else str(v) for k, v in data.items()})
 
 
 def slot_of(data: dict) -> str:
@@ -111,15 +113,34 @@ def where_choices(html: str, seat_id: int) -> list[tuple[str, str, bool]]:
     block = re.search(rf'<fieldset id="where-{seat_id}" class="chips where"[^>]*>(.*?)</fieldset>', html, re.DOTALL)
     assert block, "no building choices"
     return [(value, label.strip(), bool(checked)) for value, checked, label in re.findall(
-        r'<label class="chip"><input type="radio" name="replace" value="(\d*)"( checked)?>([^<]*)</label>',
+        r'<label class="chip(?: wide)?"><input type="radio" name="replace" value="(\d*)"( checked)?>([^<]*)</label>',
         block.group(1))]
 
 
+def end_block(html: str, seat_id: int) -> str:
+    """The seat's At the end section (its div, nested divs and all), page or fragment."""
+    start = html.find(f'<div id="end-{seat_id}" class="techniques-end"')
+    assert start >= 0, "no At the end section"
+    depth, at = 0, start
+    for tag in re.finditer(r"<(/?)div\b", html[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            at = start + tag.end()
+            break
+    return html[start:at]
+
+
 def end_forms(html: str, seat_id: int) -> list[tuple[str, str]]:
-    """The seat's At the end forms: (technique number, end VP drawn), page or fragment."""
-    block = re.search(rf'<div id="end-{seat_id}" class="techniques-end"[^>]*>(.*?)</div>', html, re.DOTALL)
-    assert block, "no At the end section"
-    return re.findall(r'name="number" value="(\d+)">.*?name="vp" value="(\d+)"', block.group(1), re.DOTALL)
+    """The seat's At the end forms: (technique number, the end VP whose chip is pressed), page or fragment."""
+    forms = end_block(html, seat_id).split("</form>")
+    found = []
+    for form in forms:
+        number = re.search(r'name="number" value="(\d+)"', form)
+        if number:
+            pressed = re.findall(r'name="vp" value="(\d)" aria-pressed="true"', form)
+            assert len(pressed) == 1, form
+            found.append((number.group(1), pressed[0]))
+    return found
 
 
 def said_beside(html: str, part: str, seat_id: int) -> str | None:
@@ -296,13 +317,21 @@ def test_tracker_page(client, count: int) -> None:
         assert page_value(section, seat, "residence") == "1"
         assert f'<span hidden><output id="c-{seat}-residence-value"' in section
         assert f'<p id="c-{seat}-residence-error" class="error" role="alert"></p>' in section
-        # The score track and money come in fives as well; the others don't.
-        for field, label in LABELS.items():
-            assert (f'aria-label="{name}: {label} plus 5"' in section) is (field in ("vp_track", "money"))
+        # The score track and money have one-tap amounts 2-7 under their counter: VP added, money paid (the pay
+        # action) or got (the counter); the others step by one.
+        for n in range(2, 8):
+            assert (f'<button class="chip-button" type="submit" name="delta" value="{n}" aria-label="{name}: Score '
+                    f'track VP +{n}"') in section
+            assert (f'<button class="chip-button" type="submit" name="amount" value="{n}" aria-label="{name}: pay '
+                    f'£{n}, −{n}">−{n}</button>') in section
+            assert (f'<button class="chip-button" type="submit" name="delta" value="{n}" aria-label="{name}: get '
+                    f'£{n}, +{n}"') in section
+        assert 'value="8"' not in section.split("Build or patent")[0].split("Score track VP")[1]
+        assert "plus 5" not in section
         assert facts(section, seat) == "Income £2 a turn · next building space £0"
         # The 8 VP bonus: its state, the two buttons, the slot for its message.
         assert bonus_text(section, seat) == "At 8 VP: +1 worker or £5; at 20 VP the other."
-        assert f'aria-label="{name}: 8 VP bonus, one more worker">+1 worker</button>' in section
+        assert f'aria-label="{name}: 8 VP bonus, +1 worker">+1 worker</button>' in section
         assert f'aria-label="{name}: 8 VP bonus, £5">£5</button>' in section
         assert section.count('<input type="hidden" name="action" value="bonus">') == 2
         assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="worker">' \
@@ -310,23 +339,46 @@ def test_tracker_page(client, count: int) -> None:
         assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="money">' \
             in section
         # Build (where it goes: a new building space, the only choice before any building), and patent a technique
-        # (no box: always a new one), each with its own slot.
-        assert "<summary>Build or patent</summary>" in section
+        # (no box: always a new one), each with its own slot; open from the start, no tap to open it.
+        assert '<details class="buy" open>\n    <summary>Build or patent</summary>' in section
         build = section.split('<input type="hidden" name="action" value="build">')[1].split("</form>")[0]
         assert f'<input type="hidden" name="slot" value="build-{seat}">' in build
-        assert re.findall(r'name="(vp|cost|replace|matching)"', build) == ["replace", "vp", "cost", "matching"]
+        # The VP as chips 0-11 then its box; the cost box and Build (the first submit button, so Enter in the box
+        # builds with the typed cost) before the cost buttons £0-£11, each of which builds at once.
+        names = re.findall(r'name="(vp|cost|replace|matching)"', build)
+        assert names == ["replace"] + ["vp"] * 13 + ["cost"] * 13
+        assert re.findall(r'type="radio" name="vp" value="(\d+)"', build) == [str(n) for n in range(12)]
+        assert (f'<span class="visually-hidden">{name}: building </span>4<span class="visually-hidden"> VP</span>'
+                in build)
+        submits = re.findall(r'<button class="[^"]*" type="submit"(?: name="cost" value="(\d+)")?', build)
+        assert submits == [""] + [str(n) for n in range(12)]
+        assert f'aria-label="{name}: build, card £8">£8</button>' in build
         assert where_choices(build, seat) == [("", "A new building space", True)]
-        assert 'name="cost" value="0"' in build and ">Build</button>" in build
-        assert '<input type="checkbox" name="matching" value="true"> Its icon matches the replaced one: −£3' in build
+        # The cost box starts empty (£0): nothing to delete before typing a price.
+        assert 'name="cost" placeholder="0"' in build and ">Build</button>" in build
+        # No building yet: nothing to replace, so no "icons match" chip.
+        assert "icons match" not in build
         technique = section.split('<input type="hidden" name="action" value="technique">')[1].split("</form>")[0]
         assert f'<input type="hidden" name="slot" value="technique-{seat}">' in technique
         assert not re.findall(r'name="(vp|number)"', technique)
-        assert ">Patent a technique (−£6)</button>" in technique
+        # One button per price: £6, and £1 for each worker beside the card.
+        assert re.findall(r'name="beside" value="(\d)"', technique) == ["0", "1", "2", "3"]
+        assert f'aria-label="{name}: patent a technique, −£6">−£6</button>' in technique
+        assert f'aria-label="{name}: patent a technique, −£7, 1 beside it">−£7 <small>(1 beside)</small>' in technique
+        # Money: besides the −2..−7 buttons, an amount typed once and paid with one tap (or Enter).
+        pay = section.split('<input type="hidden" name="action" value="pay">')[2].split("</form>")[0]
+        assert f'<input type="hidden" name="slot" value="pay-{seat}">' in pay
+        assert re.findall(r'name="(amount|seat)"', pay) == ["seat", "amount"]
+        assert f'<label for="pay-{seat}"><span class="visually-hidden">{name}: </span>Pay £</label>' in pay
+        # The other Residence action: scores the value of the token's space, shown on the button.
+        scoring = section.split('<input type="hidden" name="action" value="residence_vp">')[1].split("</form>")[0]
+        assert (f'<span class="visually-hidden">{name}: Residence action, </span>Score <span id="res-vp-{seat}">2'
+                '</span> VP') in scoring
         # At the end: each technique's end VP, none yet.
         assert "<summary>At the end: techniques' VP</summary>" in section
         assert end_forms(section, seat) == []
         assert "No technique patented yet." in section
-        for slot in ("bonus", "build", "technique", "technique_vp"):
+        for slot in ("bonus", "build", "technique", "technique_vp", "pay", "residence_vp"):
             assert f'<p id="a-{slot}-{seat}" class="error" role="alert"></p>' in section
     # Nothing to enter at the end: the finish form has no boxes, only its button.
     finish = html.split('<form id="finish"')[1].split("</form>")[0]
@@ -588,6 +640,59 @@ def test_build_pays_the_card_and_the_space(client, app, play_id: int, htmx: bool
         ]
 
 
+def matching_choices(html: str, seat_id: int) -> list[tuple[str, str]]:
+    """The build form's replacement chips that take the −£3 for a matching icon: (value, label)."""
+    block = re.search(rf'<fieldset id="where-{seat_id}" class="chips where"[^>]*>(.*?)</fieldset>', html, re.DOTALL)
+    assert block, "no building choices"
+    return [(value, label.strip()) for value, label in re.findall(
+        r'<label class="chip"><input type="radio" name="replace" value="(\d+ matching)">([^<]*)</label>',
+        block.group(1))]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_build_from_the_chips_and_cost_buttons(client, app, play_id: int, htmx: bool) -> None:
+    """Two taps a building: a VP chip and a cost button, which sends the cost box (empty) and its own value; a
+    replacement chip carries the matching icon's −£3."""
+    ann, _bob = seat_ids(client, play_id)
+    # The VP chip (then the empty "Other VP" box) and the £5 button after the empty cost box.
+    first = act(client, play_id, htmx, action="build", seat=ann, replace="", vp=["2", ""], cost=["", "5"])
+    assert first.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0] == seat_state(building_vp=[2], money=3)
+    html = first.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
+    assert where_choices(html, ann) == [("", "A new building space", True), ("1", "Replace building 1 (2 VP)", False)]
+    assert matching_choices(html, ann) == [("1 matching", "Replace 1, icons match: −£3")]
+    if htmx:
+        assert notice(html) == "Ann pays £5: £5 for the card; the first building space is free."
+    # A typed VP off the chips (14) and the matching replacement chip: £5 − £3 = £2, no space to pay.
+    second = act(client, play_id, htmx, action="build", seat=ann, replace="1 matching", vp=["", "14"], cost=["", "5"])
+    assert second.status_code == (200 if htmx else 303)
+    state = saved(app, play_id)
+    assert state["seats"][0] == seat_state(building_vp=[14], money=1, replaced=1)
+    assert state["changes"] == 2
+    if htmx:
+        assert notice(second.get_data(as_text=True)) == (
+            "Building 1 (2 VP) is discarded for a 14 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 "
+            "for the card, no building space to pay (it replaces one).")
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_one_tap_amounts(client, app, play_id: int, htmx: bool) -> None:
+    """The rows under the score track and money: +6 VP (a character), get £4 (workers beside a card) and pay £7, each
+    one tap, one saved change; paying more than the player has is refused in words."""
+    ann, _bob = seat_ids(client, play_id)
+    for response in (tap(client, play_id, ann, htmx, field="vp_track", delta=6),
+                     tap(client, play_id, ann, htmx, field="money", delta=4),
+                     act(client, play_id, htmx, action="pay", seat=ann, amount=7)):
+        assert response.status_code == (200 if htmx else 303)
+    state = saved(app, play_id)
+    assert state["seats"][0] == seat_state(vp_track=6, money=5)
+    assert state["changes"] == 3
+    refused = act(client, play_id, htmx, action="pay", seat=ann, amount=6)
+    assert refused.status_code == 422
+    assert "Ann has £5: Ann can&#39;t pay £6. Nothing was paid." in refused.get_data(as_text=True)
+    assert saved(app, play_id)["changes"] == 3
+
+
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_a_new_building_after_a_replacement_takes_a_new_space(client, app, play_id: int, htmx: bool) -> None:
     """Issue 15: build 5 VP for £3, build, replace building 1, then a new building typed as usual (VP 2, cost 1):
@@ -680,7 +785,10 @@ def test_technique_costs_6_and_its_end_vp_is_entered_at_the_end(client, app, pla
         assert end_forms(html, bob) == [("1", "5"), ("2", "0")]
         form = html.split(f'id="end-{bob}"')[1].split("</form>")[0]
         assert f'<input type="hidden" name="slot" value="technique_vp-{bob}">' in form
-        assert "aria-label=\"Bob: set technique 1's end VP\"" in form
+        # One tap on a value sets it; each chip's name says the whole action and holds the value it shows.
+        for value in range(8):
+            assert f'name="vp" value="{value}"' in form
+            assert f'aria-label="Bob: technique 1 scores {value} VP at the end">{value}</button>' in form
 
 
 def test_choices_are_not_redrawn_by_another_device_s_change(client, app, play_id: int) -> None:
@@ -797,12 +905,12 @@ BAD_ACTIONS = [
      "Bob has £5, and this building costs £6: £6 for the card; the first building space is free."),
     ("a matching icon for a new building space",
      {"action": "build", "seat": "bob", "vp": "4", "cost": "5", "replace": "", "matching": "true"},
-     "The −£3 for a matching icon is only for a building that replaces another: choose the building it replaces, "
-     "or untick the matching icon."),
+     ("The −£3 for a matching icon is only for a building that replaces another: choose the building it replaces, "
+     "or untick the matching icon.")),
     ("replacing a building not built", {"action": "build", "seat": "bob", "vp": "4", "cost": "1", "replace": "1"},
      "Bob has 0 buildings: no building 1 to replace."),
     ("a building without its VP", {"action": "build", "seat": "bob", "vp": "", "cost": "1"},
-     "This field is required."),
+     "Tap the VP printed on Bob&#39;s building (or type it), then its cost."),
     ("a building past the typo guard", {"action": "build", "seat": "bob", "vp": "31"}, "Must be at most 30."),
     ("a technique at £5", {"action": "technique", "seat": "bob"}, "Bob has £5: a technique costs £6."),
     ("a technique worth 8", {"action": "technique_vp", "seat": "ann", "number": "1", "vp": "8"},
@@ -815,7 +923,8 @@ BAD_ACTIONS = [
     ("the next turn for a player", {"action": "start_turn", "seat": "ann"},
      "Start turn is for the whole table: give no player."),
     ("an unknown action", {"action": "dance"},
-     "Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, set, start_turn, technique, technique_vp."),
+     ("Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, pay, residence_vp, set, start_turn, technique, "
+      "technique_vp.")),
 ]
 
 
@@ -1013,7 +1122,7 @@ def test_finish_scores_track_buildings_and_techniques(client, app, play_id: int,
     assert "Money (£6) and Spyrium (2) left over score nothing; the score track shows 12 VP." in html
     assert "No building: 0 VP." in html
     assert "1 technique, end-game VP (at most 7 each): 6 VP." in html
-    total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.S)
+    total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.DOTALL)
     totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
         ("20", "1st"), ("18", "2nd")
@@ -1161,8 +1270,8 @@ def test_api_game_actions(client) -> None:
     assert view["said"] == ["Bob pays £2: £2 for the card; the first building space is free."]
     assert (player(view, "Bob")["building_vp"], player(view, "Bob")["money"]) == ([4], 8)
     view = api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 0, "replace": 1})
-    assert view["said"] == ["Building 1 (4 VP) is discarded for a 4 VP building; Bob pays £0: £0 for the card, no "
-                            "building space to pay (it replaces one)."]
+    assert view["said"] == [("Building 1 (4 VP) is discarded for a 4 VP building; Bob pays £0: £0 for the card, no "
+                            "building space to pay (it replaces one).")]
     assert (player(view, "Bob")["building_vp"], player(view, "Bob")["replaced"]) == ([4], 1)
     view = api_act(client, play, {"action": "technique", "player": "Bob"})
     assert view["said"] == ["Bob pays £6 for technique 1; its end VP (up to 7) is entered at the end."]
@@ -1197,12 +1306,20 @@ API_REFUSED = [
     ("a building without the money", {"action": "build", "player": "Bob", "vp": 4, "cost": 9}, "cost",
      "Bob has £8, and this building costs £9: £9 for the card; the first building space is free."),
     ("a matching icon for a new building", {"action": "build", "player": "Bob", "vp": 4, "matching": True},
-     "matching", "The −£3 for a matching icon is only for a building that replaces another: choose the building it "
-     "replaces, or untick the matching icon."),
+     "matching", ("The −£3 for a matching icon is only for a building that replaces another: choose the building it "
+     "replaces, or untick the matching icon.")),
     ("replacing a building not built", {"action": "build", "player": "Bob", "vp": 4, "replace": 1}, "replace",
      "Bob has 0 buildings: no building 1 to replace."),
     ("a VP as text", {"action": "build", "player": "Bob", "vp": "4"}, "vp", None),
     ("a technique at £5", {"action": "technique", "player": "Cy"}, "action", "Cy has £5: a technique costs £6."),
+    ("a technique with 1 worker beside at £5", {"action": "technique", "player": "Cy", "beside": 1}, "action",
+     "Cy has £5: this technique costs £7 (£6 and £1 for the worker beside it)."),
+    ("paying more than one has", {"action": "pay", "player": "Cy", "amount": 7}, "amount",
+     "Cy has £5: Cy can't pay £7. Nothing was paid."),
+    ("paying nothing", {"action": "pay", "player": "Cy", "amount": 0}, "amount", None),
+    ("paying without an amount", {"action": "pay", "player": "Cy"}, "amount", "Type how much Cy pays (£), then Pay."),
+    ("paying for nobody", {"action": "pay", "amount": 2}, "player", "Say which player this is for."),
+    ("a Residence action for nobody", {"action": "residence_vp"}, "player", "Say which player this is for."),
     ("a patent's end VP past 7 (the older form)", {"action": "technique", "player": "Ann", "vp": 8}, "vp", None),
     ("end VP of a technique not patented", {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 3},
      "number", "Ann has no technique: no technique 1 to score."),
@@ -1342,3 +1459,132 @@ def test_tracker_says_what_it_leaves_on_the_table(client, play_id: int) -> None:
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     panel = html.split("<summary>What the tracker keeps</summary>")[1].split("</details>")[0]
     assert [str(escape(text)) for text in UNTRACKED] == re.findall(r"<li>(.*?)</li>", panel)
+
+
+# Issue 17: the larger steps a whole game needs. Each is one action (one undo step), saved at once, said in plain
+# words, refused when the rules forbid it; every route as a full page and as a fragment.
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_money_steps_by_five_both_ways(client, app, play_id: int, htmx: bool) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    down = tap(client, play_id, ann, htmx, field="money", delta=-5)
+    assert down.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0]["money"] == 3
+    if htmx:
+        assert oob_value(down.get_data(as_text=True), ann, "money") == "3"
+    # £3 can't lose £5: refused beside the counter, nothing changes.
+    refused = tap(client, play_id, ann, htmx, field="money", delta=-5)
+    assert refused.status_code == 422
+    assert saved(app, play_id)["seats"][0]["money"] == 3
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_pay_an_amount_typed_once(client, app, play_id: int, htmx: bool) -> None:
+    """'Pay the cost to acquire the benefit': £7 typed once and paid in one tap; more than Ann has is refused."""
+    ann, _bob = seat_ids(client, play_id)
+    act(client, play_id, action="start_turn")
+    paid = act(client, play_id, htmx, action="pay", seat=ann, amount=7)
+    assert paid.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0] == seat_state(money=3)
+    if htmx:
+        html = paid.get_data(as_text=True)
+        assert notice(html) == "Ann pays £7: £3 left."
+        assert oob_value(html, ann, "money") == "3"
+        assert html.startswith("\n") or not html.split("<")[0].strip()  # nothing in the pay slot: it was saved
+    else:
+        page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert page_value(page, ann, "money") == "3"
+    refused = act(client, play_id, htmx, action="pay", seat=ann, amount=4)
+    assert refused.status_code == 422
+    assert saved(app, play_id)["seats"][0] == seat_state(money=3)
+    text = refused.get_data(as_text=True)
+    assert "Ann has £3: Ann can&#39;t pay £4. Nothing was paid." in text
+    if htmx:
+        # The message lands in the pay slot (the response's own content), and the typed £4 stays in the box.
+        assert text.lstrip().startswith("Ann has £3: Ann can&#39;t pay £4. Nothing was paid.")
+    # One undo step: the £7 comes back whole.
+    undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert notice(undone).startswith("Took back: Ann pays £7")
+    assert saved(app, play_id)["seats"][0] == seat_state(money=10)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_residence_action_scores_the_value_of_the_token_s_space(client, app, play_id: int, htmx: bool) -> None:
+    """Rules notes: 'A Residence action either moves one space up or scores VP equal to the current income'."""
+    ann, _bob = seat_ids(client, play_id)
+    tap(client, play_id, ann, field="residence", delta=1)
+    tap(client, play_id, ann, field="vp_track", value=5)
+    scored = act(client, play_id, htmx, action="residence_vp", seat=ann)
+    assert scored.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][0] == seat_state(residence=2, vp_track=8)
+    if htmx:
+        html = scored.get_data(as_text=True)
+        assert notice(html) == ("Ann&#39;s Residence action scores 3 VP (the value of the token&#39;s space): 8 VP on "
+                                "the score track. Ann reached 8 VP: choose +1 worker or £5.")
+        assert oob_value(html, ann, "vp_track") == "8"
+        assert f'<span id="res-vp-{ann}" hx-swap-oob="true">3</span>' in html
+    else:
+        page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+        assert f'Score <span id="res-vp-{ann}">3</span> VP' in page
+    undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert notice(undone).startswith("Took back: Ann&#39;s Residence action scores 3 VP")
+    assert saved(app, play_id)["seats"][0] == seat_state(residence=2, vp_track=5)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_patent_pays_for_the_workers_beside_the_card(client, app, play_id: int, htmx: bool) -> None:
+    """'an activation cost of £1 to the bank for each remaining worker next to that card', on top of the £6."""
+    _ann, bob = seat_ids(client, play_id)
+    patented = act(client, play_id, htmx, action="technique", seat=bob, beside=2)
+    assert patented.status_code == (200 if htmx else 303)
+    assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[0], money=0)
+    if htmx:
+        said = ("Bob pays £8 (£6 and £2 for the 2 workers beside it) for technique 1; its end VP (up to 7) is entered "
+                "at the end.")
+        html = patented.get_data(as_text=True)
+        assert notice(html) == said and said_beside(html, "buy", bob) == said
+    undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
+    assert notice(undone).startswith("Took back: Bob patents a technique (−£8, 2 workers beside it)")
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_the_last_turn_opens_the_techniques_end_vp(client, app, play_id: int, htmx: bool) -> None:
+    """Turn 6 is the last: its start opens every seat's At the end section, drawn again whole; before it stays
+    closed and is not redrawn (a section someone opened stays open)."""
+    ann, bob = seat_ids(client, play_id)
+    act(client, play_id, action="technique", seat=ann)
+    for _ in range(5):
+        fifth = act(client, play_id, htmx, action="start_turn")
+    if htmx:
+        assert f'id="at-end-{ann}"' not in fifth.get_data(as_text=True)
+    sixth = act(client, play_id, htmx, action="start_turn")
+    html = sixth.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
+    for seat in (ann, bob):
+        assert re.search(rf'<details id="at-end-{seat}" class="at-end" open', html)
+        # Its slot and said line come once, inside it.
+        assert html.count(f'id="a-technique_vp-{seat}"') == 1 and html.count(f'id="said-end-{seat}"') == 1
+    assert end_forms(html, ann) == [("1", "0")]
+    chosen = act(client, play_id, htmx, action="technique_vp", seat=ann, number=1, vp=6)
+    assert saved(app, play_id)["seats"][0]["technique_vp"] == [6]
+    if htmx:
+        assert end_forms(chosen.get_data(as_text=True), ann) == [("1", "6")]
+
+
+def test_api_pay_and_residence_vp(client) -> None:
+    """The JSON API takes the new actions as the page does (same records path)."""
+    play = api_start(client, list(PAIR))["id"]
+    api_act(client, play, {"action": "pay", "player": "Ann", "amount": 8})
+    view = api_act(client, play, {"action": "residence_vp", "player": "Bob"})
+    assert player(view, "Ann")["money"] == 0 and player(view, "Bob")["vp_track"] == 2
+    view = api_act(client, play, {"action": "technique", "player": "Bob", "beside": 1})
+    assert player(view, "Bob")["money"] == 1 and player(view, "Bob")["technique_vp"] == [0]
+
+
+def test_pay_with_an_empty_box_is_refused_in_words(client, app, play_id: int) -> None:
+    """Pay tapped before typing an amount: refused beside the box, nothing paid."""
+    ann, _bob = seat_ids(client, play_id)
+    refused = act(client, play_id, True, action="pay", seat=ann, amount="")
+    assert refused.status_code == 422
+    assert refused.get_data(as_text=True).lstrip().startswith("Type how much Ann pays (£), then Pay.")
+    assert saved(app, play_id)["seats"][0] == seat_state()
