@@ -306,8 +306,7 @@ def countdown(state: State, ctx: Context) -> str:
     table = state["table"]
     if not turns_followed(table):
         last = ctx.names[(FIRST_SEAT - 1) % count]
-        return (f"Finish the round: play on up to {last}'s turn, the last in turn order, so everyone has had the "
-                "same number of turns; then enter the Monuments and finish.")
+        return f"Finish the round up to {last}'s turn, the last in turn order; then enter the Monuments and finish."
     active = active_seat(table, count)
     left = turns_left(active, FIRST_SEAT, count)
     if not left:

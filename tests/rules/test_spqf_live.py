@@ -937,13 +937,13 @@ def test_turns_left(active: int, first: int, count: int) -> None:
 
 
 COUNTDOWN = [
-    pytest.param(3, 0, "Finish the round: play on up to Cy's turn, the last in turn order, so everyone has had the "
-                       "same number of turns; then enter the Monuments and finish.",
+    pytest.param(3, 0, "Finish the round up to Cy's turn, the last in turn order; then enter the Monuments "
+                       "and finish.",
                  id="3p, turns not followed (still turn 1): the round ends with the last in turn order"),
     pytest.param(3, 1, "Finish the round: after Bob's turn, Cy still plays.", id="3p, second player's turn"),
     pytest.param(3, 2, "Cy's turn is the last one: then enter the Monuments and finish.", id="3p, last player's turn"),
-    pytest.param(4, 0, "Finish the round: play on up to Dee's turn, the last in turn order, so everyone has had the "
-                       "same number of turns; then enter the Monuments and finish.", id="4p, turns not followed"),
+    pytest.param(4, 0, "Finish the round up to Dee's turn, the last in turn order; then enter the Monuments "
+                       "and finish.", id="4p, turns not followed"),
     pytest.param(4, 4, "Finish the round: after Ann's turn, Bob, Cy and Dee still play.",
                  id="4p, round 2, the first player's turn"),
     pytest.param(4, 6, "Finish the round: after Cy's turn, Dee still plays.", id="4p, round 2, Cy's turn"),

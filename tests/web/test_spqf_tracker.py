@@ -465,13 +465,13 @@ def test_last_card_placed_and_taken_off(client, app, play_id: int, htmx: bool) -
         html = response.get_data(as_text=True)
         assert notice(html) == (
             "The last Civilization card is in the central trade row. The end of the game begins: the last "
-            "Civilization card is in the central trade row. Finish the round: play on up to Bob&#39;s turn, the last "
-            "in turn order, so everyone has had the same number of turns; then enter the Monuments and finish."
+            "Civilization card is in the central trade row. Finish the round up to Bob&#39;s turn, the last in turn "
+            "order; then enter the Monuments and finish."
         )
         assert (
             '<li class="warn"><strong>Warning:</strong> The end of the game has begun: the last Civilization card is '
-            "in the central trade row. Finish the round: play on up to Bob&#39;s turn, the last in turn order, so "
-            "everyone has had the same number of turns; then enter the Monuments and finish.</li>"
+            "in the central trade row. Finish the round up to Bob&#39;s turn, the last in turn order; then enter the "
+            "Monuments and finish.</li>"
         ) in html
         assert (
             '<p id="deck-state" class="muted small" hx-swap-oob="true">The last Civilization card is in the central '
