@@ -261,11 +261,13 @@ def test_buttons_and_fields_have_edges_of_3_to_1(browser, live_server: str) -> N
         context = browser.new_context(viewport=PHONE, color_scheme=scheme, service_workers="block")
         page = context.new_page()
         play = start_tracker(context, live_server, "speros")
+        # A counter's steppers: Speros's board has none until a card is in play, Spires's seats have them at once.
+        counters = start_tracker(context, live_server, "spires")
         for url, selector in (
             ("/", ".button:not(.primary)"),
             ("/plays/new?game=spires", "input[type=text]"),
             (f"/plays/{play}", ".chip"),
-            (f"/plays/{play}", ".step"),
+            (f"/plays/{counters}", ".step"),
             (f"/plays/{play}", "select"),
             ("/calculator/speros", "textarea"),
         ):
