@@ -88,6 +88,13 @@ class Table:
         self.taps += 2
         self.settle()
 
+    def finish(self) -> None:
+        """Tap Finish and score and OK its confirmation (a tap too), then wait for the result page."""
+        self.page.once("dialog", lambda dialog: dialog.accept())
+        self.tap(self.page.get_by_role("button", name="Finish and score"))
+        self.taps += 1
+        self.page.locator("#result").wait_for()
+
     @property
     def total(self) -> int:
         """Taps and keys together: the figure the bench compares."""

@@ -101,8 +101,5 @@ def play(table: Any) -> dict[str, int]:
         for n, value in enumerate(BONUS[player["name"]], start=1):
             if value:
                 table.type(f"#end-{seat}-bonus_{n}", value)
-    page.once("dialog", lambda dialog: dialog.accept())
-    table.tap(page.get_by_role("button", name="Finish and score"))
-    table.taps += 1  # the confirmation's OK
-    page.locator("#result").wait_for()
+    table.finish()
     return EXPECTED

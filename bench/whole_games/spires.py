@@ -106,14 +106,6 @@ class Seat:
             self.shown["scroll_vp"] = self.scroll_vp
 
 
-def finish(table: Any) -> None:
-    """Finish and score, and the confirm dialog's OK."""
-    table.page.once("dialog", lambda dialog: dialog.accept())
-    table.tap(table.page.get_by_role("button", name="Finish and score"))
-    table.taps += 1  # the confirm dialog's OK
-    table.page.locator("#result").wait_for()
-
-
 def play(table: Any) -> dict[str, int]:
     """The game played on the table; at its end each player's cards counted in one tap each; the totals the result
     must show."""
@@ -123,7 +115,7 @@ def play(table: Any) -> dict[str, int]:
             seats[name].win(cards)
     for seat in seats.values():
         seat.count()
-    finish(table)
+    table.finish()
     return EXPECTED
 
 
@@ -133,7 +125,7 @@ def play_card_by_card(table: Any) -> dict[str, int]:
     for turn in TURNS:
         for name, cards in turn:
             seats[name].take(cards)
-    finish(table)
+    table.finish()
     return EXPECTED
 
 
@@ -144,5 +136,5 @@ def play_each_trick(table: Any) -> dict[str, int]:
         for name, cards in turn:
             seats[name].win(cards)
             seats[name].count()
-    finish(table)
+    table.finish()
     return EXPECTED

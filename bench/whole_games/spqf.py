@@ -70,11 +70,7 @@ def finish(table: Any) -> None:
     for name, count in MONUMENTS.items():
         table.type(page.locator("fieldset.end-seat", has_text=name).locator("input[name$='-monument_modifiers']"),
                    count)
-    page.once("dialog", lambda dialog: dialog.accept())
-    table.tap("button:has-text('Finish and score')")
-    table.taps += 1
-    # The result page has the same address as the tracker: wait for what only the result page has.
-    page.wait_for_selector("a:has-text('Score sheet (PDF)')")
+    table.finish()
 
 
 def play(table: Any) -> dict[str, int]:

@@ -90,14 +90,6 @@ def start_turn(table: Any) -> None:
     table.tap(table.page.get_by_role("button", name="Start the next turn"))
 
 
-def finish(table: Any) -> None:
-    """Finish and score, and OK in the confirm dialog (a tap too)."""
-    table.page.once("dialog", lambda dialog: dialog.accept())
-    table.tap(table.page.get_by_role("button", name="Finish and score"))
-    table.taps += 1  # the confirm dialog's OK
-    table.page.locator("#result").wait_for()
-
-
 def play(table: Any) -> dict[str, int]:
     """The game, turn by turn; the totals the result must show."""
     ann, bob, cy = (Seat(table, p["name"]) for p in PLAYERS)
@@ -135,6 +127,6 @@ def play(table: Any) -> dict[str, int]:
     ann.end_vp(1, 4)
     bob.end_vp(1, 5)
     cy.end_vp(1, 3)
-    finish(table)
+    table.finish()
     # Ann 20 + 6 + 4, Bob 11 + (3 + 4) + 5, Cy 12 + 4 + 3.
     return {"Ann": 30, "Bob": 23, "Cy": 19}
