@@ -198,9 +198,13 @@ def winners_sentence(result: Mapping[str, Any]) -> str:
     return f"{names} share the victory with {vp}."
 
 
+# One player as rank_scores() takes them: the name, the explained lines, and facts the result carries beside them.
+ScoreRow = tuple[str, Sequence[Line], dict[str, Any]]
+
+
 def rank_scores(
     game: str,
-    players: Sequence[tuple[str, Sequence[Line], dict[str, Any]]],
+    players: Sequence[ScoreRow],
     tiebreaks: Sequence[TieBreak],
     extra: dict[str, Any] | None = None,
 ) -> Result:
@@ -289,7 +293,7 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
     return path
 
 
-def said_error(error: dict[str, Any]) -> str:
+def said_error(error: Mapping[str, Any]) -> str:
     """A pydantic message, said for a person at the table."""
     kind = error["type"]
     ctx = error.get("ctx", {})
@@ -408,7 +412,7 @@ class Game:
             errors += validation_errors(exc, "options")
             opts = None
         if not isinstance(players, list):
-            raise InputErrors(errors + [FieldError("players", "Give the players as a list.")])
+            raise InputErrors([*errors, FieldError("players", "Give the players as a list.")])
         models = []
         seen: set[str] = set()
         for i, raw in enumerate(players):

@@ -192,10 +192,10 @@ def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict
     """An action from its raw name and parameters (JSON strict, form text lax), or InputErrors."""
     live = _live(game)
     name = raw.get("action")
-    spec = live.actions.get(name) if isinstance(name, str) else None
-    if spec is None:
+    if not isinstance(name, str) or name not in live.actions:
         known = ", ".join(sorted(live.actions))
         raise InputErrors([FieldError("action", f"Unknown action {name!r}; {game.name} knows {known}.")])
+    spec = live.actions[name]
     if spec.seat == "required" and seat is None:
         raise InputErrors([FieldError("player", "Say which player this is for.")])
     if spec.seat == "none" and seat is not None:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
@@ -405,7 +405,7 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
             seen[player.color] = player.name
 
     # A typo shows up as more cards captured than the game holds; name the player who went over.
-    limits = {terrain: LOCATIONS_PER_TERRAIN for terrain in LOCATION_TERRAINS}
+    limits = dict.fromkeys(LOCATION_TERRAINS, LOCATIONS_PER_TERRAIN)
     limits["artifact"] = len(players)  # setup step 4: one Artifact per player, the rest stay in the box
     for terrain, available in limits.items():
         held = 0
@@ -573,7 +573,9 @@ def _last_placed(placements: Sequence[str], player: str) -> int:
 
 # Live play at the table: the Skirmish Area, units deployed from each Base Camp, captures, the end of the game.
 
-MINION, GENERAL = "minion", "general"
+# Final: each is typed as its literal, so it is a UnitKind (below) wherever one is wanted.
+MINION: Final = "minion"
+GENERAL: Final = "general"
 ARTIFACT_ENCAMPMENTS = 5  # "Every Artifact card features 5 Encampments"
 BONUS_FIELDS = tuple(f"bonus_{n}" for n in range(1, BONUS_OBJECTIVES_DEALT + 1))
 FIRST_SEAT = 0
@@ -800,6 +802,7 @@ def _in_skirmish(table: dict[str, Any], card_id: int, ctx: Context) -> dict[str,
 def deploy(state: State, action: Action, ctx: Context) -> Applied:
     """A Minion or the General deployed to a card in the Skirmish Area, never to a captured one (an ability's, or
     a turn's action tracked unit by unit: Next turn then passes the turn)."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     card = _in_skirmish(table, params.card, ctx)
     _deploy(card, table, action.seat, params.kind, name)
@@ -830,11 +833,12 @@ def _the_turn_of(table: dict[str, Any], action: Action, ctx: Context, what: str)
 def attack(state: State, action: Action, ctx: Context) -> Applied:
     """'Attack: Deploy one of your Minions to any Location in the Skirmish Area', as the turn's action: the turn
     passes after it, or after the capture it makes possible."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     table, name = state["table"], ctx.names[action.seat]
     _the_turn_of(table, action, ctx, "Attack")
     card = _in_skirmish(table, action.params.card, ctx)
     _deploy(card, table, action.seat, MINION, name)
-    said = [f"{name} attacks {card_name(card)} with a Minion."] + _capturable(state, ctx, card)
+    said = [f"{name} attacks {card_name(card)} with a Minion.", *_capturable(state, ctx, card)]
     return Applied(state, tuple(said + _action_taken(state, ctx, card)))
 
 
@@ -842,6 +846,7 @@ def lead(state: State, action: Action, ctx: Context) -> Applied:
     """'Lead: Deploy your General to any Location in the Skirmish Area. If that Location has a remaining unoccupied
     encampment, you may also deploy one of your Minions to that Location.' The turn's action: the turn passes after
     it, or after the capture it makes possible."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     table, name = state["table"], ctx.names[action.seat]
     _the_turn_of(table, action, ctx, "Lead")
     card = _in_skirmish(table, action.params.card, ctx)
@@ -890,6 +895,7 @@ def _take_unit(card: dict[str, Any], seat: int, kind: str, name: str) -> None:
 
 def remove(state: State, action: Action, ctx: Context) -> Applied:
     """An ability destroys or returns a unit: it goes back to its Base Camp."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     card = _card(table, params.card)
     _take_unit(card, action.seat, params.kind, name)
@@ -899,6 +905,7 @@ def remove(state: State, action: Action, ctx: Context) -> Applied:
 
 def move(state: State, action: Action, ctx: Context) -> Applied:
     """An ability moves a unit from one card to another with an unoccupied encampment."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     source, target = _card(table, params.card), _card(table, params.to)
     if source is target:
@@ -918,6 +925,7 @@ def capture_card(state: State, action: Action, ctx: Context) -> Applied:
     """'When a player captures a Location, he or she moves that card from the Skirmish Area into his or her
     Captured Area. No player's Units are removed.' An Artifact's capture sends the other players' units on it home
     and locks the capturer's on it."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     table, name = state["table"], ctx.names[action.seat]
     card = _card(table, action.params.card)
     decided = capture_now(card, ctx.names)
@@ -1114,8 +1122,8 @@ def live_notes(standing: Standing) -> list[Note]:
     reason = end_reason(state, ctx)
     if reason:
         notes.append(Note(reason, warning=True))
-    elif countdown(state, ctx):
-        notes.append(Note("The last Location card is drawn. " + countdown(state, ctx), warning=True))
+    elif left := countdown(state, ctx):
+        notes.append(Note("The last Location card is drawn. " + left, warning=True))
     return notes
 
 
@@ -1222,22 +1230,26 @@ def describe_explore(action: Action, ctx: Context, before: State | None = None) 
 
 def describe_deploy(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann deploys a Minion to Forest card 3'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
     return f"{ctx.names[action.seat]} deploys {_unit_called(params.kind)} to {_card_called(params.card, before)}"
 
 
 def describe_attack(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann attacks Forest card 3'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     return f"{ctx.names[action.seat]} attacks {_card_called(action.params.card, before)}"
 
 
 def describe_lead(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann leads to Forest card 3'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     return f"{ctx.names[action.seat]} leads to {_card_called(action.params.card, before)}"
 
 
 def describe_move(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann moves a Minion from Forest card 3 to Artifact 5 (an ability)'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
     return (f"{ctx.names[action.seat]} moves {_unit_called(params.kind)} from {_card_called(params.card, before)} "
             f"to {_card_called(params.to, before)} (an ability)")
@@ -1245,6 +1257,7 @@ def describe_move(action: Action, ctx: Context, before: State | None = None) -> 
 
 def describe_remove(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann returns a Minion from Forest card 3 to Base Camp (an ability)'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
     return (f"{ctx.names[action.seat]} returns {_unit_called(params.kind)} from {_card_called(params.card, before)} "
             "to Base Camp (an ability)")
@@ -1252,6 +1265,7 @@ def describe_remove(action: Action, ctx: Context, before: State | None = None) -
 
 def describe_capture(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann captures Forest card 3'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     return f"{ctx.names[action.seat]} captures {_card_called(action.params.card, before)}"
 
 

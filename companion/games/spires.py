@@ -22,6 +22,7 @@ from .base import (
     PlayerInput,
     Result,
     Schema,
+    ScoreRow,
     TieBreak,
     figure,
     join_names,
@@ -69,30 +70,30 @@ APPRAISAL_SHORT = {
 class Towers(Schema):
     """Cards in each of a player's six towers."""
 
-    purple: int = Field(0, ge=0, le=TOWER_MAX)
-    red: int = Field(0, ge=0, le=TOWER_MAX)
-    yellow: int = Field(0, ge=0, le=TOWER_MAX)
-    blue: int = Field(0, ge=0, le=TOWER_MAX)
-    green: int = Field(0, ge=0, le=TOWER_MAX)
-    black: int = Field(0, ge=0, le=TOWER_MAX)
+    purple: int = Field(default=0, ge=0, le=TOWER_MAX)
+    red: int = Field(default=0, ge=0, le=TOWER_MAX)
+    yellow: int = Field(default=0, ge=0, le=TOWER_MAX)
+    blue: int = Field(default=0, ge=0, le=TOWER_MAX)
+    green: int = Field(default=0, ge=0, le=TOWER_MAX)
+    black: int = Field(default=0, ge=0, le=TOWER_MAX)
 
 
 class SymbolCounts(Schema):
     """Crowns, swords and quills, e.g. in the solo discard pile."""
 
-    crowns: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
-    swords: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["swords"])
-    quills: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["quills"])
+    crowns: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
+    swords: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["swords"])
+    quills: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["quills"])
 
 
 class SpiresPlayer(PlayerInput):
     """What a Spires player has at the end: towers, symbols and scroll VP."""
 
     towers: Towers = Towers()
-    crowns: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
-    swords: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["swords"])
-    quills: int = Field(0, ge=0, le=SYMBOLS_IN_DECK["quills"])
-    scroll_vp: int = Field(0, ge=0, le=SCROLL_VP_MAX)
+    crowns: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
+    swords: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["swords"])
+    quills: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["quills"])
+    scroll_vp: int = Field(default=0, ge=0, le=SCROLL_VP_MAX)
 
 
 class SpiresOptions(Schema):
@@ -198,9 +199,9 @@ def appraisal(total: int) -> tuple[str, str]:
 
 def score(players: Sequence[SpiresPlayer], options: SpiresOptions) -> Result:
     """Score a finished game of Spires, ranked by total, then fewest negative points."""
-    rows = []
+    rows: list[ScoreRow] = []
     for player in players:
-        lines = _tower_lines(player) + [_scroll_line(player)]
+        lines = [*_tower_lines(player), _scroll_line(player)]
         for symbol in SYMBOLS:
             if options.solo:
                 lines.append(_symbol_line_solo(symbol, player, options.discard))
@@ -342,9 +343,11 @@ def deck_refusal(state: State, ctx: Context, path: str, old: int, new: int) -> F
     """A tap that takes a whole-table total past what the deck holds, said with every holder's count; None if it
     holds. Only a tap that raises the total: lowering one past the bound is always a correction."""
     limit = DECK_HOLDS.get(path.removeprefix("discard."))
+    if limit is None or new <= old:
+        return None
     own_limit = TOWER_MAX if path.startswith("towers.") else limit
     # A count past its own box's bound is said by the box's bound ('Must be at most 12.').
-    if limit is None or new <= old or not 0 <= new <= own_limit:
+    if not 0 <= new <= own_limit:
         return None
     key = path.removeprefix("discard.")
     players, options = to_input(state, ctx)

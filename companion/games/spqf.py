@@ -22,6 +22,7 @@ from .base import (
     PlayerInput,
     Result,
     Schema,
+    ScoreRow,
     TieBreak,
     join_names,
     number_table,
@@ -57,10 +58,10 @@ MONUMENT_MODIFIERS_MAX = PLAYER_CARDS_MAX * MODIFIERS_PER_CARD_MAX
 class SpqfPlayer(PlayerInput):
     """What an SPQF player has at the end: tokens, level, Monument modifiers and 1 VP cards."""
 
-    vp_tokens: int = Field(0, ge=0, le=VP_TOKENS_MAX)
-    civ_level: int = Field(0, ge=0, le=LEVEL_MAX)
-    monument_modifiers: int = Field(0, ge=0, le=MONUMENT_MODIFIERS_MAX)
-    vp_cards: int = Field(0, ge=0, le=PLAYER_CARDS_MAX)
+    vp_tokens: int = Field(default=0, ge=0, le=VP_TOKENS_MAX)
+    civ_level: int = Field(default=0, ge=0, le=LEVEL_MAX)
+    monument_modifiers: int = Field(default=0, ge=0, le=MONUMENT_MODIFIERS_MAX)
+    vp_cards: int = Field(default=0, ge=0, le=PLAYER_CARDS_MAX)
 
 
 class SpqfOptions(Schema):
@@ -148,7 +149,7 @@ def _cards_line(player: SpqfPlayer) -> Line:
 
 def score(players: Sequence[SpqfPlayer], options: SpqfOptions) -> Result:
     """Score a finished game of SPQF, ranked by total, then highest Civilization Level, then shared."""
-    rows = []
+    rows: list[ScoreRow] = []
     for player in players:
         lines = [
             _tokens_line(player),
@@ -467,6 +468,7 @@ def last_card(state: State, action: Action, ctx: Context) -> Applied:
 
 def first_token(state: State, action: Action, ctx: Context) -> Applied:
     """Hand a level's first-player token to the right player when the taps came in another order."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     level = action.params.level
     seat = action.seat
     name = ctx.names[seat]
@@ -539,6 +541,7 @@ def view(standing: Standing) -> dict[str, Any]:
 
 def _token_text(action: Action, ctx: Context) -> str:
     """Undo's words for a handover: 'the level 3 token handed to Bob'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     return f"the level {action.params.level} token handed to {ctx.names[action.seat]}"
 
 

@@ -22,6 +22,7 @@ from .base import (
     PlayerInput,
     Result,
     Schema,
+    ScoreRow,
     join_names,
     number_table,
     plural,
@@ -144,7 +145,7 @@ def _techniques_line(player: SpyriumPlayer) -> Line:
 
 def score(players: Sequence[SpyriumPlayer], options: SpyriumOptions) -> Result:
     """Score a finished game of Spyrium: track + buildings + techniques; tied players share the rank."""
-    rows = [
+    rows: list[ScoreRow] = [
         (player.name, [_track_line(player), _buildings_line(player), _techniques_line(player)], {})
         for player in players
     ]
@@ -399,6 +400,7 @@ def start_turn(state: State, action: Action, ctx: Context) -> Applied:
 
 def bonus(state: State, action: Action, ctx: Context) -> Applied:
     """The 8 VP choice, and at once the other bonus when the player is at 20 VP already (one jump past both)."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name = state["seats"][action.seat], ctx.names[action.seat]
     if seat["vp_track"] < BONUS_STEPS[0]:
         message = f"{name} has {seat['vp_track']} VP: the bonus comes at {BONUS_STEPS[0]}."
@@ -418,6 +420,7 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
     building space without having to pay for the space. Furthermore, if the building being discarded has an icon at
     the top that matches an icon on the newly-acquired building, the cost of the newly-acquired building is
     discounted by £3.'"""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     if params.vp is None:
         raise InputErrors([FieldError("vp", f"Tap the VP printed on {name}'s building (or type it), then its cost.")])
@@ -466,6 +469,7 @@ def _price_text(params: BuildParams, card: int, space: int, built: int) -> str:
 def technique(state: State, action: Action, ctx: Context) -> Applied:
     """'A technique (green background) - Pay £6 to acquire the technique card', and 'an activation cost of £1 to the
     bank for each remaining worker next to that card'."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     if params.number is not None:
         return technique_vp(state, _with_params(action, TechniqueVPParams(number=params.number, vp=params.vp)), ctx)
@@ -494,6 +498,7 @@ def _technique_price_text(beside: int) -> str:
 def pay(state: State, action: Action, ctx: Context) -> Applied:
     """An amount paid to the bank in one go; refused when the player has less ('pay the cost to acquire the
     benefit': nobody pays with money they don't have)."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name, amount = state["seats"][action.seat], ctx.names[action.seat], action.params.amount
     if amount is None:
         raise InputErrors([FieldError("amount", f"Type how much {name} pays (£), then Pay.")])
@@ -507,6 +512,7 @@ def pay(state: State, action: Action, ctx: Context) -> Applied:
 def residence_vp(state: State, action: Action, ctx: Context) -> Applied:
     """Rules notes: 'A Residence action either moves one space up or scores VP equal to the current income; at the top
     (7), further Residence actions score 7 VP.' This is the scoring one (moving up is the Residence counter's +)."""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name = state["seats"][action.seat], ctx.names[action.seat]
     value = income(seat, ctx.options)
     seat["vp_track"] += value
@@ -523,6 +529,7 @@ def _with_params(action: Action, params: Params) -> Action:
 
 def technique_vp(state: State, action: Action, ctx: Context) -> Applied:
     """'These cards provide ... an opportunity to score bonus points (up to 7) at the end of the game.'"""
+    assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     held = len(seat["technique_vp"])
     if params.number > held:
