@@ -333,8 +333,8 @@ def ranks(totals: list[int], winners: list[bool], given: list[int] | None = None
         best = max(totals)
         winners = [total == best for total in totals]
     return [
-        1 if won else 1 + sum(1 for other, other_won in zip(totals, winners) if other_won or other > total)
-        for total, won in zip(totals, winners)
+        1 if won else 1 + sum(1 for other, other_won in zip(totals, winners, strict=True) if other_won or other > total)
+        for total, won in zip(totals, winners, strict=True)
     ]
 
 
@@ -379,8 +379,8 @@ def import_backup(session: Session, backup: BgBackup) -> Summary:
             if play.ignored:
                 leave_out("marked 'ignored' in BG Stats")
                 continue
-            scores = sorted(enumerate(play.playerScores), key=lambda pair: (pair[1].seatOrder, pair[0]))
-            scores = [score for _, score in scores]
+            in_seat_order = sorted(enumerate(play.playerScores), key=lambda pair: (pair[1].seatOrder, pair[0]))
+            scores = [score for _, score in in_seat_order]
             start = next((i for i, score in enumerate(scores) if score.startPlayer), 0)
             scores = scores[start:] + scores[:start]
             totals = [score_of(score.score) for score in scores]
@@ -431,7 +431,9 @@ def import_backup(session: Session, backup: BgBackup) -> Summary:
                         },
                         name,
                     )
-                    for position, (name, score, total, rank) in enumerate(zip(seat_names, scores, totals, ranked))
+                    for position, (name, score, total, rank) in enumerate(
+                        zip(seat_names, scores, totals, ranked, strict=True)
+                    )
                 ]
             )
         write_plays(session, roster, new_plays, new_seats)

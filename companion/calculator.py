@@ -128,6 +128,7 @@ def tap_line(game_id: str) -> Response:
     if found is None:
         abort(404, description="That list can't be filled by taps.")
     field, row = found
+    assert field.line is not None  # tappable_list finds only a list with a line's spec
     values = MultiDict(request.form)
     text = values.get(name, "")
     errors: dict[str, str] = {}

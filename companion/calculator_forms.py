@@ -281,7 +281,9 @@ def _fields(groups: tuple[InputGroup, ...]) -> list[InputField]:
 
 def tappable_list(game: Game, name: str) -> tuple[InputField, int | None] | None:
     """The list a builder's form name belongs to ('captured-1': a player row's captured cards) and its row."""
-    candidates = [(f, row) for f in _fields(player_inputs(game)) for row in range(game.max_players)]
+    candidates: list[tuple[InputField, int | None]] = [
+        (f, row) for f in _fields(player_inputs(game)) for row in range(game.max_players)
+    ]
     candidates += [(f, None) for f in _fields(option_inputs(game))]
     for field, row in candidates:
         if field.kind == LINES and field.line and field.line.tappable and field.form_name(row) == name:
@@ -326,7 +328,7 @@ def parse_line(spec: LineSpec, text: str) -> dict[str, Any]:
     text = text.translate(MINUS_SIGNS)
     head, colon, tail = text.partition(":") if spec.names else (text, "", "")
     raw: dict[str, Any] = {}
-    if colon:
+    if spec.names and colon:
         raw[spec.names] = [name.strip() for name in tail.split(",") if name.strip()]
     ints = list(spec.ints)
     words: list[str] = []
@@ -344,7 +346,7 @@ def parse_line(spec: LineSpec, text: str) -> dict[str, Any]:
             words.append(word)
         else:
             raise ValueError(f"I can't read “{word}”: write a line like “{spec.example}”.")
-    if words:
+    if spec.text and words:
         raw[spec.text] = " ".join(reversed(words))
     return raw
 

@@ -103,7 +103,8 @@ def bar_chart(name: str, title: str, groups: Sequence[BarGroup]) -> Markup:
             parts.append(f'<rect class="track" x="0" y="{y}" width="100%" height="{BAR}" fill-opacity="0.08"/>')
             parts.append(
                 f'<rect class="bar{" strong" if bar.strong else ""}" x="{_pct(start / span * 100)}" y="{y}" '
-                f'width="{_pct(abs(bar.value) / span * 100)}" height="{BAR}" fill-opacity="{1 if bar.strong else 0.6}"/>'
+                f'width="{_pct(abs(bar.value) / span * 100)}" height="{BAR}" '
+                f'fill-opacity="{1 if bar.strong else 0.6}"/>'
             )
             if low < 0:
                 # Zero marked beside each bar, not across the labels above them.
@@ -165,14 +166,14 @@ def line_chart(name: str, title: str, points: Sequence[Point], top: str = "", bo
     gutter = 14 if top or bottom else 0
     step = (100 - gutter) / count
     parts: list[str] = []
-    for y, edge in ((ABOVE, top), (ABOVE + PLOT, bottom)):
+    for level, edge in ((ABOVE, top), (ABOVE + PLOT, bottom)):
         parts.append(
-            f'<line class="guide" x1="{_pct(gutter)}" x2="100%" y1="{y}" y2="{y}" stroke="currentColor" '
+            f'<line class="guide" x1="{_pct(gutter)}" x2="100%" y1="{level}" y2="{level}" stroke="currentColor" '
             f'stroke-opacity="0.3" '
             f'stroke-dasharray="4 4"/>'
         )
         if edge:
-            parts.append(f'<text class="tick" x="0" y="{y + 4}" font-size="{SMALL}">{escape(edge)}</text>')
+            parts.append(f'<text class="tick" x="0" y="{level + 4}" font-size="{SMALL}">{escape(edge)}</text>')
     spots = [
         (gutter + i * step + step / 2, ABOVE + (1 - max(0.0, min(1.0, p.value))) * PLOT) for i, p in enumerate(points)
     ]

@@ -26,9 +26,8 @@ FRAGMENTS = ("data/_import_form.html",)
 def _download(body: bytes, mimetype: str, name: str, extension: str) -> Response:
     """A file to save, named with today's date (companion-2026-11-30.json)."""
     response = make_response(body)
+    # Werkzeug adds "; charset=utf-8" to a text/* type; JSON is UTF-8 by its definition (RFC 8259).
     response.mimetype = mimetype
-    if mimetype.startswith("text/") or mimetype.endswith("json"):
-        response.charset = "utf-8"
     day = datetime.now(UTC).date().isoformat()
     response.headers["Content-Disposition"] = f'attachment; filename="{name}-{day}.{extension}"'
     response.headers["Cache-Control"] = "no-store"

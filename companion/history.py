@@ -192,7 +192,9 @@ def history() -> Response:
         response = render_fragments(*HISTORY_RESULTS, status=status, **context)
         # The address bar shows the filter's own address, not the empty fields the form sent along; a refused
         # filter keeps the address it had.
-        canonical = url_for("history.history", **_page_args(page), **flt.to_args())
+        # One dict of Any: url_for's own keyword arguments (_external: bool, ...) would not take these as typed.
+        args: dict[str, Any] = {**_page_args(page), **flt.to_args()}
+        canonical = url_for("history.history", **args)
         response.headers["HX-Push-Url"] = "false" if errors else canonical
         return response
     return make_response(render_template("history.html", **context), status)

@@ -11,7 +11,7 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -101,7 +101,7 @@ class LoggedBody:
         self.body = body
         self.on_close = on_close
 
-    def __iter__(self):  # noqa: ANN204  (the body's own iterator)
+    def __iter__(self) -> Iterator[bytes]:
         """The body's chunks, unchanged."""
         return iter(self.body)
 

@@ -115,20 +115,19 @@ def upgrade(engine: Engine, *, copy_aside: bool = True) -> str:
     before: str | None = None
     copy: Path | None = None
     try:
-        with engine.connect() as connection:
-            with _one_transaction(connection):
-                if _hold_and_create_if_empty(connection):
-                    return f"Created a new database at schema {head()}."
-                before = current(connection)
-                if before == head():
-                    return f"The database is up to date (schema {head()})."
-                # Made under the upgrade's own lock: no write lands between the copy and the upgrade.
-                copy = _copy_aside(engine, before) if copy_aside else None
-                if before is None:
-                    _bring_to_baseline(connection)
-                    _stamp(connection, BASELINE)
-                command.upgrade(_config(connection), "head")
-                _check_references(connection)
+        with engine.connect() as connection, _one_transaction(connection):
+            if _hold_and_create_if_empty(connection):
+                return f"Created a new database at schema {head()}."
+            before = current(connection)
+            if before == head():
+                return f"The database is up to date (schema {head()})."
+            # Made under the upgrade's own lock: no write lands between the copy and the upgrade.
+            copy = _copy_aside(engine, before) if copy_aside else None
+            if before is None:
+                _bring_to_baseline(connection)
+                _stamp(connection, BASELINE)
+            command.upgrade(_config(connection), "head")
+            _check_references(connection)
     except Exception as exc:
         failure = UpgradeFailed(_failed(engine, before, copy, exc))
         log.error("%s", failure)
@@ -189,7 +188,7 @@ def _hand_back(connection: Connection, driver: Any, isolation_level: str | None)
         driver.isolation_level = isolation_level
         connection.exec_driver_sql("PRAGMA foreign_keys=ON")
         connection.commit()
-    except Exception:
+    except Exception:  # noqa: BLE001 - whatever the failure left broken, handing back must not raise over it
         # A connection the failure left unusable (a vanished file) is not handed back to the app.
         connection.invalidate()
 
@@ -210,7 +209,8 @@ def _failed(engine: Engine, before: str | None, copy: Path | None, error: Except
     try:
         with engine.connect() as connection:
             now = current(connection) if _app_tables(connection) else before
-    except Exception:  # the database can't be read at all (its disk vanished): say what was known before
+    except Exception:  # noqa: BLE001 - saying why the upgrade failed must not fail over another error
+        # The database can't be read at all (its disk vanished): say what was known before.
         now = before
     if now == before:
         said += f" Nothing was changed: the database is as it was ({_at(before)})."

@@ -31,7 +31,7 @@ from .charts import Bar, BarGroup, bar_chart
 from .games import get_game
 from .games.base import name_key
 from .history_filter import HistoryFilter, count_filtered, filtered_plays
-from .models import Play
+from .models import Play, saved_id
 from .pdf import app_paper, html_to_document, pages_to_pdf
 
 # The most plays one report holds (the newest ones); a narrower filter reaches the others.
@@ -113,7 +113,7 @@ def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
     a shared victory a win for each winner, a play of one seat solo and apart), with their average and best
     multiplayer total. Most wins first, then best win rate, then name."""
     counted = statistics.group_plays(
-        statistics.SeatRow(play.id, play.game, seat.player_id, seat.position, seat.total, seat.rank)
+        statistics.SeatRow(saved_id(play), play.game, seat.player_id, seat.position, seat.total, seat.rank)
         for play in plays
         for seat in play.seats
         if seat.total is not None

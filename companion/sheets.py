@@ -1,4 +1,7 @@
-"""Blueprint for printed sheets that are not one play's: blank score pads (/games/<id>/pad.pdf) and the history report (/history/report.pdf)."""
+"""Blueprint for printed sheets that are not one play's.
+
+Blank score pads (/games/<id>/pad.pdf) and the history report (/history/report.pdf).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, request, url_for
 from pydantic import BaseModel, ConfigDict, ValidationError
+from werkzeug.wrappers import Response as BaseResponse
 
 from .games import get_game
 from .games.base import Game, Pad
@@ -65,7 +69,8 @@ def _pdf_response(pdf: bytes, filename: str) -> Response:
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.add_etag()
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place: it hands back this same response, typed as werkzeug's
+    return response
 
 
 @bp.get("/games/<game_id>/pad.pdf")
@@ -127,7 +132,7 @@ def report_status(job_id: str) -> Response:
 
 
 @bp.get("/history/report/<job_id>.pdf")
-def report_file(job_id: str) -> Response:
+def report_file(job_id: str) -> BaseResponse:
     """A finished report's PDF; its progress page while it is still being made."""
     job = _job(job_id)
     if job.pdf is None:

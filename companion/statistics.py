@@ -13,6 +13,7 @@ never one per play, and works the rest out here in one pass over them.
 
 from __future__ import annotations
 
+import typing
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Text, case, cast, func, text
+from sqlalchemy import select as core_select  # typed for more columns than sqlmodel's select (4)
 from sqlmodel import Session, col, select
 
 from .models import FINISHED, Play, Player, Seat
@@ -518,6 +520,8 @@ _SEAT_COLUMNS = (
     col(Seat.total),
     col(Seat.rank),
 )
+# The rows those columns give, as SeatRow takes them: a counted seat's total is never NULL (_counted() asks for one).
+_SeatColumns = tuple[int, str, int, int, int, int | None]
 _OLDEST_FIRST = (col(Play.played_at), col(Play.id), col(Seat.position))
 # Breakdowns as the seats store them: '[]' (an import with totals only) and JSON null say there are no lines.
 _NO_LINES = ("[]", "null")
@@ -531,7 +535,7 @@ def _counted() -> tuple[Any, ...]:
 def read_names(session: Session) -> dict[int, str]:
     """The roster: each player's id and name, by name (one query)."""
     rows = session.connection().execute(select(Player.id, Player.name).order_by(col(Player.key)))
-    return {player_id: name for player_id, name in rows}
+    return dict(rows.all())  # the rows, not the result: dict() would take its keys() for a mapping
 
 
 def read_dates(session: Session, play_ids: Iterable[int]) -> dict[int, datetime]:
@@ -540,19 +544,20 @@ def read_dates(session: Session, play_ids: Iterable[int]) -> dict[int, datetime]
     if not wanted:
         return {}
     rows = session.connection().execute(select(Play.id, Play.played_at).where(col(Play.id).in_(wanted)))
-    return {play_id: played_at for play_id, played_at in rows}
+    return dict(rows.all())  # the rows, not the result: dict() would take its keys() for a mapping
 
 
 def read_player(session: Session, player_id: int) -> list[PlayRows]:
     """Every counted play the player sat at, oldest first, with all its seats (one query; no breakdowns)."""
     theirs = select(Seat.play_id).where(col(Seat.player_id) == player_id)
     query = (
-        select(*_SEAT_COLUMNS)
+        core_select(*_SEAT_COLUMNS)
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(col(Seat.play_id).in_(theirs), *_counted())
         .order_by(*_OLDEST_FIRST)
     )
-    return group_plays(SeatRow(*row) for row in session.connection().execute(query))
+    rows = typing.cast("Iterable[_SeatColumns]", session.connection().execute(query))
+    return group_plays(SeatRow(*row) for row in rows)
 
 
 def read_game(session: Session, game: str) -> list[PlayRows]:
@@ -560,12 +565,13 @@ def read_game(session: Session, game: str) -> list[PlayRows]:
     query; the lines themselves are summed in the database by read_line_sums)."""
     stored = func.coalesce(cast(col(Seat.breakdown), Text), "null")
     query = (
-        select(*_SEAT_COLUMNS, stored.not_in(_NO_LINES))
+        core_select(*_SEAT_COLUMNS, stored.not_in(_NO_LINES))
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(col(Play.game) == game, *_counted())
         .order_by(*_OLDEST_FIRST)
     )
-    return group_plays(SeatRow(*row[:6], scored=bool(row[6])) for row in session.connection().execute(query))
+    rows = typing.cast("Iterable[tuple[*_SeatColumns, bool]]", session.connection().execute(query))
+    return group_plays(SeatRow(*row[:6], scored=bool(row[6])) for row in rows)
 
 
 # Each line's points summed per group (winners, others) over a game's counted multiplayer seats, in the database:

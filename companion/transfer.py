@@ -295,7 +295,9 @@ class PlayIn(Strict):
         try:
             options = game.options_model.model_validate(self.options)
         except ValidationError as exc:
-            raise ValueError("Its options don't fit " + game.name + ": " + _said(validation_errors(exc, "options")))
+            raise ValueError(
+                "Its options don't fit " + game.name + ": " + _said(validation_errors(exc, "options"))
+            ) from exc
         wrong_count = game.player_count_error(len(self.seats), options)
         if wrong_count:
             raise ValueError(wrong_count)
@@ -316,7 +318,8 @@ class PlayIn(Strict):
                     raise ValueError(
                         f"{seat.name}'s score does not add up: the lines make {lines}, the total says {seat.total}."
                     )
-            if not any(seat.rank == 1 for seat in self.seats) or any(s.rank > len(self.seats) for s in self.seats):
+            past_last = any(s.rank is None or s.rank > len(self.seats) for s in self.seats)  # None: refused above
+            if not any(seat.rank == 1 for seat in self.seats) or past_last:
                 raise ValueError("Its ranks don't hold together: nobody is first, or a rank is past the last seat.")
         return self
 
@@ -334,6 +337,7 @@ def _reads_back(play_in: PlayIn, game: Game) -> None:
     )
     play.seats = [
         Seat(
+            play_id=0,  # never saved: no play or player row to point at
             player_id=0,
             name=seat.name,
             position=position,

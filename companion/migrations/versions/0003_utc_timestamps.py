@@ -28,7 +28,8 @@ def upgrade() -> None:
     for table, columns in TIMES.items():
         types = {column["name"]: column["type"] for column in inspector.get_columns(table)}
         for column in columns:
-            if isinstance(types[column], sa.DateTime) and not types[column].timezone:
+            kind = types[column]
+            if isinstance(kind, sa.DateTime) and not kind.timezone:
                 op.execute(
                     f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE TIMESTAMP WITH TIME ZONE '
                     f"USING \"{column}\" AT TIME ZONE 'UTC'"
