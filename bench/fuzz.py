@@ -34,10 +34,10 @@ from urllib.parse import quote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from werkzeug.test import EnvironBuilder, run_wsgi_app  # noqa: E402
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from companion import create_app  # noqa: E402
-from companion.games import GAMES  # noqa: E402
+from companion import create_app
+from companion.games import GAMES
 
 TOKEN = "fuzz-csrf-token"
 QUICK_REQUESTS = 400
@@ -161,7 +161,8 @@ def seed(app: Any, rng: random.Random) -> Corpus:
             corpus.play_ids.append(saved.get_json()["id"])
         colours = list(getattr(game, "colours", []) or [])
         seats = [
-            {"name": name, **({"colour": colours[seat]} if colours else {})} for seat, name in enumerate(PLAYERS[:count])
+            {"name": name, **({"colour": colours[seat]} if colours else {})}
+            for seat, name in enumerate(PLAYERS[:count])
         ]
         tracked = post("/api/v1/plays", {"game": game_id, "track": True, "players": seats})
         corpus.json_bodies.append({"game": game_id, "track": True, "players": seats})
@@ -188,9 +189,9 @@ def seed(app: Any, rng: random.Random) -> Corpus:
     return corpus
 
 
-FORM = re.compile(r"<form\b[^>]*>.*?</form>", re.S | re.I)
-ACTION = re.compile(r"""(?:action|hx-post)=["']([^"']*)["']""", re.I)
-NAME = re.compile(r"""\bname=["']([^"']+)["']""", re.I)
+FORM = re.compile(r"<form\b[^>]*>.*?</form>", re.DOTALL | re.IGNORECASE)
+ACTION = re.compile(r"""(?:action|hx-post)=["']([^"']*)["']""", re.IGNORECASE)
+NAME = re.compile(r"""\bname=["']([^"']+)["']""", re.IGNORECASE)
 
 
 def learn_forms(app: Any, corpus: Corpus) -> None:
@@ -314,7 +315,7 @@ def path_for(rule: Any, corpus: Corpus, rng: random.Random) -> str:
     """The rule's path with each variable part filled with a good or a hostile value (URL-quoted as a browser does)."""
 
     def value(match: re.Match[str]) -> str:
-        converter, _, name = match.group(1).rpartition(":")
+        name = match.group(1).rpartition(":")[2]
         good = rng.random() < 0.6
         if name in ("play_id", "seat_id", "player_id"):
             pool = corpus.play_ids if name == "play_id" else corpus.player_ids

@@ -4,9 +4,9 @@ Run: python3 bench/history.py [plays] [repeat]. Two apps on SQLite in a temporar
 finished plays (bench.seed), the other with 10; each page is fetched from both in turns (bench.taps.timed_against,
 so a moment of a noisy machine weighs on both) and the ratio printed: 1.0x would mean the history does not grow with
 the group's past at all. A second baseline has 60 plays (a whole first page of 50 rows), to tell the cost of
-the past from the cost of drawing more rows. Pages measured: the first page, a filtered page (a game and a player), the fragment htmx
-asks for when the filter changes, a page deep in the past, and a date range. Ratios, not seconds, are what to
-compare between machines.
+the past from the cost of drawing more rows. Pages measured: the first page, a filtered page (a game and a
+player), the fragment htmx asks for when the filter changes, a page deep in the past, and a date range. Ratios,
+not seconds, are what to compare between machines.
 """
 
 from __future__ import annotations

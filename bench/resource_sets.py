@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.games.speros import RESOURCES, resource_mix, resource_sets  # noqa: E402
-from tests.rules.tools import matching_sets  # noqa: E402  (the same oracle the tests trust)
+from companion.games.speros import RESOURCES, resource_mix, resource_sets
+from tests.rules.tools import matching_sets  # the same oracle the tests trust
 
 SIZES = (40, 400, 4000)
 # Kuhn's matching is cubic in the worst case in pure Python: beyond a few hundred cards it only shows that it's slow.
@@ -58,13 +58,13 @@ def main() -> None:
     for size in SIZES:
         cards = random_cards(size, rng)
         sets = resource_sets(cards)
-        counting = best_time(lambda: resource_mix(cards))
-        exact = best_time(lambda: resource_sets(cards))
+        counting = best_time(lambda cards=cards: resource_mix(cards))
+        exact = best_time(lambda cards=cards: resource_sets(cards))
         row = f"{size:>6} {sets:>5} {counting * 1e6:>9.1f} µs {exact * 1e6:>9.1f} µs {exact / counting:>9.2f}x"
         row += f" {exact / matching_12:>11.2f}x"
         if size <= MATCHING_MAX:
             assert matching_sets(cards) == sets, "the formula disagrees with matching"
-            matching = best_time(lambda: matching_sets(cards), repeat=3)
+            matching = best_time(lambda cards=cards: matching_sets(cards), repeat=3)
             row += f" {matching * 1e6:>9.1f} µs {matching / exact:>9.1f}x"
         else:
             row += f" {'skipped':>12} {'-':>10}"

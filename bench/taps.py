@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from flask import render_template_string  # noqa: E402
-from sqlalchemy import text  # noqa: E402
+from flask import render_template_string
+from sqlalchemy import text
 
-from companion import create_app  # noqa: E402
-from companion.db import get_session  # noqa: E402
+from companion import create_app
+from companion.db import get_session
 
 TOKEN = "bench"
 
@@ -65,9 +65,8 @@ def add_minimal_endpoint(app) -> None:
         session.commit()
         return render_template_string('<output id="c-1-x-value" hx-swap-oob="true">{{ n }}</output>', n=1)
 
-    with app.app_context():
-        with app.extensions["db_engine"].begin() as connection:
-            connection.execute(text("CREATE TABLE bench_row (id INTEGER PRIMARY KEY, n INTEGER)"))
+    with app.app_context(), app.extensions["db_engine"].begin() as connection:
+        connection.execute(text("CREATE TABLE bench_row (id INTEGER PRIMARY KEY, n INTEGER)"))
 
 
 def start_play(client, game: str, players: int) -> tuple[str, str]:
@@ -134,18 +133,18 @@ def main(taps: int = 300) -> None:
 
         for players in (2, 4):
             location, url = start_play(client, "spires", players)
-            tap = against_minimal(lambda: tap_back_and_forth(url, "scroll_vp"))
-            every = against_minimal(lambda: tap_back_and_forth(url, "scroll_vp", up_to_date=False))
-            full = against_static(lambda: client.get(location).close(), max(taps // 5, 20))
+            tap = against_minimal(lambda url=url: tap_back_and_forth(url, "scroll_vp"))
+            every = against_minimal(lambda url=url: tap_back_and_forth(url, "scroll_vp", up_to_date=False))
+            full = against_static(lambda location=location: client.get(location).close(), max(taps // 5, 20))
             print(f"Spires, {players} players: tap {tap}, every counter redrawn {every}, full tracker page {full}")
             check = f"{location}/live?since={versions[url]}"
-            unchanged = against_static(lambda: client.get(check, headers=headers).close())
+            unchanged = against_static(lambda check=check: client.get(check, headers=headers).close())
             print(f"  sync check, nothing new (204): {unchanged}")
         for players in (2, 4):
             _location, url = start_play(client, "spqf", players)
-            tokens = against_minimal(lambda: tap_back_and_forth(url, "vp_tokens"))
+            tokens = against_minimal(lambda url=url: tap_back_and_forth(url, "vp_tokens"))
             # A level up and back down: the first-to-level token given and taken back each time.
-            level = against_minimal(lambda: tap_back_and_forth(url, "civ_level"))
+            level = against_minimal(lambda url=url: tap_back_and_forth(url, "civ_level"))
             print(f"SPQF, {players} players: VP tokens tap {tokens}, level tap with its token {level}")
         app.extensions["db_engine"].dispose()
 

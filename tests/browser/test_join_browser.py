@@ -48,7 +48,8 @@ def panel_problems(page) -> list[str]:
     the tracker is its own tests' business)."""
     wide = page.evaluate("""() => [...document.querySelectorAll('#join-panel, #join-panel *')]
         .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-        .map(e => e.tagName.toLowerCase() + '.' + e.className + ' ends at ' + Math.round(e.getBoundingClientRect().right))""")
+        .map(e => e.tagName.toLowerCase() + '.' + e.className + ' ends at '
+             + Math.round(e.getBoundingClientRect().right))""")
     controls = [p for p in target_problems(page, "#join-panel") if not p.startswith("the page scrolls sideways")]
     return wide + controls
 

@@ -186,9 +186,9 @@ def test_a_lost_connection_is_said(page, live_server: str) -> None:
 
 
 def test_a_red_card_past_the_deck_is_refused_beside_its_counter(page, live_server: str) -> None:
-    """Rules notes: 'at most 15 cards of one suit in all towers together' ("Each suit has 12 values", an Architect,
-    the 73 and 74 cards). Ann's 8 and Bob's 7 red cards are the deck's 15; Bob's next one, the 16th, is refused with
-    the rule's words in his red counter's own slot, and every count stays as it was."""
+    """Decision (docs/rules.md, "Spires"): 'at most 15 cards of one suit in all towers together' ("Each suit has 12
+    values", an Architect, the 73 and 74 cards). Ann's 8 and Bob's 7 red cards are the deck's 15; Bob's next one, the
+    16th, is refused with the rule's words in his red counter's own slot, and every count stays as it was."""
     ann, bob = start_two_player_game(page, live_server)
     tap(page, ann, "Red", "towers.red", 8)
     tap(page, bob, "Red", "towers.red", 7)

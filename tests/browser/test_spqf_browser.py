@@ -252,7 +252,7 @@ HIDDEN_JS = """(message) => {
 }"""
 
 
-@pytest.mark.parametrize("field, taps", [("vp_tokens", 1), ("civ_level", 6)])
+@pytest.mark.parametrize(("field", "taps"), [("vp_tokens", 1), ("civ_level", 6)])
 def test_a_refused_taps_message_hides_no_other_label(page, live_server: str, field: str, taps: int) -> None:
     ann, _bob, _cy = start_spqf(page, live_server)
     label = {"vp_tokens": "VP tokens minus one", "civ_level": "Civilization Level plus one"}[field]
@@ -338,9 +338,9 @@ def test_a_refused_token_hand_over_says_why(page, live_server: str) -> None:
 
 
 def test_a_token_handed_over_after_a_correction_keeps_its_turn(page, live_server: str) -> None:
-    """Rules notes: a token handed over 'keeps the turn on which its level was reached: a player who expands later in
-    the same turn does not take it'. Through the page: a tap on the wrong seat, the correction, the handover, then a
-    player before Bob in turn order expands; what the table hears and what was stored."""
+    """Decision (docs/rules.md, "SPQF"): a token handed over 'keeps the turn on which its level was reached: a player
+    who expands later in the same turn does not take it'. Through the page: a tap on the wrong seat, the correction, the
+    handover, then a player before Bob in turn order expands; what the table hears and what was stored."""
     ann, bob, cy = start_spqf(page, live_server)
     notice = page.locator("#notice")
     button(page, ann, "Civilization Level plus one").click()  # turn 1: meant for Bob
@@ -375,7 +375,7 @@ def test_a_token_handed_over_after_a_correction_keeps_its_turn(page, live_server
 
 def test_a_score_of_several_tokens_is_one_tap_and_one_undo(page, live_server: str) -> None:
     """'A Score: Take the indicated VP tokens from the supply.': Bob's +4 chip takes four at once, Undo takes all
-    four back, and a chip past the typo guard (150, rules notes) is refused beside the VP token counter."""
+    four back, and a chip past the typo guard (150, docs/rules.md) is refused beside the VP token counter."""
     _ann, bob, _cy = start_spqf(page, live_server)
     button(page, bob, "VP tokens plus 4").click()
     expect(value_of(page, bob, "vp_tokens")).to_have_text("4")

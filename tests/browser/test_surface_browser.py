@@ -132,7 +132,7 @@ def test_the_end_begun_and_first_to_a_level_are_said_in_view_at_the_last_seat(pa
     standing = page.locator("#standing")
     expect(standing).to_contain_text("The end of the game has begun")
     assert_in_view(page, standing)
-    assert [e for e in page.console_errors] == []
+    assert list(page.console_errors) == []
 
 
 @SIZES

@@ -38,7 +38,10 @@ PIP_TIMEOUT = 900
 
 def run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
     """Run a command to its end, its output kept for the assertion that says what failed."""
-    result = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT, **kwargs)  # type: ignore[call-overload]
+    # check=False: the assertion below says what failed, with the output.
+    result = subprocess.run(  # type: ignore[call-overload]
+        command, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False, **kwargs
+    )
     assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
     return result
 

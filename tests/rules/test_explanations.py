@@ -2,7 +2,7 @@
 
 Every "why" is a sentence that ends with its result in VP; minus signs are the true minus; names are the seats';
 the winners' sentence is one string on the page, the score sheet and in the API; a game without a tie-break never
-says "still tied"; Conquest of Speros names each tied player's own colour. Rules notes: shared/rules-notes.md.
+says "still tied"; Conquest of Speros names each tied player's own colour. Decisions: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -255,7 +255,8 @@ SPYRIUM_TIES = [
 
 @pytest.mark.parametrize(("track", "sentence"), SPYRIUM_TIES)
 def test_spyrium_never_says_still_tied(track: list[int], sentence: str) -> None:
-    """Rules notes: 'No tie-break is published; tied players share the victory': said once, no 'still tied'."""
+    """Decision (docs/rules.md, "Spyrium"): 'No tie-break is published; tied players share the victory': said once, no
+    'still tied'."""
     names = ["Ann", "Bob", "Cy"][: len(track)]
     result = scored("spyrium", [{"name": n, "vp_track": vp} for n, vp in zip(names, track, strict=True)], {})
     assert result.tiebreak == sentence
@@ -330,7 +331,7 @@ def test_tracker_notes_keep_the_house_style() -> None:
 
 
 def test_spires_has_reference_notes_like_the_other_games() -> None:
-    """The tie-break, the solo rule and the King's Appraisal bands, from the rule text and the rules notes."""
+    """The tie-break, the solo rule and the King's Appraisal bands, from the rule text and docs/rules.md."""
     assert all(game.reference_notes is not None for game in GAMES.values())
     notes = spires.reference_notes(spires.SpiresOptions())
     text = " ".join(notes)

@@ -1,6 +1,6 @@
-"""Conquest of Speros scoring: each case quotes the rule sentence or rules-notes decision it checks.
+"""Conquest of Speros scoring: each case quotes the rule sentence or project decision it checks.
 
-Rule text: shared/seeds/003_e751d0c6b246f7bb.txt. Decisions: shared/rules-notes.md, "Conquest of Speros".
+Rule text: the Conquest of Speros rulebook. Decisions: docs/rules.md, "Conquest of Speros".
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ KEYS = [key for key, _ in BREAKDOWN]
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-C, I, G = "crystal", "iron", "gold"
+C, I, G = "crystal", "iron", "gold"  # noqa: E741  (the resources' initials: I is iron, beside C and G)
 
 
 def card(vp: int = 0, *resources: str, terrain: str = "forest") -> dict[str, Any]:
@@ -71,7 +71,7 @@ def exhaustive_sets(cards: Sequence[Sequence[str]]) -> int:
 
 def greedy_scarcest(cards: Sequence[Sequence[str]]) -> int:
     """Count single-resource cards, then give each multi-resource card, in order, to its scarcest resource."""
-    counts = {r: 0 for r in RESOURCES}
+    counts = dict.fromkeys(RESOURCES, 0)
     for c in cards:
         if len(c) == 1:
             counts[c[0]] += 1
@@ -281,7 +281,7 @@ SCORING = [
 def test_scoring_rule(players: list[dict], options: dict, expected: dict[str, dict[str, int]], why: str) -> None:
     """Each scoring sentence gives the expected points and says the arithmetic."""
     if len(players) == 1:
-        players = players + [player("Zed", "black")]
+        players = [*players, player("Zed", "black")]
     scored = by_name(run(players, options))
     for name, lines in expected.items():
         for key, points in lines.items():
@@ -310,7 +310,8 @@ def test_negative_total() -> None:
 def test_forty_captured_cards() -> None:
     """40 captured cards: 10 of each single resource plus 10 showing all three make 13 sets (40 // 3)."""
     # Spread over terrains: the game has only 20 Locations of each.
-    cards = [card(1, r, terrain=t) for r, t in zip(RESOURCES, ("forest", "mountain", "swamp")) for _ in range(10)]
+    terrains = ("forest", "mountain", "swamp")
+    cards = [card(1, r, terrain=t) for r, t in zip(RESOURCES, terrains, strict=True) for _ in range(10)]
     cards += [card(2, C, I, G, terrain="ocean") for _ in range(10)]
     result = run([player("Ann", "green", captured=cards), player("Bob", "red")])
     ann = result.players[0]
@@ -540,7 +541,7 @@ INVALID = [
     ),
     pytest.param([player("Ann", "green")], {}, "players", "2 to 4 players", id="2-4 players: one is too few"),
     pytest.param(
-        [player(n, c) for n, c in zip("ABCDE", ("green", "red", "blue", "black", "green"))],
+        [player(n, c) for n, c in zip("ABCDE", ("green", "red", "blue", "black", "green"), strict=True)],
         {},
         "players",
         "2 to 4 players",
@@ -640,7 +641,7 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 LOCATION_TERRAINS = ("forest", "mountain", "ocean", "swamp")
 
 
-# Every resource combination a card can show (at least one resource: rules notes): one draw per card keeps
+# Every resource combination a card can show (at least one resource: docs/rules.md): one draw per card keeps
 # generation quick.
 SHOWN = [list(c) for n in range(1, 4) for c in itertools.combinations(RESOURCES, n)]
 LOCATION_CARDS = st.tuples(st.integers(0, 20), st.sampled_from(SHOWN), st.sampled_from(LOCATION_TERRAINS))
@@ -653,7 +654,7 @@ def games(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     count = draw(st.integers(2, 4))
     colours = draw(st.permutations(["green", "red", "blue", "black"]))
     players = []
-    for name, colour in zip(NAMES[:count], colours):
+    for name, colour in zip(NAMES[:count], colours, strict=False):  # the first `count` of the four colours
         # At most 4 Locations each keeps any terrain under its 20 cards, even after one more is added.
         drawn = draw(st.lists(LOCATION_CARDS, max_size=4)) + draw(st.lists(ARTIFACT_CARDS, max_size=1))
         familiar = draw(st.integers(0, 10))
@@ -730,7 +731,7 @@ def test_more_familiar_minions_never_lower_a_score(game: tuple[list[dict], dict]
     elif p["minions_unfamiliar"]:
         changed["minions_familiar"] += 1
         changed["minions_unfamiliar"] -= 1
-    after = run(players[:i] + [changed] + players[i + 1 :], options).players[i].total
+    after = run([*players[:i], changed, *players[i + 1 :]], options).players[i].total
     assert after >= before
 
 

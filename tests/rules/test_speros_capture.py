@@ -59,7 +59,7 @@ def achieves(placements: list[str]) -> str:
     """The winner of a full card by Achieve Majority and the Rule of Ties, worked out independently."""
     counts = Counter(placements)
     most = max(counts.values())
-    return [p for p in reversed(placements) if counts[p] == most][0]
+    return next(p for p in reversed(placements) if counts[p] == most)
 
 
 def demonstrates_by_brute_force(encampments: int, placements: list[str], players: list[str]) -> str | None:

@@ -1,8 +1,8 @@
 """Conquest of Speros live play (speros.LIVE through games/live.py), each case tied to the rule sentence or
-rules-notes decision it checks.
+project decision it checks.
 
-Rule text: shared/seeds/003_e751d0c6b246f7bb.txt ("Turn Structure", "Additional Notes", "Scoring",
-"Ancient Artifacts"). Decisions: shared/rules-notes.md, "Conquest of Speros". Pure: no Flask, no database.
+Rule text: the Conquest of Speros rulebook ("Turn Structure", "Additional Notes", "Scoring",
+"Ancient Artifacts"). Decisions: docs/rules.md, "Conquest of Speros". Pure: no Flask, no database.
 RULE_SENTENCES, at the end, lists the rule text's sentences one by one with the tests that check each.
 """
 
@@ -309,7 +309,7 @@ DEPLOY_REFUSED = [
         id="1 large meeple of each color: a second General is refused",
     ),
     pytest.param(
-        [(None, explore("ocean", encampments=12))] + everything("Cy", 1), "Cy", deploy(1, "general"),
+        [(None, explore("ocean", encampments=12)), *everything("Cy", 1)], "Cy", deploy(1, "general"),
         {"kind": "Cy has no General left in Base Camp."},
         id="Base Camp: A player's gameplay area consisting of his or her undeployed Units: empty",
     ),
@@ -337,7 +337,7 @@ def test_deploy_refused(steps: list[Step], who: str | None, raw: dict[str, Any],
 
 def test_ten_minions_and_the_general_can_all_be_deployed() -> None:
     """'takes the eleven wooden unit pieces': 10 Minions and the General, all deployable, Base Camp then empty."""
-    state, ctx, said = play(2, [(None, explore("swamp", encampments=12))] + everything("Bob", 1))
+    state, ctx, said = play(2, [(None, explore("swamp", encampments=12)), *everything("Bob", 1)])
     assert camp(state, ctx, "Bob") == {"minion": 0, "general": 0}
     assert units(state, ctx, 1) == [("Bob", "minion")] * 10 + [("Bob", "general")]
     assert "Bob deploys a General to Swamp card 1." in said
@@ -473,7 +473,7 @@ TIES = [
 def test_rule_of_ties_with_three_players(encampments: int, steps: list[Step], winner: str) -> None:
     """'In the event that all of a Location's encampments are occupied and there is a tie for majority, the tying
     player to have most recently placed a Unit to that Location captures the card': only that player may."""
-    state, ctx, said = play(3, [(None, explore("swamp", encampments=encampments))] + steps)
+    state, ctx, said = play(3, [(None, explore("swamp", encampments=encampments)), *steps])
     assert said[-1].startswith(f"{winner} may capture Swamp card 1: All {encampments} encampments are occupied")
     for loser in ctx.names:
         if loser != winner:
@@ -650,8 +650,8 @@ def test_no_unit_is_moved_onto_a_captured_artifact(who: str) -> None:
 
 
 def test_units_on_a_captured_artifact_score_as_unfamiliar() -> None:
-    """Rules notes: 'Artifacts have no terrain colour: units on them score as unfamiliar'; the card's VP and
-    resource count like any captured card."""
+    """Decision (docs/rules.md, "Conquest of Speros"): 'Artifacts have no terrain colour: units on them score as
+    unfamiliar'; the card's VP and resource count like any captured card."""
     _, after, ctx, _ = artifact_taken()
     score = scored(after, ctx)
     # Ann: 3 Minions on the Artifact (1 each) + 1 Minion on the Forest, green's own colour (2); the Artifact's 4 VP.
@@ -695,7 +695,7 @@ def test_a_turn_started_with_an_empty_base_camp_ends_the_game(count: int, seat: 
 )
 def test_one_unit_left_in_base_camp_is_not_the_end(kept: str) -> None:
     """A single Minion or the General still in Base Camp: the turn is played, the game goes on."""
-    steps = [(None, explore("forest", encampments=12))] + everything("Bob", 1) + [("Bob", remove(1, kept))]
+    steps = [(None, explore("forest", encampments=12)), *everything("Bob", 1), ("Bob", remove(1, kept))]
     state, ctx, _ = play(2, steps)
     applied = act(state, ctx, None, NEXT)
     assert applied.said == ("Bob's turn.",)
@@ -876,7 +876,7 @@ def captured_cards(who: str, cards: Sequence[tuple[str, int, Sequence[str]]], fi
     return steps
 
 
-C, I, G = "crystal", "iron", "gold"
+C, I, G = "crystal", "iron", "gold"  # noqa: E741  (the resources' initials: I is iron, beside C and G)
 
 RESOURCE_SETS = [
     # (cards Ann captures as (terrain, vp, resources), captured VP, resource sets VP)
@@ -927,7 +927,8 @@ BONUS = [
 
 @pytest.mark.parametrize(("values", "best"), BONUS)
 def test_bonus_objectives_best_of_three(values: list[int], best: int) -> None:
-    """Rules notes: 'The best of the three Bonus Objectives is chosen automatically', from bonus_1..bonus_3."""
+    """Decision (docs/rules.md, "Conquest of Speros"): 'The best of the three Bonus Objectives is chosen automatically',
+    from bonus_1..bonus_3."""
     steps = [("Cy", bonus(n, value)) for n, value in enumerate(values, start=1)]
     state, ctx, _ = play(3, steps)
     assert scored(state, ctx)["Cy"]["bonus_objective"] == best
@@ -1141,7 +1142,7 @@ CARD_ASKED = [
     pytest.param(
         explore("ocean", vp=-1), {"vp": "A Location's printed VP is 0 or more; only an Artifact's can be negative."},
         id="Victory Point values on Artifact vary from card to card (and in rare cases can even be negative): "
-           "a Location's cannot (rules notes)",
+           "a Location's cannot (docs/rules.md)",
     ),
     pytest.param(
         {**explore(), "resources": [["iron"]]}, {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."},
@@ -1242,8 +1243,9 @@ AFTER_END_REFUSED = [
 
 @pytest.mark.parametrize(("rule", "who", "raw"), AFTER_END_REFUSED)
 def test_after_the_end_the_game_itself_is_refused(rule: str, who: str | None, raw: dict[str, Any]) -> None:
-    """Rules notes: 'Once the game has ended ..., the tracker accepts only what scoring needs: Bonus Objectives,
-    Mastery Objectives and Finish.' A stray tap is refused with why the game ended, and changes nothing."""
+    """Decision (docs/rules.md, "Conquest of Speros"): 'Once the game has ended ..., the tracker accepts only what
+    scoring needs: Bonus Objectives, Mastery Objectives and Finish.' A stray tap is refused with why the game ended, and
+    changes nothing."""
     state, ctx, reason = ENDINGS[rule]()
     if raw == UNLAST and state["table"]["last_drawn"] is None:
         state = {**state, "table": {**state["table"], "last_drawn": 1}}
@@ -1283,7 +1285,7 @@ def test_after_the_end_what_scoring_needs_is_taken(rule: str) -> None:
 def test_an_end_at_once_during_the_final_turns_says_no_countdown() -> None:
     """The empty Base Camp ends the game at once, even while the final turns are counted: the countdown ('Cy takes
     one more turn') is no longer said in a game that is over."""
-    steps = [(None, explore("ocean", encampments=12))] + everything("Bob", 1) + [(None, LAST)]
+    steps = [(None, explore("ocean", encampments=12)), *everything("Bob", 1), (None, LAST)]
     state, ctx, _ = play(3, steps)
     assert speros.countdown(state, ctx) == "Ann finishes, then Bob and Cy take one more turn each."
     applied = act(state, ctx, None, NEXT)

@@ -111,7 +111,7 @@ def test_attack_and_lead_are_refused_on_a_captured_card_and_without_units() -> N
     state, ctx, _said = play(3, steps)
     assert refusal(state, ctx, "Ann", attack(1)) == {
         "card": "Ocean card 1 is in Ann's Captured Area: no unit can be deployed there."}
-    state, ctx, _said = play(3, steps + [("Ann", {"action": "deploy", "card": 2, "kind": "general"})])
+    state, ctx, _said = play(3, [*steps, ("Ann", {"action": "deploy", "card": 2, "kind": "general"})])
     assert refusal(state, ctx, "Ann", lead(2)) == {"kind": "Ann has no General left in Base Camp."}
 
 

@@ -1,4 +1,4 @@
-"""Spires scoring, table-driven from the rulebook (shared/seeds/002_3095d0b15c9bd2cd.txt) and the rules notes."""
+"""Spires scoring, table-driven from the Spires rulebook ("Scoring", solo "End Game and Scoring") and docs/rules.md."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ SCORING = [
     ("5 points per Spire card in each of your Towers with 3 or less total cards.", {"red": 3}, "towers", 15),
     ("5 points per Spire card in each of your Towers with 3 or less total cards.", {"red": 1, "blue": 2}, "towers", 15),
     ("5 points per Spire card in each of your Towers with 3 or less total cards.",
-     {s: 3 for s in SUITS}, "towers", 90),
+     dict.fromkeys(SUITS, 3), "towers", 90),
     ("-1 point per Spire card in each of your Towers with 4 or more total cards.", {"blue": 4}, "tall_towers", -4),
     ("-1 point per Spire card in each of your Towers with 4 or more total cards.", {"blue": 4}, "towers", 0),
     ("-1 point per Spire card in each of your Towers with 4 or more total cards.",
@@ -59,7 +59,7 @@ BONUS = [
      {"crowns": 2}, {"crowns": 2}, {"crowns": 1}, "crowns", {"Ann": 15, "Bob": 15, "Cy": 0}),
     ("In the case of a tie, all tied players receive this full bonus.",
      {"swords": 4}, {"swords": 4}, {"swords": 4}, "swords", {"Ann": 20, "Bob": 20, "Cy": 20}),
-    ("Rules notes: a symbol bonus needs at least one symbol; when nobody has one, nobody scores it.",
+    ("docs/rules.md: a symbol bonus needs at least one symbol; when nobody has one, nobody scores it.",
      {}, {}, {}, "quills", {"Ann": 0, "Bob": 0, "Cy": 0}),
 ]
 
@@ -90,7 +90,7 @@ TIES = [
     ("In the case of a tie, the player with the least negative points wins.",
      player("Ann", {"red": 3, "blue": 4, "black": 5}, scroll_vp=9), player("Bob", {"red": 3, "blue": 4}, scroll_vp=4),
      ["Bob"], [2, 1], "Tie-break, fewest negative points: Bob −4 VP, Ann −9 VP."),
-    ("Rules notes: still tied after the fewest negative points: shared victory.",
+    ("docs/rules.md: still tied after the fewest negative points: shared victory.",
      player("Ann", {"red": 2}), player("Bob", {"blue": 2}), ["Ann", "Bob"], [1, 1], "share the victory"),
     ("A clear winner needs no tie-break.", player("Ann", {"red": 3}), player("Bob", {"red": 1}), ["Ann"], [1, 2], None),
 ]
@@ -132,8 +132,8 @@ SOLO = [
      {"swords": 5}, {"swords": 3}, "swords", 20),
     ("compare the amount of symbols in your buildings compared to the amount in the discard pile.",
      {"quills": 1}, {"quills": 2}, "quills", 0),
-    ("Rules notes: in solo, a count of 0 never scores the bonus.", {}, {}, "quills", 0),
-    ("Rules notes: in solo, a count of 0 never scores the bonus.", {}, {"crowns": 0}, "crowns", 0),
+    ("docs/rules.md: in solo, a count of 0 never scores the bonus.", {}, {}, "quills", 0),
+    ("docs/rules.md: in solo, a count of 0 never scores the bonus.", {}, {"crowns": 0}, "crowns", 0),
 ]
 
 
@@ -144,11 +144,11 @@ def test_solo_symbols(rule: str, mine: dict, discard: dict, symbol: str, expecte
 
 
 APPRAISAL = [
-    # (rule, total, band) — rules notes: 0-50 beheaded, 51-65 stocks, 66-80 greeting card, 81-100 gala,
-    # 101-150 smile, 151 and more jailed; negative totals in the first band.
+    # (rule, total, band) — docs/rules.md, "Spires" (the chart leaves 50 and 151 out): 0-50 beheaded, 51-65
+    # stocks, 66-80 greeting card, 81-100 gala, 101-150 smile, 151 and more jailed; negative totals in the first band.
     ("Less than 50 — You are beheaded.", -7, "beheaded"),
     ("Less than 50 — You are beheaded.", 0, "beheaded"),
-    ("Rules notes: 50 is in the first band (the text leaves it out).", 50, "beheaded"),
+    ("docs/rules.md: 50 is in the first band (the text leaves it out).", 50, "beheaded"),
     ("51-65 — After a few days in the stocks", 51, "stocks"),
     ("51-65", 65, "stocks"),
     ("66-80 — an emissary delivers a cordial greeting card", 66, "greeting-card"),
@@ -157,7 +157,7 @@ APPRAISAL = [
     ("81-100", 100, "gala"),
     ("101-150 — a smile lifts the corners of his lips", 101, "smile"),
     ("101-150", 150, "smile"),
-    ("Rules notes: 151 and more: jailed for cheating (the text says 'More than 151').", 151, "jailed"),
+    ("docs/rules.md: 151 and more: jailed for cheating (the text says 'More than 151').", 151, "jailed"),
     ("More than 151 — You are immediately thrown into jail for cheating.", 152, "jailed"),
 ]
 
@@ -169,7 +169,7 @@ def test_kings_appraisal_bands(rule: str, total: int, band: str) -> None:
 
 def test_solo_result_carries_appraisal() -> None:
     """'Then compare your score to the chart below': the solo answer adds the appraisal."""
-    result = GAME.score_raw([player("Ann", {s: 3 for s in SUITS[:4]}, crowns=1)], {"solo": True})
+    result = GAME.score_raw([player("Ann", dict.fromkeys(SUITS[:4], 3), crowns=1)], {"solo": True})
     assert result.players[0].total == 75
     assert result.to_dict()["appraisal"] == "greeting-card"
 
@@ -202,7 +202,7 @@ def test_bad_input_names_the_field(case: str, players: list, options: dict, fiel
     assert field in [e.field for e in caught.value.errors]
 
 
-# The whole-table bounds (rules notes): what the deck holds, and the rule's words each refusal quotes.
+# The whole-table bounds (docs/rules.md, "Spires"): what the deck holds, and the rule's words each refusal quotes.
 SUIT_RULE = "The rules: “Each suit has 12 values”, plus an Architect and cards 73 and 74."
 DECK_CHECK = [
     # (players, options, {field: message}); the id quotes the rule sentence

@@ -1,13 +1,12 @@
-"""Spires live play (spires.LIVE through games/live.py), each case tied to the rule sentence or rules-notes decision it
+"""Spires live play (spires.LIVE through games/live.py), each case tied to the rule sentence or project decision it
 checks. The generic engine (parsing, counters, undo) is tested through Spires in test_live.py.
 
 Rule text: the Spires rulebook ("Card Anatomy", "Building Spires", "Scoring", "Bonus Symbols", solo "End Game and
-Scoring"); decisions: the rules notes, "Spires" (the README's "For maintainers" says where both are). Pure: no
-Flask, no database.
+Scoring"); decisions: docs/rules.md, "Spires". Pure: no Flask, no database.
 
 The rule text, sentence by sentence, against the live rules (what the tracker keeps; the rest is in
 spires.UNTRACKED, checked by test_untracked_says_what_stays_on_the_table):
-- "Each suit has 12 values." with the rules notes' "at most 15 cards of one suit in all towers together": DECK_REFUSED,
+- "Each suit has 12 values." with docs/rules.md's "15 cards of a suit in all towers together": DECK_REFUSED,
   DECK_ALLOWED, test_a_play_saved_past_the_deck_is_corrected_one_tap_at_a_time.
 - "A player will never have more than six Spires (one of each suit).": test_six_towers_a_seat.
 - "Quills: 10 points (8 symbols total). Crowns: 15 points (8 symbols total). Swords: 20 points (12 symbols
@@ -295,8 +294,9 @@ def test_a_count_sets_the_tower_or_symbol_whole(steps: list, tapped: tuple, afte
 
 
 def test_a_count_past_the_deck_is_refused_with_everyones_count() -> None:
-    """'Each suit has 12 values' (rules notes: at most 15 of a suit in all towers): Bob's red tower counted at 6 while
-    Ann's holds 10 is refused, with both counts and the rule's words; 'Crowns: 15 points (8 symbols total)' too."""
+    """'Each suit has 12 values' (docs/rules.md, "Spires": at most 15 of a suit in all towers): Bob's red tower
+    counted at 6 while Ann's holds 10 is refused, with both counts and the rule's words; 'Crowns: 15 points (8 symbols
+    total)' too."""
     state, ctx = play(2, [("Ann", set_to("towers.red", 10)), ("Ann", set_to("crowns", 5))])
     raw = {"action": "set", "field": "towers.red", "value": "6"}
     assert errors(lambda: live.apply(GAME, state, live.parse_action(GAME, raw, 1, strict=False), ctx)) == {

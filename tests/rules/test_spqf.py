@@ -1,4 +1,7 @@
-"""SPQF scoring, tie-breaks and input checks, each case tied to the rule sentence or rules-notes decision it checks."""
+"""SPQF scoring, tie-breaks and input checks, each case tied to the rule sentence or project decision it checks.
+
+Rule text: the SPQF game rules. Decisions: docs/rules.md, "SPQF".
+"""
 
 from __future__ import annotations
 
@@ -484,7 +487,7 @@ def named(rows: list[dict[str, int]]) -> list[dict[str, Any]]:
 def test_total_is_the_sum_of_the_breakdown(rows: list[dict[str, int]], table: list[int]) -> None:
     """Total == sum of the lines; every key present in order; at most one Monument bonus."""
     result = GAME.score_raw(named(rows), {"level_vp": table})
-    for scored, row in zip(result.players, rows):
+    for scored, row in zip(result.players, rows, strict=True):
         assert [ln.key for ln in scored.lines] == KEYS
         assert scored.total == sum(ln.points for ln in scored.lines)
         assert scored.total == (

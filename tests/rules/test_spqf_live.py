@@ -1,8 +1,8 @@
-"""SPQF live play (spqf.LIVE through games/live.py), each case tied to the rule sentence or rules-notes decision it
+"""SPQF live play (spqf.LIVE through games/live.py), each case tied to the rule sentence or project decision it
 checks.
 
-Rule text: shared/seeds/000_93c0f8820d2d9d2b.txt ("Setup", "Civilization Level", "End of the Game").
-Decisions: shared/rules-notes.md, "SPQF". Pure: no Flask, no database.
+Rule text: the SPQF game rules ("Setup", "Civilization Level", "End of the Game").
+Decisions: docs/rules.md, "SPQF". Pure: no Flask, no database.
 
 The rule text, sentence by sentence, against the live rules (what the tracker keeps; the rest is in
 spqf.UNTRACKED, checked by test_untracked_says_what_stays_on_the_table):
@@ -29,11 +29,13 @@ spqf.UNTRACKED, checked by test_untracked_says_what_stays_on_the_table):
 - "Then, add up VP, with the highest score determining the winner.": test_notes_leader_and_first_to_each_level.
 - "If there is a tie, the player with the highest Civilization Level wins. If still tied, share the victory.":
   test_notes_tie_break_as_it_stands, test_notes_shared_as_it_stands.
-- Rules notes, "the tracker refuses a skipped level but lets the group correct a level downwards": ALLOWED,
-  CORRECTIONS, test_token_given_back_can_be_earned_again.
-- Rules notes, "A first-to-level token handed over by the group ... keeps the turn on which its level was reached":
-  FIRST_TOKEN, HANDOVER, test_reached_turns_are_kept, test_handover_in_a_play_begun_before_reached_turns_were_kept.
-- Rules notes, "a player's VP tokens are refused only above 150, as a typo guard": LEVEL_REFUSED, ALLOWED.
+- Decision (docs/rules.md, "SPQF"), "the tracker refuses a skipped level but lets the group correct a level downwards":
+  ALLOWED, CORRECTIONS, test_token_given_back_can_be_earned_again.
+- Decision (docs/rules.md, "SPQF"), "A first-to-level token handed over by the group ... keeps the turn on which its
+  level was reached": FIRST_TOKEN, HANDOVER, test_reached_turns_are_kept,
+  test_handover_in_a_play_begun_before_reached_turns_were_kept.
+- Decision (docs/rules.md, "SPQF"), "a player's VP tokens are refused only above 150, as a typo guard": LEVEL_REFUSED,
+  ALLOWED.
 """
 
 from __future__ import annotations
@@ -408,9 +410,9 @@ def test_first_token_keeps_the_turn_it_was_earned_in() -> None:
     assert state["table"]["first"]["1"] == {"seat": 0, "turn": 1}
 
 
-# Rules notes: "A first-to-level token handed over by the group (after a correction, or because the taps came in
-# another order) keeps the turn on which its level was reached: a player who expands later in the same turn does
-# not take it."
+# Decision (docs/rules.md, "SPQF"): "A first-to-level token handed over by the group (after a correction, or because the
+# taps came in another order) keeps the turn on which its level was reached: a player who expands later in the same turn
+# does not take it."
 HANDOVER = [
     # (steps before, who is handed the level 1 token, the turn it is dated to, steps after, {level: holder} and VP
     #  tokens at the end)
@@ -679,7 +681,7 @@ ALLOWED = [
 
 @pytest.mark.parametrize(("steps", "who", "expected"), ALLOWED)
 def test_allowed(steps: list[Step], who: str, expected: tuple[int, int]) -> None:
-    """What the rules and the rules notes allow goes through."""
+    """What the rules and the project's decisions (docs/rules.md, "SPQF") allow goes through."""
     state, _, _ = play(3, steps)
     seat = state["seats"][NAMES.index(who)]
     assert (seat["vp_tokens"], seat["civ_level"]) == expected

@@ -1,4 +1,7 @@
-"""Spyrium scoring, shared ties and input checks, each case tied to the rule sentence or rules-notes decision."""
+"""Spyrium scoring, shared ties and input checks, each case tied to the rule sentence or project decision.
+
+Rule text: the Spyrium game help. Decisions: docs/rules.md, "Spyrium".
+"""
 
 from __future__ import annotations
 
@@ -146,7 +149,7 @@ def test_ranking(players: list[dict], ranks: list[int], winners: list[str]) -> N
 
 
 def test_tie_sentence() -> None:
-    """'No tie-break is published: tied players share the victory' (rules notes): said once, never 'still tied'."""
+    """'No tie-break is published: tied players share the victory' (docs/rules.md): said once, never 'still tied'."""
     result = GAME.score_raw([player("Ann", vp_track=9), player("Bob", building_vp=[9]), player("Cy")])
     assert result.tiebreak == "Ann and Bob tied on 9 VP; the game has no tie-break, so they share the victory."
 
@@ -320,7 +323,7 @@ def named(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_total_is_the_sum_of_the_breakdown(rows: list[dict[str, Any]]) -> None:
     """Total == sum of the lines == track + buildings + techniques; money, Spyrium and workers add nothing."""
     result = GAME.score_raw(named(rows))
-    for scored, row in zip(result.players, rows):
+    for scored, row in zip(result.players, rows, strict=True):
         assert [ln.key for ln in scored.lines] == KEYS
         assert scored.total == sum(ln.points for ln in scored.lines)
         assert scored.total == row["vp_track"] + sum(row["building_vp"]) + sum(row["technique_vp"])

@@ -1,8 +1,8 @@
-"""Spyrium live play (spyrium.LIVE through games/live.py), each case tied to the rule sentence or rules-notes decision
+"""Spyrium live play (spyrium.LIVE through games/live.py), each case tied to the rule sentence or project decision
 it checks.
 
 Rule text: the Spyrium game help (start, income, periods, "Activate a card", "Maximum number of workers", "Bonuses").
-Decisions: the project's rules notes, "Spyrium". Pure: no Flask, no database.
+Decisions: docs/rules.md, "Spyrium". Pure: no Flask, no database.
 
 The rule text, sentence by sentence, against the live rules (what each test checks; the case ids quote the words):
 
@@ -31,9 +31,9 @@ The rule text, sentence by sentence, against the live rules (what each test chec
   test_build_refused (no discount without a discarded building).
 - "Pay the cost to acquire the benefit listed on that card" (a character; an activation cost, a building used):
   test_pay, test_pay_refused (an amount typed once, never more than the player has). "an activation cost of £1 to the
-  bank for each remaining worker next to that card": test_technique_with_workers_beside. Rules notes, "A Residence
-  action either moves one space up or scores VP equal to the current income; at the top (7), further Residence
-  actions score 7 VP": test_residence_vp, test_residence_vp_reaches_the_bonuses.
+  bank for each remaining worker next to that card": test_technique_with_workers_beside. Decision (docs/rules.md,
+  "Spyrium"), "A Residence action either moves one space up or scores VP equal to the current income; at the top (7),
+  further Residence actions score 7 VP": test_residence_vp, test_residence_vp_reaches_the_bonuses.
 - "Maximum number of workers: 7": test_worker_cap, test_worker_lost_at_seven, test_worker_bonus_to_exactly_seven.
 - "When you reach 8 VP, you can get either an extra worker or £5." and "When you reach 20 VP, you get the bonus you
   didn't pick.": test_bonuses, test_bonus_refused, test_bonus_choice_waiting_in_notes_and_view, the undo tests.
@@ -192,7 +192,7 @@ def test_start_state(count: int) -> None:
 
 def test_start_token_on_the_2_space_of_the_residence_track() -> None:
     """'Each player also begins with a token on the 2 space of the Residence track': on the default track
-    (2, 3, 4, 5, 6, 7, rules notes) that is the first space, worth £2."""
+    (2, 3, 4, 5, 6, 7, docs/rules.md) that is the first space, worth £2."""
     state, ctx = start(3), context(3)
     assert [spyrium.income(seat, ctx.options) for seat in state["seats"]] == [2, 2, 2]
     view = spyrium.view(live.standing(GAME, state, ctx))
@@ -213,7 +213,7 @@ def test_start_before_turn_one() -> None:
 
 def test_start_on_the_2_space_of_a_custom_track() -> None:
     """'a token on the 2 space of the Residence track ... so at the beginning of turn 1, each player will gain £2'
-    (rules notes: 'Residence at 2 (income £2 a turn = the Residence value)'): on a track read 1, 2, 4, 6, 8, 10
+    (docs/rules.md, "Spyrium": income is the Residence space's printed value): on a track read 1, 2, 4, 6, 8, 10
     the token starts on the £2 space (the second) and turn 1 pays £2, not £1."""
     state, _, said = play(turns(1), values=CUSTOM)
     assert [seat["money"] for seat in state["seats"]] == [10, 10]
@@ -296,7 +296,9 @@ RESIDENCE_REFUSED = [
 
 
 @pytest.mark.parametrize(("values", "steps", "raw", "message"), RESIDENCE_REFUSED)
-def test_residence_refused(values: tuple[int, ...] | None, steps: list[Step], raw: dict[str, Any], message: str) -> None:
+def test_residence_refused(
+    values: tuple[int, ...] | None, steps: list[Step], raw: dict[str, Any], message: str
+) -> None:
     """The token stays on the track's six spaces."""
     state, ctx, _ = play(steps, values=values)
     assert refusal(state, ctx, "Ann", raw) == {"residence": message}
@@ -310,7 +312,7 @@ PERIODS = [
     pytest.param(3, "A", id="Period A takes place across turns 1, 2, and 3: turn 3"),
     pytest.param(4, "B", id="Period B takes place across turns 4 and 5: turn 4"),
     pytest.param(5, "B", id="Period B takes place across turns 4 and 5: turn 5"),
-    pytest.param(6, "C", id="Period 6 (C, rules notes) takes place across turn 6"),
+    pytest.param(6, "C", id="Period 6 (C, docs/rules.md) takes place across turn 6"),
 ]
 
 
@@ -561,7 +563,7 @@ BUILDS = [
     pytest.param([("Ann", build(2, 1)), ("Ann", build(3, 2, replace=1, matching=True))], 8 - 1, [3],
                  "Building 1 (2 VP) is discarded for a 3 VP building; Ann pays £0: £2 − £3 for the matching icon "
                  "= £0 for the card, no building space to pay (it replaces one).",
-                 id="discounted by £3: a £2 card costs nothing, never less (rules notes: the app does the "
+                 id="discounted by £3: a £2 card costs nothing, never less (docs/rules.md: the app does the "
                     "subtraction)"),
     pytest.param([("Ann", build(2, 1)), ("Ann", build(2, 0, replace=1))], 8 - 1, [2],
                  "Building 1 (2 VP) is discarded for a 2 VP building; Ann pays £0: £0 for the card, no building "
@@ -588,8 +590,8 @@ def test_build(steps: list[Step], money: int, buildings: list[int], said: str) -
 
 def test_a_replacement_at_0_for_an_equal_building_is_a_change() -> None:
     """'A player may, instead, discard an existing building to place the newly-acquired building in its building
-    space' (rules notes: 'a replacement is an action like any other, also when it costs £0'): the state changes (one
-    more building replaced), so the records path makes it one undo step; the score stays the same."""
+    space' (docs/rules.md: a replacement is an action like any other, also when it costs £0): the state changes
+    (one more building replaced), so the records path makes it one undo step; the score stays the same."""
     before, ctx, _ = play([("Ann", build(2, 1))])
     after = act(before, ctx, "Ann", build(2, 0, replace=1)).state
     parts = live.changed_parts(before, after)
@@ -678,7 +680,8 @@ def test_a_building_without_its_printed_vp_is_refused_in_words() -> None:
                  id="a VP chip and a typed VP: the typed box, sent after the chips"),
     pytest.param({"vp": ["", "3"], "cost": ["", ""]}, {"vp": 3, "cost": 0},
                  id="boxes left empty are no value"),
-    pytest.param({"vp": "6", "cost": "7", "replace": "1 matching"}, {"vp": 6, "cost": 7, "replace": 1, "matching": True},
+    pytest.param({"vp": "6", "cost": "7", "replace": "1 matching"},
+                 {"vp": 6, "cost": 7, "replace": 1, "matching": True},
                  id="the chip 'Replace 1, icons match': replace 1 with the −£3"),
     pytest.param({"vp": "6", "cost": "7", "replace": "2"}, {"vp": 6, "cost": 7, "replace": 2, "matching": False},
                  id="the chip 'Replace building 2': no discount"),
@@ -873,8 +876,8 @@ def test_apply_does_not_change_the_state_given() -> None:
 
 
 def test_to_input_scores_track_buildings_and_techniques() -> None:
-    """Rules notes: final score = VP on the score track + printed VP of the buildings owned + end-game VP of each
-    technique; money, Spyrium and workers score nothing."""
+    """Decision (docs/rules.md, "Spyrium"): final score = VP on the score track + printed VP of the buildings owned +
+    end-game VP of each technique; money, Spyrium and workers score nothing."""
     steps: list[Step] = [
         ("Ann", put("money", 40)), ("Ann", vp(10)), ("Ann", MONEY), ("Ann", build(3)), ("Ann", build(5, 2)),
         ("Ann", PATENT), ("Ann", end_vp(1, 4)), ("Ann", PATENT), ("Ann", end_vp(2, 7)), ("Ann", put("spyrium", 9)),
@@ -898,14 +901,16 @@ def test_to_input_scores_track_buildings_and_techniques() -> None:
 
 
 def test_money_spyrium_and_workers_score_nothing() -> None:
-    """Rules notes: 'Money and Spyrium score nothing' (nor workers): a rich player with the same VP ties."""
+    """Decision (docs/rules.md, "Spyrium"): 'Money and Spyrium score nothing' (nor workers): a rich player with the same
+    VP ties."""
     state, ctx, _ = play([("Ann", vp(5)), ("Bob", vp(5)), ("Ann", put("money", 150)),
                           ("Ann", put("spyrium", 60)), ("Ann", put("workers", 7)), ("Bob", put("money", 0)),
                           ("Bob", put("workers", 0)), ("Bob", put("spyrium", 0))])
     result = live.standing(GAME, state, ctx).result
     assert [(p.name, p.total, p.rank) for p in result.players] == [("Ann", 5, 1), ("Bob", 5, 1)]
     assert result.winners == ("Ann", "Bob")
-    assert [note.text for note in spyrium.live_notes(live.standing(GAME, state, ctx))][1] == "Ann and Bob lead with 5 VP."
+    notes = [note.text for note in spyrium.live_notes(live.standing(GAME, state, ctx))]
+    assert notes[1] == "Ann and Bob lead with 5 VP."
 
 
 def test_scoring_follows_the_custom_track_in_options() -> None:
@@ -1034,8 +1039,9 @@ RESIDENCE_VP = [
 
 @pytest.mark.parametrize(("values", "steps", "track", "said"), RESIDENCE_VP)
 def test_residence_vp(values: tuple[int, ...] | None, steps: list[Step], track: int, said: str) -> None:
-    """Rules notes: 'A Residence action either moves one space up or scores VP equal to the current income; at the
-    top (7), further Residence actions score 7 VP.' The token stays where it is; nothing is paid."""
+    """Decision (docs/rules.md, "Spyrium"): 'A Residence action either moves one space up or scores VP equal to the
+    current income; at the top (7), further Residence actions score 7 VP.' The token stays where it is; nothing is
+    paid."""
     before, ctx, _ = play(steps, values=values)
     applied = act(before, ctx, "Ann", {"action": "residence_vp"})
     assert ann(applied.state) == {**ann(before), "vp_track": track}
@@ -1146,8 +1152,9 @@ def test_random_play_keeps_the_rules(steps: list[tuple[int | None, dict[str, Any
 ])
 def test_residence_value_is_the_printed_value(values: tuple[int, ...] | None, steps: list[Step],
                                               expected: list[int]) -> None:
-    """Rules notes: 'The Residence track is shown as the board shows it: the value printed on the space (the start
-    space is "2")'. seat_facts gives it as residence_value beside the space's number, which keeps its meaning."""
+    """Decision (docs/rules.md, "Spyrium"): 'The Residence track is shown as the board shows it: the value printed on
+    the space (the start space is "2")'. seat_facts gives it as residence_value beside the space's number, which keeps
+    its meaning."""
     state, ctx, _ = play(steps, values=values)
     facts = [GAME.live.seat_facts(seat, ctx.options) for seat in state["seats"]]
     assert facts == [{"residence_value": value} for value in expected]

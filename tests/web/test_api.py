@@ -268,7 +268,8 @@ REFUSED = {
     ),
     "options not an object": ("spqf", {"players": SPQF, "options": [1]}, "options", "object"),
     "body not an object": ("spqf", [{"name": "Ann"}], "", "object"),
-    # Rules notes: every captured card shows at least one resource; one entered without is refused with a question.
+    # Decision (docs/rules.md, "Conquest of Speros"): every captured card shows at least one resource; one entered
+    # without is refused with a question.
     "speros card without a resource": pytest.param(
         "speros",
         {"players": [{**SPEROS[0], "captured": [SPEROS[0]["captured"][0], {"vp": 3, "terrain": "ocean"}]}, SPEROS[1]]},

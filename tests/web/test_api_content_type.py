@@ -117,7 +117,7 @@ def test_the_probe_s_attack_changes_nothing(api) -> None:
 
 @pytest.mark.parametrize("method", UNSAFE)
 def test_every_unsafe_api_route_refuses_a_body_that_is_not_json(api_app: Flask, api, method: str) -> None:
-    routes = api_rules(api_app) + [(method, "/api/v1/no-such-thing")]
+    routes = [*api_rules(api_app), (method, "/api/v1/no-such-thing")]
     assert any(url.endswith("/undo") for _, url in routes) and any(url.endswith("/finish") for _, url in routes)
     for _route_method, url in routes:
         for body, content_type in (("", None), ("{}", "text/plain"), ("a=1", "application/x-www-form-urlencoded")):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import ClassVar
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_serve_command_prints_the_url(monkeypatch, capsys, tmp_path) -> None:
     class Server:
         """A waitress server that says where it would listen and returns at once instead of serving."""
 
-        servers = [SimpleNamespace(channel_class=None)]
+        servers: ClassVar[list[SimpleNamespace]] = [SimpleNamespace(channel_class=None)]
 
         def print_listen(self, _format: str) -> None:
             """Nothing to say: nothing listens."""

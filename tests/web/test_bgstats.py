@@ -251,7 +251,9 @@ def test_bgstats_import_on_postgresql(client) -> None:
 
 def test_a_backup_with_a_nul_character_is_refused_with_nothing_changed(client) -> None:
     """PostgreSQL can't store it, and SQLite would keep a name that our own export then can't bring back."""
-    plays = [bg_play("C0FFEE00-0000-4000-8000-00000000000C", 10, [(1, "4", True), (2, "3", False)], comments="a\u0000b")]
+    plays = [
+        bg_play("C0FFEE00-0000-4000-8000-00000000000C", 10, [(1, "4", True), (2, "3", False)], comments="a\u0000b")
+    ]
     before = counts(client)
     response = upload(client, backup(plays))
     assert response.status_code == 422

@@ -339,7 +339,8 @@ MISTAKES = {
         marks=needs_speros,
         id="speros card out of range",
     ),
-    # Rules notes: every captured card shows at least one resource; one typed without is refused with a question.
+    # Decision (docs/rules.md, "Conquest of Speros"): every captured card shows at least one resource; one typed without
+    # is refused with a question.
     "speros card without a resource": pytest.param(
         "speros",
         {**SPEROS_FORM, "captured-0": "5 crystal+iron forest\n\n3 ocean\n2 iron swamp"},

@@ -43,8 +43,8 @@ def test_a_saved_tap_claims_reads_and_writes_its_play_once(app, client, play_id)
     # The tracker sends where its log stands with every tap (hx-include), as it sends its version.
     log_field = re.search(r'id="log-after" name="(log_\w+)" value="(\d+)"', page).groups()
     with statements(app) as seen:
-        response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}",
-                               data={"field": "crowns", "delta": "1", "since": str(version), log_field[0]: log_field[1]})
+        data = {"field": "crowns", "delta": "1", "since": str(version), log_field[0]: log_field[1]}
+        response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data=data)
     assert response.status_code == 200
     assert seen == ["UPDATE play", "SELECT play", "INSERT INTO change", "UPDATE seat"]
     # Undo is offered without asking the database: the tap just saved is there to take back.

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from companion import cli, config, create_app, security, transfer
 from companion.cli import main
@@ -17,17 +17,17 @@ README = config.PROJECT_ROOT / "README.md"
 
 
 @pytest.fixture
-def clean_environment(monkeypatch, tmp_path) -> Iterator[Path]:
+def clean_environment(monkeypatch, tmp_path) -> Path:
     """No setting from the developer's shell; the instance folder in tmp_path (returned)."""
     for name in list(os.environ):
         if name.startswith("COMPANION_") or name in ("DATABASE_URL", "TRUSTED_HOSTS", "TRUSTED_PROXIES"):
             monkeypatch.delenv(name)
     instance = tmp_path / "instance"
     monkeypatch.setenv("COMPANION_INSTANCE", str(instance))
-    yield instance
+    return instance
 
 
-def built(test_config: dict | None = None):  # noqa: ANN201  (a Flask app)
+def built(test_config: dict | None = None) -> Flask:
     """An app; its engine is disposed of at once (only its settings are looked at)."""
     app = create_app(test_config)
     app.extensions["db_engine"].dispose()

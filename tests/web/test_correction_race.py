@@ -67,7 +67,7 @@ def assert_refused_as_deleted(response: Any, fragment: bool) -> None:
 
 
 @pytest.mark.parametrize("fragment", [False, True], ids=["page", "htmx"])
-def test_a_delete_that_lands_while_the_correction_is_on_its_way_refuses_it(db_client, monkeypatch, fragment) -> None:
+def test_a_delete_that_lands_while_the_correction_is_on_its_way_refuses_it(db_client, monkeypatch, fragment) -> None:  # noqa: F811
     """The delete commits after the correction read the play and before it saves: the correction says so."""
     client, app = db_client
     play = finished(client)
@@ -96,7 +96,7 @@ def test_a_delete_that_lands_while_the_correction_is_on_its_way_refuses_it(db_cl
     assert client.get(f"/api/v1/plays/{play}").get_json()["notes"] == "late"
 
 
-def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) -> None:
+def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) -> None:  # noqa: F811
     """Each round a correction and a delete of one play start together; whichever lands first, the answers hold."""
     client, app = db_client
     outcomes = {"saved": 0, "refused": 0}
@@ -107,7 +107,10 @@ def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) ->
         start = threading.Barrier(2)
         answers: dict[str, Any] = {}
 
-        def correct(play: int = play, notes: str = notes, fragment: bool = fragment) -> None:
+        def correct(
+            play: int = play, notes: str = notes, fragment: bool = fragment,
+            start: threading.Barrier = start, answers: dict[str, Any] = answers,
+        ) -> None:
             """One device saves a correction."""
             other = device(app)
             start.wait()
@@ -116,7 +119,7 @@ def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) ->
             else:
                 answers["correct"] = other.post(f"/history/{play}/correct", data=correction(notes))
 
-        def delete(play: int = play) -> None:
+        def delete(play: int = play, start: threading.Barrier = start, answers: dict[str, Any] = answers) -> None:
             """Another device deletes the play."""
             other = device(app)
             start.wait()

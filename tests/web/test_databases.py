@@ -34,10 +34,7 @@ def postgres_url() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_client(request, tmp_path) -> Iterator[tuple[Client, object]]:
     """A client on an app backed by SQLite or PostgreSQL."""
-    if request.param == "sqlite":
-        urls = iter([f"sqlite:///{tmp_path / 'db.sqlite'}"])
-    else:
-        urls = postgres_url()
+    urls = iter([f"sqlite:///{tmp_path / 'db.sqlite'}"]) if request.param == "sqlite" else postgres_url()
     url = next(urls)
     app = create_app({"TESTING": True, "SECRET_KEY": "db", "DATABASE_URL": url})
     app.test_client_class = Client
@@ -53,7 +50,8 @@ def test_whole_play_on_each_database(db_client) -> None:
     client, _app = db_client
     play = start_play(client, ["Ann", "Bob"])
     ann, bob = re.findall(r'id="seat-(\d+)"', client.get(f"/plays/{play}").get_data(as_text=True))
-    assert client.htmx("POST", f"/plays/{play}/seats/{ann}", data={"field": "towers.red", "delta": "1"}).status_code == 200
+    tapped = client.htmx("POST", f"/plays/{play}/seats/{ann}", data={"field": "towers.red", "delta": "1"})
+    assert tapped.status_code == 200
     client.post(f"/plays/{play}/seats/{bob}", data={"field": "swords", "value": "1"})
     client.post(f"/plays/{play}/undo")
     client.post(f"/plays/{play}/seats/{bob}", data={"field": "quills", "value": "1"})

@@ -138,7 +138,7 @@ def test_text_lines_by_default_and_configured_once() -> None:
 
 @pytest.mark.parametrize(("level", "fmt"), [("LOUD", "text"), ("INFO", "xml")])
 def test_a_wrong_level_or_format_is_refused(level, fmt) -> None:
-    with pytest.raises(ValueError, match="The log (level|format) is one of"):
+    with pytest.raises(ValueError, match=r"The log (level|format) is one of"):
         logs.configure(level, fmt, stream=io.StringIO())
 
 

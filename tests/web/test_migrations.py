@@ -93,7 +93,9 @@ def fill_oldest(url: str) -> None:
             db.execute(t["seat"].insert().values(
                 id=seat_id, play_id=play_id, player_id=player_id, position=position, colour="", state=SPIRES_SEAT,
                 version=1, total=19 if play_id == 1 else None, rank=1 if play_id == 1 else None,
-                breakdown=[{"key": "towers", "label": "Towers", "points": 10, "why": "red 2"}] if play_id == 1 else None,
+                breakdown=(
+                    [{"key": "towers", "label": "Towers", "points": 10, "why": "red 2"}] if play_id == 1 else None
+                ),
             ))
         db.execute(t["change"].insert().values(
             play_id=2, seat_id=3, field="towers.red", old=1, new=2, at=now, device="tablet", undone=False
@@ -101,17 +103,16 @@ def fill_oldest(url: str) -> None:
         if engine.dialect.name == "postgresql":
             # Rows given their ids: move each table's id sequence past them, as the old app's inserts would have.
             for table in ("player", "play", "seat", "change"):
-                db.execute(sa.text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"))
+                db.execute(sa.text(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+                ))
     engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def old_database(request, tmp_path, monkeypatch):
     """The URL of a database in the oldest schema, filled; the environment points `companion` at it."""
-    if request.param == "sqlite":
-        urls = iter([f"sqlite:///{tmp_path / 'companion.sqlite'}"])
-    else:
-        urls = postgres_url()
+    urls = iter([f"sqlite:///{tmp_path / 'companion.sqlite'}"]) if request.param == "sqlite" else postgres_url()
     url = next(urls)
     fill_oldest(url)
     monkeypatch.setenv("DATABASE_URL", url)

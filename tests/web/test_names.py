@@ -45,7 +45,7 @@ def start(client, names: list[str]) -> int:
 
 
 def test_every_name_plays_twice_on_each_database(db_client) -> None:  # noqa: F811
-    client, app = db_client
+    client, _app = db_client
     for first, second in zip(NAMES[::2], NAMES[1::2], strict=False):
         for _ in range(2):
             assert start(client, [first, second]) == 303, (first, second)

@@ -290,7 +290,7 @@ def test_finish_shows_final_table(client, play_id: int, htmx: bool) -> None:
     assert "Ann wins with 15 VP." in html
     assert "Towers of 4+ cards" in html and "Green 5: 5 cards × −1 = −5 VP." in html
     # One Total row, a total per player (the result grid: players as columns).
-    total_row = re.search(r'<tr class="total">(.*?)</tr>', html, re.S).group(1)
+    total_row = re.search(r'<tr class="total">(.*?)</tr>', html, re.DOTALL).group(1)
     assert len(re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)) == 2
     # Finished plays don't take taps any more.
     late = client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "delta": "1"})
@@ -385,7 +385,7 @@ def test_options_typed_stay_when_the_players_are_refused(client) -> None:
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_live_values_bring_other_devices_taps(client, app, play_id: int, htmx: bool) -> None:
-    ann, bob = seat_ids(client, play_id)
+    _ann, bob = seat_ids(client, play_id)
     other = app.test_client()
     with other.session_transaction() as session:
         session["csrf_token"] = "test-csrf-token"
@@ -421,7 +421,8 @@ def test_counts_the_rules_no_longer_accept_are_shown_not_a_500(client, app, play
     assert "can&#39;t be scored" in page.get_data(as_text=True)
     refused = client.htmx("POST", f"/plays/{play_id}/finish")
     assert refused.status_code == 422
-    assert client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "value": "2"}).status_code == 200
+    corrected = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "value": "2"})
+    assert corrected.status_code == 200
     assert client.post(f"/plays/{play_id}/finish").status_code == 303
 
 

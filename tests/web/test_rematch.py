@@ -29,7 +29,7 @@ def finish(client, play_id: int) -> str:
 
 def again_fields(html: str) -> list[tuple[str, str]]:
     """The hidden fields of the result page's Play again form, in order."""
-    form = re.search(r'<form class="play-again" method="post" action="/plays">(.*?)</form>', html, re.S)
+    form = re.search(r'<form class="play-again" method="post" action="/plays">(.*?)</form>', html, re.DOTALL)
     assert form, "no Play again form"
     return [(n, v) for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(1))
             if n != "csrf_token"]
@@ -74,7 +74,9 @@ def test_play_again_keeps_the_options(app, client) -> None:
 
 @pytest.mark.parametrize("game", ["spires", "spqf", "spyrium", "speros"])
 def test_every_game_offers_play_again(client, game) -> None:
-    colours = {"spires": ("blue", "red"), "spqf": ("red", "blue"), "spyrium": ("red", "blue"), "speros": ("green", "red")}
+    colours = {
+        "spires": ("blue", "red"), "spqf": ("red", "blue"), "spyrium": ("red", "blue"), "speros": ("green", "red")
+    }
     play = start(client, game, [("Ann", colours[game][0]), ("Bob", colours[game][1])])
     html = finish(client, play)
     assert again_fields(html)[:3] == [("game", game), ("name-0", "Bob"), ("colour-0", colours[game][1])]
@@ -87,7 +89,7 @@ def test_change_players_first_fills_the_new_play_form(client) -> None:
     html = client.get(f"/plays/new?again={play}").get_data(as_text=True)
     names = re.findall(r'<input type="text" name="name-(\d)" value="([^"]*)"', html)
     assert names[:4] == [("0", "Bob"), ("1", "Cy"), ("2", "Ann"), ("3", "")]
-    selected = re.findall(r'<select name="colour-(\d)".*?<option value="(\w+)" selected>', html, re.S)
+    selected = re.findall(r'<select name="colour-(\d)".*?<option value="(\w+)" selected>', html, re.DOTALL)
     # The players keep their colours; the empty rows offer the colours nobody has, in the game's order.
     assert selected == [("0", "purple"), ("1", "green"), ("2", "red"), ("3", "blue"), ("4", "yellow")]
     assert '<input type="hidden" name="game" value="spyrium">' in html

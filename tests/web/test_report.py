@@ -17,11 +17,11 @@ from companion import report
 from companion.history_filter import HistoryFilter
 from companion.models import Play
 from companion.report import ReportJob, report_jobs
+from tests.web.test_api import SPIRES, SPIRES_SOLO, SPQF
+from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 
 # Kept before any test replaces it.
 REAL_MAKE_REPORT = report._make_report
-from tests.web.test_api import SPIRES, SPIRES_SOLO, SPQF
-from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 
 
 def save(client, game: str, players: list, options: dict | None = None, day: str = "2026-11-20") -> int:
@@ -205,7 +205,7 @@ def test_the_parts_join_into_one_report_without_short_pages(app, client, monkeyp
         for line in text.splitlines()
         if re.match(r"\d{1,2} \w{3} \d{4} ", line)
     ]
-    stamps = [datetime.strptime(" ".join(day), "%d %b %Y") for day in days]
+    stamps = [datetime.strptime(" ".join(day), "%d %b %Y").replace(tzinfo=UTC) for day in days]
     assert stamps == sorted(stamps, reverse=True)
 
 

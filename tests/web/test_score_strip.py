@@ -8,8 +8,8 @@ import re
 from tests.conftest import start_play
 from tests.web.tracker_tools import seat_ids
 
-STRIP = re.compile(r'<nav id="score-strip" class="score-strip" aria-label="Scores: jump to a player"( hx-swap-oob="true")?>'
-                   r"(.*?)</nav>", re.DOTALL)
+STRIP = re.compile(r'<nav id="score-strip" class="score-strip" aria-label="Scores: jump to a player"'
+                   r'( hx-swap-oob="true")?>(.*?)</nav>', re.DOTALL)
 
 
 def strip(html: str) -> tuple[list[tuple[str, str, str]], bool]:

@@ -62,7 +62,9 @@ def play_id(client) -> int:
 
 def form_data(data: dict[str, Any]) -> MultiDict:
     """Form fields as the browser sends them: a list is several boxes ticked under one name."""
-    items = [(key, str(item)) for key, value in data.items() for item in (value if isinstance(value, list) else [value])]
+    items = [
+        (key, str(item)) for key, value in data.items() for item in (value if isinstance(value, list) else [value])
+    ]
     return MultiDict(items)
 
 
@@ -110,7 +112,8 @@ def skirmish(html: str) -> str:
 
 def card_item(html: str, number: int) -> str | None:
     """A card's entry in the Skirmish Area, page or fragment."""
-    found = re.search(rf'<li class="play-card terrain-\w+" id="card-{number}">(.*?)\n    </li>', skirmish(html), re.DOTALL)
+    found = re.search(rf'<li class="play-card terrain-\w+" id="card-{number}">(.*?)\n    </li>', skirmish(html),
+                      re.DOTALL)
     return found.group(1) if found else None
 
 
@@ -167,7 +170,7 @@ def swapped_into_put_card(page: str, fragment: str) -> dict[str, str]:
     """The selects of the put-card form that a fragment redraws out of band (an element of the form, by its id)."""
     form = page.split('<form id="put-card"')[1].split("</form>")[0]
     values = {}
-    for tag, element_id, body in re.findall(r'<(\w+)[^>]*\bid="([^"]+)"[^>]*hx-swap-oob="true"[^>]*>(.*?)</\1>',
+    for _tag, element_id, body in re.findall(r'<(\w+)[^>]*\bid="([^"]+)"[^>]*hx-swap-oob="true"[^>]*>(.*?)</\1>',
                                             fragment, re.DOTALL):
         if f'id="{element_id}"' in form:
             values |= selects(body)
@@ -320,8 +323,8 @@ def test_tracker_page(client, count: int) -> None:
     assert '<h2 id="turn-title">Ann\'s turn</h2>' in html
     assert '<p id="countdown" class="end-note"></p>' in html
     assert '<button class="button primary" type="submit">Next turn</button>' in html
-    assert '<input type="hidden" name="drawn" value="true"><button class="button" type="submit">Last Location card ' \
-           'drawn</button>' in html
+    assert ('<input type="hidden" name="drawn" value="true"><button class="button" type="submit">Last Location card '
+            'drawn</button>') in html
     assert '<p id="a-next_turn" class="error" role="alert"></p>' in html
     assert '<p id="a-last_drawn" class="error" role="alert"></p>' in html
     # Put a card into play: terrain, encampment and resource chips, the explorer, the VP buttons. Collapsed once
@@ -427,8 +430,8 @@ def test_explore_deploys_a_minion_off_the_explorers_colour(client, app, play_id:
         assert "disabled" not in html.split('id="undo"')[1].split("</form>")[0]
     item = card_item(html, 1)
     assert "<h3>Mountain card 1 <span class=\"muted small\">4 VP · iron, gold · 3 encampments</span></h3>" in item
-    assert ('<span class="dots" role="img" aria-label="1 of 3 encampments occupied"><span class="dot colour-green" title="Ann '
-            'minion"></span><span class="dot empty"></span><span class="dot empty"></span></span>') in item
+    assert ('<span class="dots" role="img" aria-label="1 of 3 encampments occupied"><span class="dot colour-green" '
+            'title="Ann minion"></span><span class="dot empty"></span><span class="dot empty"></span></span>') in item
     assert ("Ann has the most units (1), but another player could fill the 2 empty encampments and reach 2, then win "
             "a tie as the most recent to place: no capture yet.") in item
     assert capture_buttons(html) == []
@@ -585,8 +588,8 @@ def test_a_full_card_offers_no_deploy(client, app, play_id: int, htmx: bool) -> 
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
     item = card_item(html, 1)
     assert "+ Minion" not in item and "+ General" not in item
-    assert "All 2 encampments are occupied and Ann and Bob tie with 1 unit each: Bob placed a unit there most " \
-           "recently and captures it (rule of ties)." in item
+    assert ("All 2 encampments are occupied and Ann and Bob tie with 1 unit each: Bob placed a unit there most "
+            "recently and captures it (rule of ties).") in item
     assert capture_buttons(html) == ["Bob"]
 
 
@@ -860,7 +863,7 @@ def test_the_last_card_mark_can_be_taken_off(client, app, play_id: int) -> None:
 def test_a_turn_started_with_an_empty_base_camp_ends_the_game(client, app, play_id: int, htmx: bool) -> None:
     _ann, bob = seat_ids(client, play_id)
     # Bob's eleven units go out on Ann's turn (abilities, say): his own turn starts with none in Base Camp.
-    for number in (1, 2):
+    for _ in (1, 2):
         put_card(client, play_id, terrain="swamp", encampments=6)
     for n in range(10):
         act(client, play_id, action="deploy", seat=bob, card=1 + n // 6)
@@ -970,7 +973,8 @@ def test_emptying_your_base_camp_during_your_turn_does_not_end_the_game(client, 
     # Nothing comes back to Ann's Base Camp: her next turn starts with none, and the game ends there.
     html = act(client, play_id, True, action="next_turn").get_data(as_text=True)
     assert notice(html) == "Ann&#39;s turn. Ann starts the turn with no units in Base Camp: the game ends at once."
-    assert saved(app, play_id)["table"]["ended"] == "Ann starts the turn with no units in Base Camp: the game ends at once."
+    ended = "Ann starts the turn with no units in Base Camp: the game ends at once."
+    assert saved(app, play_id)["table"]["ended"] == ended
 
 
 def test_after_an_htmx_next_turn_the_put_card_form_explores_for_the_new_player(client, app, play_id: int) -> None:
@@ -1008,7 +1012,8 @@ def test_mastery_objective_with_several_leaders(client, app, htmx: bool) -> None
         assert 'name="vp" value="7" aria-pressed="true">7</button>' in form
         assert re.findall(r'name="leaders" value="(\w+)" checked', form) == ["Ann", "Cy"]
     # Split evenly, rounded down: 3 each.
-    assert re.search(r'Ann</span> <span class="points">3</span>\s*<span class="parts">Mastery Objectives 3</span>', html)
+    assert re.search(r'Ann</span> <span class="points">3</span>\s*<span class="parts">Mastery Objectives 3</span>',
+                     html)
     assert re.search(r'Cy</span> <span class="points">3</span>', html)
     # Corrected: one box ticked comes as a single value; none ticked, nobody.
     act(client, play, action="mastery", number=2, vp=7, leaders="Bob")
@@ -1070,7 +1075,8 @@ BAD_ACTIONS = [
      "Bob has no Minion left in Base Camp."),
     ("the General already out", {"action": "deploy", "seat": "ann", "card": "3", "kind": "general"},
      "Ann has no General left in Base Camp."),
-    ("a unit that is not there", {"action": "remove", "seat": "ann", "card": "2"}, "Ann has no Minion on Forest card 2."),
+    ("a unit that is not there", {"action": "remove", "seat": "ann", "card": "2"},
+     "Ann has no Minion on Forest card 2."),
     ("a unit locked on a captured Artifact", {"action": "remove", "seat": "ann", "card": "5"},
      "The units on Artifact 5 are locked on: it is a captured Artifact."),
     ("a move off a captured Artifact", {"action": "move", "seat": "ann", "card": "5", "to": "3"},

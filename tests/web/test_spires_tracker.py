@@ -226,9 +226,9 @@ def test_a_tower_counted_in_one_tap_is_saved(client, app, two, htmx: bool) -> No
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_a_count_past_the_deck_is_refused_beside_the_chips(client, app, two, htmx: bool) -> None:
-    """Rules notes: at most 15 cards of one suit in all towers ("Each suit has 12 values"). Ann has 10 red cards;
-    Bob's red tower counted at 6 is refused in his count slot (htmx) or on the page, with both counts, and nothing
-    is saved."""
+    """Decision (docs/rules.md, "Spires"): at most 15 cards of one suit in all towers ("Each suit has 12 values"). Ann
+    has 10 red cards; Bob's red tower counted at 6 is refused in his count slot (htmx) or on the page, with both counts,
+    and nothing is saved."""
     play, ann, bob = two
     count(client, play, ann, "towers.red", 10)
     stored = saved(app, play)
@@ -256,7 +256,8 @@ def test_solo_discard_pile_counted_in_one_tap(client, app, htmx: bool) -> None:
     play = start_play(client, ["Ann"], solo=True)
     (ann,) = seat_ids(client, play)
     page = client.get(f"/plays/{play}").get_data(as_text=True)
-    panel = re.search(r'<details class="count-tableau setup" id="count-table">(.*?)</details>', page, re.DOTALL).group(1)
+    found = re.search(r'<details class="count-tableau setup" id="count-table">(.*?)</details>', page, re.DOTALL)
+    panel = found.group(1)
     assert 'aria-label="Discard pile: Quills 3"' in panel and 'name="seat"' not in panel
     data = {"action": "set", "field": "discard.quills", "value": "3", "slot": "count-table"}
     response = post(client, htmx, f"/plays/{play}/actions", data)

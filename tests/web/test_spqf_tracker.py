@@ -249,8 +249,8 @@ def test_first_to_a_level_takes_a_token(client, app, play_id: int, htmx: bool) -
     assert '<ul id="levels" class="levels-list" hx-swap-oob="true">' in html
     assert 'id="give-token"' not in html, "the form a tap may be queued on is never redrawn"
     assert "<li>Level 1: <strong>Ann</strong></li>" in html
-    assert f'<p id="facts-{ann}" class="seat-facts muted small" hx-swap-oob="true">Level 1 is worth 3 VP · first to ' \
-           f'level 1</p>' in html
+    assert (f'<p id="facts-{ann}" class="seat-facts muted small" hx-swap-oob="true">Level 1 is worth 3 VP · first to '
+            f'level 1</p>') in html
     assert 'id="undo"' in html and 'hx-swap-oob="innerHTML"' in html
 
 
@@ -521,8 +521,8 @@ def test_first_token_handed_to_the_right_player(client, app, play_id: int, htmx:
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_token_handed_over_after_a_correction_keeps_the_turn_it_was_reached(client, app, htmx: bool) -> None:
-    """Rules notes: 'A first-to-level token handed over by the group ... keeps the turn on which its level was
-    reached: a player who expands later in the same turn does not take it.'"""
+    """Decision (docs/rules.md, "SPQF"): 'A first-to-level token handed over by the group ... keeps the turn on which
+    its level was reached: a player who expands later in the same turn does not take it.'"""
     play_id = start_spqf(client, NAMES[:3])
     ann, bob, cy = seat_ids(client, play_id)
     tap(client, play_id, ann, field="civ_level", delta=1)  # turn 1: a tap on the wrong seat, Ann takes the token

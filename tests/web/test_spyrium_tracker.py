@@ -471,8 +471,8 @@ def test_counters_step_and_set(client, app, play_id: int, htmx: bool) -> None:
         residence = answers[3].get_data(as_text=True)
         assert oob_value(residence, bob, "residence") == "2"
         # The counter shows the value printed on the token's new space (3), redrawn out of band.
-        assert f'<output id="residence-{bob}" class="value" aria-labelledby="c-{bob}-residence-label" ' \
-               'hx-swap-oob="true">3</output>' in residence
+        assert (f'<output id="residence-{bob}" class="value" aria-labelledby="c-{bob}-residence-label" '
+                'hx-swap-oob="true">3</output>') in residence
         assert facts(residence, bob) == "Income £3 a turn · next building space £0"
         track = answers[4].get_data(as_text=True)
         assert re.search(r'Bob</span> <span class="points">5</span>\s*<span class="parts">Score track 5</span>', track)
@@ -733,8 +733,8 @@ def test_matching_icon_takes_3_off(client, app, play_id: int, htmx: bool) -> Non
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_a_free_equal_replacement_is_one_undo_step(client, app, play_id: int, htmx: bool) -> None:
-    """Rules notes: 'a replacement is an action like any other, also when it costs £0': said, one Change, and Undo
-    takes back that replacement, not the building before it."""
+    """Decision (docs/rules.md, "Spyrium"): 'a replacement is an action like any other, also when it costs £0': said,
+    one Change, and Undo takes back that replacement, not the building before it."""
     ann, _bob = seat_ids(client, play_id)
     act(client, play_id, action="build", seat=ann, vp=2, cost=1, replace="")
     response = act(client, play_id, htmx, action="build", seat=ann, vp=2, cost=0, replace=1)
@@ -1511,7 +1511,8 @@ def test_pay_an_amount_typed_once(client, app, play_id: int, htmx: bool) -> None
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_residence_action_scores_the_value_of_the_token_s_space(client, app, play_id: int, htmx: bool) -> None:
-    """Rules notes: 'A Residence action either moves one space up or scores VP equal to the current income'."""
+    """Decision (docs/rules.md, "Spyrium"): 'A Residence action either moves one space up or scores VP equal to the
+    current income'."""
     ann, _bob = seat_ids(client, play_id)
     tap(client, play_id, ann, field="residence", delta=1)
     tap(client, play_id, ann, field="vp_track", value=5)

@@ -83,7 +83,7 @@ HISTORY = [
 def rows() -> list[PlayRows]:
     """The counted plays of HISTORY as the queries return them (finished, not deleted)."""
     seats = [
-        SeatRow(play, game, player, position, total, rank, lines=tuple((l["key"], l["points"]) for l in lines or ()))
+        SeatRow(play, game, player, position, total, rank, lines=tuple((ln["key"], ln["points"]) for ln in lines or ()))
         for play, game, d, status, deleted, table in HISTORY
         if status == FINISHED and not deleted
         for position, (player, total, rank, lines) in enumerate(table)
@@ -387,8 +387,8 @@ def test_game_page_with_solo_plays(client, history) -> None:
     assert "Plays 1 (1 shared victory)" in text
     assert "Record 30 VP, held by Ann ( 08 Jan 2026 ), Cleo ( 08 Jan 2026 )" in text
     assert (
-        "2 solo plays, kept apart from the figures above. Best solo score 61 VP by Ann ( 06 Jan 2026 ); average 58.0 VP."
-        in text
+        "2 solo plays, kept apart from the figures above. Best solo score 61 VP by Ann ( 06 Jan 2026 ); "
+        "average 58.0 VP." in text
     )
 
 

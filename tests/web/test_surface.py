@@ -74,8 +74,8 @@ def test_the_end_begun_is_said_and_then_stands_in_the_bar(client, play: int, htm
 
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_refused_tap_is_shown_in_the_bar(client, play: int, htmx: bool) -> None:
-    """Rules notes: 'Civilization Levels are earned one at a time': no level below 0. Refused (422) beside the
-    counter and in the bar; nothing saved."""
+    """Decision (docs/rules.md, "SPQF"): 'Civilization Levels are earned one at a time': no level below 0. Refused (422)
+    beside the counter and in the bar; nothing saved."""
     first = seat_ids(client, play)[0]
     response = tap(client, play, first, htmx=htmx, field="civ_level", delta=-1)
     html = response.get_data(as_text=True)
@@ -105,7 +105,8 @@ def test_a_typed_value_sets_the_counter(client, play: int, htmx: bool) -> None:
     assert response.status_code == (200 if htmx else 303)
     if htmx:
         html = response.get_data(as_text=True)
-        assert re.search(rf'<output id="c-{first}-vp_tokens-value" class="value"[^>]*hx-swap-oob="true">7</output>', html)
+        assert re.search(rf'<output id="c-{first}-vp_tokens-value" class="value"[^>]*hx-swap-oob="true">7</output>',
+                         html)
     assert saved(client.application, play)["seats"][0]["vp_tokens"] == 7
 
 

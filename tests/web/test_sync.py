@@ -113,7 +113,7 @@ def test_a_tap_without_a_version_answers_everything(client, play_id) -> None:
 
 
 def test_a_refused_tap_from_an_up_to_date_device_redraws_no_counter(client, play_id) -> None:
-    ann, bob = seat_ids(client, play_id)
+    ann, _bob = seat_ids(client, play_id)
     version, _ = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))
     response = tap(client, play_id, ann, "crowns", -1, version)
     html = response.get_data(as_text=True)
