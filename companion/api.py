@@ -88,9 +88,9 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "said" "Took back: ...", "undoes" the seq of the entry it took back (null on every other entry), "undone"
   false. Works for a play in progress, finished or put aside (a play scored at the end has an empty log); 404
   for no such play.
-- POST /api/v1/plays/<id>/finish (with {}, or no body, sent as application/json) scores the play as it stands by the official rules and keeps
-  the result: 200 with the play view, "result" filled in; 422 when the state can't be scored; 409 when the play
-  is already finished or put aside.
+- POST /api/v1/plays/<id>/finish (with {}, or no body, sent as application/json) scores the play as it stands by the
+  official rules and keeps the result: 200 with the play view, "result" filled in; 422 when the state can't be
+  scored; 409 when the play is already finished or put aside.
 - POST /api/v1/rules/speros/capture with {"encampments": 4, "placements": ["Red", "Green", "Green"]} (the units
   on one Conquest of Speros Location or Artifact, in the order they were placed, by player) decides the capture by
   the rule text: {"captured_by": "Red" or null, "how": "achieve", "demonstrate" or null, "why": "..."}. More
@@ -99,7 +99,8 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   without it or wrong: 401 {"errors": [{"field": "", "message"}]} with a WWW-Authenticate: Bearer header. After
   5 wrong codes in a minute from one address, 429 with Retry-After (even for the right code) until the minute is
   over; after 20 wrong codes in a minute from all addresses together, every address that has not given the right
-  code before answers 429 the same way. A body over 512 KiB answers 413, a Host outside TRUSTED_HOSTS 400, both in the errors shape.
+  code before answers 429 the same way. A body over 512 KiB answers 413, a Host outside TRUSTED_HOSTS 400, both in
+  the errors shape.
 - Errors answer {"errors": [{"field": "players[1].towers.red", "message": "..."}]}: 422 for bad input (field ""
   for the body as a whole, e.g. malformed JSON), 404 for an unknown game or play, 409 for an action on a play
   that is not in progress, 415 for any POST (or PUT, PATCH, DELETE) not sent with Content-Type: application/json,
@@ -365,7 +366,8 @@ def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
 
 def _play_view(play: Play, **more: Any) -> dict[str, Any]:
     """A play as the API shows it: its inputs or live state, the live score, notes and end, and the result."""
-    live_answer, tracker_notes, end = None, [], {"triggered": False, "why": None}
+    live_answer, tracker_notes = None, []
+    end: dict[str, Any] = {"triggered": False, "why": None}
     game = records.game_of(play)
     facts: list[dict[str, Any]] = [{} for _ in play.seats]
     if game.live is not None:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, make_response, render_template, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template, url_for
 from flask.blueprints import BlueprintSetupState
 
 bp = Blueprint("app_shell", __name__)
@@ -26,7 +26,7 @@ PRECACHED_SUFFIXES = {".css", ".js", ".png", ".svg", ".webmanifest"}
 
 @dataclass(frozen=True)
 class Shell:
-    """What this run of the app serves offline: the cache version, the static files (relative to static/), the worker."""
+    """What this run of the app serves offline: the cache version, the static files (under static/), the worker."""
 
     version: str
     static_files: tuple[str, ...]
@@ -51,7 +51,7 @@ def scan(static_folder: Path, template_folder: Path) -> Shell:
 @bp.record_once
 def take_stock(state: BlueprintSetupState) -> None:
     """At app start: the shell's version and files, kept on the app."""
-    app: Flask = state.app
+    app = state.app
     app.extensions[EXTENSION] = scan(Path(app.static_folder or ""), Path(app.root_path, app.template_folder or ""))
 
 

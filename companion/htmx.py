@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, make_response, redirect, render_template, request
 from htmx_flask import Htmx
@@ -18,7 +18,9 @@ def init_app(app: Flask) -> None:
 def is_fragment_request() -> bool:
     """True when htmx asked for a piece of a page rather than a whole page."""
     headers = getattr(request, "htmx", None)
-    return bool(headers) and not headers.boosted and not headers.history_restore_request
+    if not headers:
+        return False
+    return not headers.boosted and not headers.history_restore_request
 
 
 def render_fragments(*templates: str, status: int = 200, **context: Any) -> Response:
@@ -35,11 +37,17 @@ def page_or_fragments(page: str, fragments: tuple[str, ...], status: int = 200, 
     return make_response(render_template(page, **context), status)
 
 
+def see_other(location: str) -> Response:
+    """A 303 to location (after a form, the browser GETs it)."""
+    # Inside a request flask.redirect builds current_app.response_class, flask's Response; its stub says werkzeug's.
+    return cast(Response, redirect(location, code=303))
+
+
 def after_change(page_url: str, fragments: tuple[str, ...], **context: Any) -> Response:
     """After a saved change: the changed fragments for htmx, a redirect back to the page otherwise."""
     if is_fragment_request():
         return render_fragments(*fragments, **context)
-    return redirect(page_url, code=303)
+    return see_other(page_url)
 
 
 def client_redirect(url: str) -> Response:
@@ -48,4 +56,4 @@ def client_redirect(url: str) -> Response:
         response = make_response("", 204)
         response.headers["HX-Redirect"] = url
         return response
-    return redirect(url, code=303)
+    return see_other(url)

@@ -102,3 +102,9 @@ class Change(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow)
     device: str = Field(default="", max_length=64)
     undone: bool = False
+
+
+def saved_id(row: Player | Play | Seat | Change) -> int:
+    """The id of a row read from the database or flushed to it (the id is None only before that)."""
+    assert row.id is not None, f"{type(row).__name__} used before it was flushed"
+    return row.id

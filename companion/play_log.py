@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from . import records
 from .games.base import InputErrors
 from .games.live import Context
-from .models import Change, Play
+from .models import Change, Play, saved_id
 
 # The action name of an undo entry (the API's "action"; the Change rows' own field).
 UNDO = "undo"
@@ -105,7 +105,7 @@ def newest_id(session: Session, play: Play) -> int:
 def _changes() -> Any:
     """A query of Change rows without what undo restores (the parts of the state before each action): the log
     never reads them, and they are most of a row."""
-    return select(Change).options(defer(Change.old))  # type: ignore[arg-type]
+    return select(Change).options(defer(Change.old))
 
 
 def news_since(session: Session, play: Play, after: int) -> News:
@@ -126,7 +126,7 @@ def news_since(session: Session, play: Play, after: int) -> News:
     if targets:
         shown = _changes().where(Change.play_id == play.id, col(Change.id).in_(targets))
         earlier = list(session.exec(shown.order_by(col(Change.id))))
-    entries = _entries(play, changes, first_seq=None, known={change.id: (None, change) for change in earlier})
+    entries = _entries(play, changes, first_seq=None, known={saved_id(change): (None, change) for change in earlier})
     return News(entries, _entries(play, earlier, first_seq=None, known={}))
 
 
@@ -149,18 +149,19 @@ def _entries(
     entries: list[Entry] = []
     for offset, change in enumerate(changes):
         seq = first_seq + offset if first_seq is not None else None
-        by_id[change.id] = (seq, change)
+        change_id = saved_id(change)
+        by_id[change_id] = (seq, change)
         target = _undone_id(change)
         if change.field == UNDO and target is not None:
             undoes = by_id.get(target)
             said = records.undo_text(play, undoes[1], ctx) if undoes else "Took back an earlier action."
-            entries.append(Entry(seq, change.id, change.at, None, UNDO, said, False, undoes[0] if undoes else None))
+            entries.append(Entry(seq, change_id, change.at, None, UNDO, said, False, undoes[0] if undoes else None))
             continue
         action = change.new.get("action", {}).get("action") if records.is_action(change) else "set"
         entries.append(
             Entry(
                 seq,
-                change.id,
+                change_id,
                 change.at,
                 names.get(change.seat_id) if change.seat_id is not None else None,
                 str(action or change.field),

@@ -28,7 +28,7 @@ from .games.base import Game, InputErrors, Note, figure, join_names, read_path
 from .games.live import Applied, End, Live, validate_start
 from .htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
 from .join import join_panel
-from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Change, Play
+from .models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Change, Play, saved_id
 from .pdf import render_pdf
 from .security import device_id
 
@@ -173,9 +173,9 @@ def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any
         standing = records.standing(play)
     except InputErrors as broken:
         return _unscorable_context(play, game, broken, **more)
-    live = game.live
+    live = _live_of(game)
     options = standing.options
-    flagged = {seat.id: live.flagged(standing, i) for i, seat in enumerate(play.seats)}
+    flagged = {saved_id(seat): live.flagged(standing, i) for i, seat in enumerate(play.seats)}
     notes = live.notes(standing)
     return {
         **_base_context(play, game, options, more.pop("can_undo", None)),
@@ -191,6 +191,12 @@ def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any
         "live_values": _live_values(play, standing.state, live, options, flagged, only),
         **more,
     }
+
+
+def _live_of(game: Game) -> Live:
+    """The tracker of a play's game: a play is tracked (and in progress) only for a game that has one."""
+    assert game.live is not None, f"{game.name} has no tracker"
+    return game.live
 
 
 # What the tracker's bar shows while the newest answer said nothing of its own.
@@ -218,7 +224,7 @@ def _base_context(play: Play, game: Game, options: Any, can_undo: bool | None = 
         "game": game,
         "options": options,
         "can_undo": records.last_change(get_session(), play) is not None if can_undo is None else can_undo,
-        "has_counters": any(_counter_paths(game.live, options)),
+        "has_counters": any(_counter_paths(_live_of(game), options)),
         "sync_every_ms": SYNC_EVERY_MS,
         "tapped": None,
         "notice": None,
@@ -239,8 +245,10 @@ def _log_context(play: Play) -> dict[str, Any]:
     if after is not None and is_fragment_request():
         # A device that was up to date before its own tap saved (no other change between) has only that one entry
         # to add: the answer adds it without reading the log.
-        up_to_date = saved is not None and saved.id > after and _known_version() == play.version - 1
-        news = play_log.news_of(play, saved) if up_to_date else play_log.news_since(get_session(), play, after)
+        if saved is not None and saved_id(saved) > after and _known_version() == play.version - 1:
+            news = play_log.news_of(play, saved)
+        else:
+            news = play_log.news_since(get_session(), play, after)
         return {"log_news": news, "log_newest": news.newest or after, "log_loaded": loaded}
     # The page (and a request that did not say, which no tracker sends): where the log stands now, its entries read
     # once the panel is opened (play_log_page).
@@ -252,8 +260,8 @@ def play_log_page(play_id: int) -> Response:
     """Every entry of the play's log: into the tracker's opened panel for htmx, else as a page of its own."""
     play = _load_play(play_id)
     entries = play_log.read_log(get_session(), play)
-    context = {"play": play, "game": records.game_of(play), "log": entries,
-               "log_newest": entries[-1].change_id if entries else 0}
+    context: dict[str, Any] = {"play": play, "game": records.game_of(play), "log": entries,
+                               "log_newest": entries[-1].change_id if entries else 0}
     return page_or_fragments("play_log.html", ("_partials/log_body.html",), **context)
 
 
@@ -283,7 +291,7 @@ def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any
         "setup": [],
         "reference_notes": [],
         "flagged": {},
-        "live_values": _live_values(play, state, game.live, None, {}),
+        "live_values": _live_values(play, state, _live_of(game), None, {}),
         **more,
     }
 
@@ -304,7 +312,7 @@ def _live_values(
             "scope": seat.id,
             "field": path,
             "value": read_path(seat_state, path),
-            "flagged": path in flagged.get(seat.id, ()),
+            "flagged": path in flagged.get(saved_id(seat), ()),
         }
         for seat, seat_state in zip(play.seats, state["seats"], strict=True)
         if only is None or seat.id in only
@@ -371,7 +379,7 @@ def _changed_scopes(play: Play, applied: Applied | None) -> set[int | str] | Non
     if known is None or known != play.version - (1 if applied else 0):
         return None
     parts = applied.changed if applied else {}
-    scopes: set[int | str] = {play.seats[int(index)].id for index in parts.get("seats", {})}
+    scopes: set[int | str] = {saved_id(play.seats[int(index)]) for index in parts.get("seats", {})}
     if "table" in parts:
         scopes.add("table")
     return scopes
@@ -463,6 +471,7 @@ def game_action(play_id: int) -> Response:
 @bp.errorhandler(records.NotInProgress)
 def _gone_while_on_its_way(_error: records.NotInProgress) -> Response:
     """Another device finished the play (or put it aside) while this tap was on its way: show the play as it is."""
+    assert request.view_args is not None  # raised only by a play's routes, each matched with its play_id
     return client_redirect(url_for("plays.show_play", play_id=request.view_args["play_id"]))
 
 
@@ -547,7 +556,7 @@ def _news_said(news: play_log.News) -> str:
         announced = {
             change_id: " ".join(str(line) for line in new.get("said") or [])
             for change_id, new in rows
-            if isinstance(new, dict)
+            if change_id is not None and isinstance(new, dict)  # a saved row's id is never None
         }
     parts = [entry.said if entry.action == play_log.UNDO else announced.get(entry.change_id, "")
              for entry in news.entries]
@@ -560,7 +569,7 @@ def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str,
     errors: dict[str, str] = {}
     for index, seat in enumerate(play.seats):
         values = {}
-        for field in records.game_of(play).live.end_fields:
+        for field in _live_of(records.game_of(play)).end_fields:
             name = f"end-{seat.id}-{field}"
             if name not in request.form:
                 continue
@@ -594,7 +603,7 @@ def finish(play_id: int) -> Response:
 def _finish_messages(play: Play, refused: InputErrors) -> dict[str, str]:
     """Finish refusals beside the finish form's boxes ('players[1].vp_cards' -> 'end-<seat id>-vp_cards')."""
     messages: dict[str, str] = {}
-    end_fields = records.game_of(play).live.end_fields
+    end_fields = _live_of(records.game_of(play)).end_fields
     for error in refused.errors:
         index, _, field = error.field.removeprefix("players[").partition("].")
         if field in end_fields and index.isdigit() and int(index) < len(play.seats):
@@ -651,4 +660,5 @@ def score_sheet(play_id: int) -> Response:
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.add_etag()
-    return response.make_conditional(request)
+    response.make_conditional(request)  # answers 304 in place when the device's copy is current
+    return response

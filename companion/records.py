@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 from .games import get_game, live
 from .games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from .games.live import Action, Applied, Context, State
-from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, utcnow
+from .models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, saved_id, utcnow
 
 T = TypeVar("T")
 
@@ -99,8 +99,8 @@ def create_play(
     for position, model in enumerate(players):
         player = find_or_add_player(session, model.name)
         seat = Seat(
-            play_id=play.id,
-            player_id=player.id,
+            play_id=saved_id(play),
+            player_id=saved_id(player),
             name=model.name,
             position=position,
             colour=colours[position] if position < len(colours) else "",
@@ -147,6 +147,9 @@ def live_context(play: Play) -> Context:
         options = game.options_model.model_validate(play.options)
     except ValidationError as exc:
         raise InputErrors(validation_errors(exc, "options")) from None
+    if game.live is None:
+        # What games.live says of any action on a game without a tracker.
+        raise InputErrors([FieldError("game", f"{game.name} has no tracker.")])
     return Context(
         tuple(seat.name for seat in play.seats), options, game.live, tuple(seat.colour for seat in play.seats)
     )
@@ -222,7 +225,7 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
         return None
     _store_state(play, applied.state, parts)
     change = Change(
-        play_id=play.id,
+        play_id=saved_id(play),
         seat_id=play.seats[action.seat].id if action.seat is not None else None,
         field=action.name,
         old=parts,
@@ -262,7 +265,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
         change.undone = True
         session.add(change)
         undo = Change(
-            play_id=play.id,
+            play_id=saved_id(play),
             field="undo",
             old=parts,
             new={"action": {"action": "undo", "change": change.id}, "text": undo_text(play, change, ctx),
@@ -377,7 +380,7 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     its version moves on. Everything is read again under that claim. The play's row is the first one each write
     locks, so two writes never hold rows the other waits for (no deadlock).
     """
-    play_id = play.id
+    play_id = saved_id(play)
     if session.info.pop(CLAIM, None) != (play_id, session.get_transaction()):
         # Ends the request's reads so far: the claim starts the write transaction (SQLite takes its lock there).
         session.rollback()
@@ -583,7 +586,7 @@ def correct_play(
     # Ends the request's reads, whose play the form was checked against: the claim starts the write (on SQLite a
     # read transaction could not take the write lock once another device wrote), and everything is read again.
     session.rollback()
-    if claim_play(session, play.id) is None:
+    if claim_play(session, saved_id(play)) is None:
         return None
 
     def stage() -> Play | None:
@@ -615,7 +618,7 @@ def delete_play(session: Session, play_id: int, now: datetime) -> bool:
     """Mark a finished play deleted (kept to be restored); False when there is no such play not yet deleted."""
     deleted = session.exec(
         update(Play)
-        .where(col(Play.id) == play_id, Play.status == FINISHED, col(Play.deleted_at).is_(None))
+        .where(col(Play.id) == play_id, col(Play.status) == FINISHED, col(Play.deleted_at).is_(None))
         .values(deleted_at=now, version=col(Play.version) + 1)
         .execution_options(synchronize_session=False)
     )
@@ -647,9 +650,9 @@ def purge_deleted(session: Session, deleted_before: datetime) -> int:
     # The look's read transaction ends first: SQLite refuses at once a write begun in a transaction that read
     # before another device's write, where a write begun afresh waits its turn.
     session.rollback()
-    session.exec(delete(Change).where(col(Change.play_id).in_(old)))  # type: ignore[call-overload]
-    session.exec(delete(Seat).where(col(Seat.play_id).in_(old)))  # type: ignore[call-overload]
-    gone = session.exec(delete(Play).where(col(Play.deleted_at) < deleted_before))  # type: ignore[call-overload]
+    session.exec(delete(Change).where(col(Change.play_id).in_(old)))
+    session.exec(delete(Seat).where(col(Seat.play_id).in_(old)))
+    gone = session.exec(delete(Play).where(col(Play.deleted_at) < deleted_before))
     session.commit()
     return gone.rowcount
 

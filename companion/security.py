@@ -28,6 +28,7 @@ unsafe request under /api/ must be sent as application/json (415 otherwise), whi
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import ipaddress
@@ -51,7 +52,6 @@ from flask import (
     current_app,
     jsonify,
     make_response,
-    redirect,
     render_template,
     request,
     session,
@@ -59,6 +59,8 @@ from flask import (
 )
 from werkzeug.exceptions import BadHost, Forbidden, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .htmx import see_other
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
@@ -564,7 +566,7 @@ def send_to_access_page() -> Response:
         response = make_response("Enter the access code first.", 401)
         response.headers["HX-Redirect"] = location
         return response
-    return redirect(location, code=303)
+    return see_other(location)
 
 
 def safe_next(target: str | None) -> str:
@@ -598,7 +600,7 @@ def access_page() -> Response:
     code = access_code()
     target = safe_next(request.values.get("next"))
     if code is None or has_access(code):
-        return redirect(target, code=303)
+        return see_other(target)
     if request.method != "POST":
         return make_response(render_template("access.html", next=target, error=None))
     sent = request.form.get(ACCESS_FIELD, "").strip()
@@ -615,7 +617,7 @@ def access_page() -> Response:
         return access_refused(401, "That code is not right. Check it and try again.", target)
     session.permanent = True
     session[ACCESS_SESSION_KEY] = access_mark(code)
-    return redirect(target, code=303)
+    return see_other(target)
 
 
 def access_refused(status: int, message: str, target: str, wait: int = 0) -> Response:
@@ -670,10 +672,8 @@ def guard_connections(
         if not exempt(host):
             held = sum(1 for channel in listener.active_channels.values() if client_host(channel.addr) == host)
             if held >= per_client:
-                try:
+                with contextlib.suppress(OSError):
                     sock.send(TOO_MANY_CONNECTIONS)  # non-blocking: a full buffer just loses the courtesy
-                except OSError:
-                    pass
                 sock.close()
                 return None
         return TimedChannel(listener, sock, addr, adj, map=map)
