@@ -50,34 +50,177 @@ METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PROPFIND
 
 # Text from many alphabets and the characters that break naive code.
 ALPHABETS = [
-    "Ann", "Zoë", "Ærøskøbing", "Łódź", "Анна", "Ελένη", "אבי", "مريم", "देवनागरी", "தமிழ்", "ภาษาไทย", "漢字かな",
-    "한국어", "ქართული", "Հայերեն", "ᚠᚢᚦ", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "🎲🏰👑", "e\u0301\u0301\u0301", "\u202eevil", "\u200b",
-    "\ufeffbom", "\u00a0", "İı", "ß", "ﬁ", "Ⅻ", "١٢٣", "１２３", "\U0010ffff",
+    "Ann",
+    "Zoë",
+    "Ærøskøbing",
+    "Łódź",
+    "Анна",
+    "Ελένη",
+    "אבי",
+    "مريم",
+    "देवनागरी",
+    "தமிழ்",
+    "ภาษาไทย",
+    "漢字かな",
+    "한국어",
+    "ქართული",
+    "Հայերեն",
+    "ᚠᚢᚦ",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    "🎲🏰👑",
+    "e\u0301\u0301\u0301",
+    "\u202eevil",
+    "\u200b",
+    "\ufeffbom",
+    "\u00a0",
+    "İı",
+    "ß",
+    "ﬁ",
+    "Ⅻ",
+    "١٢٣",
+    "１２３",
+    "\U0010ffff",
 ]
 HOSTILE_TEXT = [
-    "", " ", "\t", "\n", "\x00", "a\x00b", "\x7f", "\r\nSet-Cookie: x=1", "<script>alert(1)</script>",
-    "\"><img src=x onerror=alert(1)>", "{{7*7}}", "{% raw %}", "${7*7}", "' OR 1=1 --", "\"; DROP TABLE play; --",
-    "../../../../etc/passwd", "..\\..\\windows", "%00", "%2e%2e%2f", "//evil.example", "javascript:alert(1)",
-    "null", "None", "undefined", "true", "NaN", "-Infinity", "[]", "{}", "a" * 300, "é" * 2000, "x" * 20000,
+    "",
+    " ",
+    "\t",
+    "\n",
+    "\x00",
+    "a\x00b",
+    "\x7f",
+    "\r\nSet-Cookie: x=1",
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "{{7*7}}",
+    "{% raw %}",
+    "${7*7}",
+    "' OR 1=1 --",
+    '"; DROP TABLE play; --',
+    "../../../../etc/passwd",
+    "..\\..\\windows",
+    "%00",
+    "%2e%2e%2f",
+    "//evil.example",
+    "javascript:alert(1)",
+    "null",
+    "None",
+    "undefined",
+    "true",
+    "NaN",
+    "-Infinity",
+    "[]",
+    "{}",
+    "a" * 300,
+    "é" * 2000,
+    "x" * 20000,
 ]
 NUMBERS = [
-    0, 1, -1, 2, 7, 13, 99, 10**6, 2**31 - 1, 2**31, -(2**31) - 1, 2**53 + 1, 2**63, 10**30, -(10**30), 0.5, -0.0,
-    1e308, -1e308, 3.14159, True, False,
+    0,
+    1,
+    -1,
+    2,
+    7,
+    13,
+    99,
+    10**6,
+    2**31 - 1,
+    2**31,
+    -(2**31) - 1,
+    2**53 + 1,
+    2**63,
+    10**30,
+    -(10**30),
+    0.5,
+    -0.0,
+    1e308,
+    -1e308,
+    3.14159,
+    True,
+    False,
 ]
-NUMBER_TEXT = ["0", "-1", "1.5", "1e309", "-1e309", "NaN", "Infinity", "0x10", "1_000", " 7 ", "٣", "１２", "++1",
-               "9" * 400, "-" + "9" * 400, "1" * 30]
-ID_SEGMENTS = ["0", "-1", "99999", "2147483647", "2147483648", "99999999999999999999", "abc", "1.5", "%00", "١",
-               "1%20", "%2e%2e", "", "1/2"]
+NUMBER_TEXT = [
+    "0",
+    "-1",
+    "1.5",
+    "1e309",
+    "-1e309",
+    "NaN",
+    "Infinity",
+    "0x10",
+    "1_000",
+    " 7 ",
+    "٣",
+    "１２",
+    "++1",
+    "9" * 400,
+    "-" + "9" * 400,
+    "1" * 30,
+]
+ID_SEGMENTS = [
+    "0",
+    "-1",
+    "99999",
+    "2147483647",
+    "2147483648",
+    "99999999999999999999",
+    "abc",
+    "1.5",
+    "%00",
+    "١",
+    "1%20",
+    "%2e%2e",
+    "",
+    "1/2",
+]
 GAME_SEGMENTS = ["SPQF", "nope", "spqf%00", "spires.", "%F0%9F%8E%B2", "a" * 300, "..", "speros%2F..", ""]
 JOB_SEGMENTS = ["deadbeef", "0", "../../etc/passwd", "a" * 200, "%00", "%F0%9F%8E%B2"]
-STATIC_SEGMENTS = ["css/app.css", "vendor/htmx-2.0.11.min.js", "../companion/security.py", "%2e%2e/README.md",
-                   "css/", "nope.png", "css/app.css%00", "a" * 300]
-CONTENT_TYPES = [None, "application/json", "application/json; charset=utf-8", "text/plain",
-                 "application/x-www-form-urlencoded", "multipart/form-data", "multipart/form-data; boundary=x",
-                 "application/xml", "application/json; charset=latin-1", "*/*", "", "application/jsonx",
-                 "text/html; charset=\x00"]
-QUERY_NAMES = ["game", "player", "from", "to", "page", "players", "q", "next", "format", "solo", "since", "version",
-               "sort", "status", "id", "job", "limit", "offset", "year"]
+STATIC_SEGMENTS = [
+    "css/app.css",
+    "vendor/htmx-2.0.11.min.js",
+    "../companion/security.py",
+    "%2e%2e/README.md",
+    "css/",
+    "nope.png",
+    "css/app.css%00",
+    "a" * 300,
+]
+CONTENT_TYPES = [
+    None,
+    "application/json",
+    "application/json; charset=utf-8",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data",
+    "multipart/form-data; boundary=x",
+    "application/xml",
+    "application/json; charset=latin-1",
+    "*/*",
+    "",
+    "application/jsonx",
+    "text/html; charset=\x00",
+]
+QUERY_NAMES = [
+    "game",
+    "player",
+    "from",
+    "to",
+    "page",
+    "players",
+    "q",
+    "next",
+    "format",
+    "solo",
+    "since",
+    "version",
+    "sort",
+    "status",
+    "id",
+    "job",
+    "limit",
+    "offset",
+    "year",
+]
 BAD_HOSTS = ["a..b", "a.b:99999999", "[::1", "é.lan", "evil.example", "localhost:0", ".", "a b"]
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
@@ -171,16 +314,20 @@ def seed(app: Any, rng: random.Random) -> Corpus:
         play = tracked.get_json()["id"]
         corpus.play_ids.append(play)
         field_name = next(iter(tracked.get_json()["players"][0]), "vp_tokens")
-        for action in ({"action": "add", "player": "Ann", "field": field_name, "delta": 1},
-                       {"action": "set", "player": "Bob", "field": field_name, "value": 2},
-                       {"action": "next_turn"}, {"action": "start_turn"}):
+        for action in (
+            {"action": "add", "player": "Ann", "field": field_name, "delta": 1},
+            {"action": "set", "player": "Bob", "field": field_name, "value": 2},
+            {"action": "next_turn"},
+            {"action": "start_turn"},
+        ):
             corpus.json_bodies.append(action)
             post(f"/api/v1/plays/{play}/actions", action)
     corpus.json_bodies += [{"encampments": 4, "placements": ["Red", "Green", "Green"]}, {}, []]
     corpus.player_ids = list(range(1, 9))  # the roster the plays above made (Ann, Bob, Cy, Di and their ids)
     page = new_client(app)
-    started = page.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob"},
-                        headers={"X-CSRF-Token": TOKEN})
+    started = page.post(
+        "/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob"}, headers={"X-CSRF-Token": TOKEN}
+    )
     if started.status_code == 303:
         put_aside = int(started.headers["Location"].rsplit("/", 1)[1])
         page.post(f"/plays/{put_aside}/abandon", headers={"X-CSRF-Token": TOKEN})
@@ -337,16 +484,16 @@ def query_for(rng: random.Random) -> str:
     """A query string of known and unknown names with hostile values (or none)."""
     if rng.random() < 0.5:
         return ""
-    pairs = [(rng.choice(QUERY_NAMES), hostile_text(rng) if rng.random() < 0.7 else str(rng.choice(NUMBERS)))
-             for _ in range(rng.randint(1, 4))]
+    pairs = [
+        (rng.choice(QUERY_NAMES), hostile_text(rng) if rng.random() < 0.7 else str(rng.choice(NUMBERS)))
+        for _ in range(rng.randint(1, 4))
+    ]
     if rng.random() < 0.1:
         return "?" + "%zz=%&&=&" + "a" * 2000
     return "?" + urlencode(pairs)
 
 
-def requests(
-    app: Any, corpus: Corpus, count: int, rng: random.Random, slow: bool = True
-) -> Iterator[dict[str, Any]]:
+def requests(app: Any, corpus: Corpus, count: int, rng: random.Random, slow: bool = True) -> Iterator[dict[str, Any]]:
     """`count` requests, each a dict of what to send plus the rule it aimed at (the PDF routes only if `slow`)."""
     rules = [rule for rule in app.url_map.iter_rules() if slow or rule.endpoint not in SLOW_ENDPOINTS]
     fast = [rule for rule in rules if rule.endpoint not in SLOW_ENDPOINTS]
@@ -396,8 +543,10 @@ def describe(arguments: dict[str, Any]) -> str:
     """What was sent, in a line or a few."""
     data = arguments.get("data")
     shown = repr(data)[:300] if data is not None else "-"
-    return (f"{arguments['method']} {arguments['path'][:200]} headers={arguments['headers']} "
-            f"type={arguments.get('content_type')} body={shown}")
+    return (
+        f"{arguments['method']} {arguments['path'][:200]} headers={arguments['headers']} "
+        f"type={arguments.get('content_type')} body={shown}"
+    )
 
 
 def session_cookie(app: Any) -> str:
@@ -413,8 +562,13 @@ def send(app: Any, arguments: dict[str, Any], cookie: str) -> tuple[int, bytes]:
     headers = {name: re.sub(r"[\r\n]", "", value) for name, value in arguments["headers"].items()}
     host = headers.pop("Host", None)
     headers.setdefault("Cookie", cookie)
-    builder = EnvironBuilder(path=arguments["path"], method=arguments["method"], headers=headers,
-                             data=arguments.get("data"), content_type=arguments.get("content_type"))
+    builder = EnvironBuilder(
+        path=arguments["path"],
+        method=arguments["method"],
+        headers=headers,
+        data=arguments.get("data"),
+        content_type=arguments.get("content_type"),
+    )
     try:
         environ = builder.get_environ()
     finally:
@@ -450,8 +604,14 @@ def run(count: int, seed_value: int = 0, database_url: str | None = None, slow: 
                 tally.endpoints[endpoint] += 1
                 tally.statuses[status] += 1
                 if status >= 500:
-                    tally.failures.append({"sent": describe(arguments), "status": status,
-                                           "answer": answer[:300].decode(errors="replace"), "endpoint": endpoint})
+                    tally.failures.append(
+                        {
+                            "sent": describe(arguments),
+                            "status": status,
+                            "answer": answer[:300].decode(errors="replace"),
+                            "endpoint": endpoint,
+                        }
+                    )
             tally.seconds = time.perf_counter() - started
         finally:
             app.logger.disabled = False
@@ -483,8 +643,9 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, fuzz, print the counts; exit 1 on any 5xx."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=None, help=f"how many (default {FULL_REQUESTS})")
-    parser.add_argument("--quick", action="store_true",
-                        help=f"{QUICK_REQUESTS} requests and no PDF route, for the test suite")
+    parser.add_argument(
+        "--quick", action="store_true", help=f"{QUICK_REQUESTS} requests and no PDF route, for the test suite"
+    )
     parser.add_argument("--seed", type=int, default=0, help="the random seed (the same seed sends the same requests)")
     parser.add_argument("--database-url", default=None, help="another database than a fresh SQLite file")
     args = parser.parse_args(argv)

@@ -128,8 +128,9 @@ def serve(app_root: Path, folder: Path) -> tuple[str, Any]:
 def api(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """A JSON API call (POST when there is a body)."""
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, method="POST" if data else "GET",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path, data=data, method="POST" if data else "GET", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)
 
@@ -137,8 +138,11 @@ def api(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, A
 def play_game(browser: Any, base: str, game: str) -> Table:
     """Start the driver's play through the API, play it on the tracker page, and check the result's totals."""
     driver = load_driver(game)
-    started = api(base, "/api/v1/plays", {"game": game, "track": True, "players": driver.PLAYERS,
-                                          "options": getattr(driver, "OPTIONS", {})})
+    started = api(
+        base,
+        "/api/v1/plays",
+        {"game": game, "track": True, "players": driver.PLAYERS, "options": getattr(driver, "OPTIONS", {})},
+    )
     context = browser.new_context(viewport=PHONE, has_touch=True)
     page = context.new_page()
     try:
@@ -168,8 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     games = args.game or [game for game in GAMES if (DRIVERS / f"{game}.py").exists()]
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         base, server = serve(args.app_root.resolve(), Path(folder))
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
         try:
             rows = [(game, play_game(browser, base, game)) for game in games]
         finally:

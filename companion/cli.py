@@ -317,7 +317,10 @@ def _logged_run(args: argparse.Namespace) -> int:
         name = "db upgrade" if args.command == "db" else args.command
         target = getattr(args, "file", None)
         logging.getLogger("companion.command").info(
-            "%s%s: exit code %d, %.0f ms", name, f" {target}" if target else "", code,
+            "%s%s: exit code %d, %.0f ms",
+            name,
+            f" {target}" if target else "",
+            code,
             (time.perf_counter() - started) * 1000,
             extra={"command": name, "file": target, "format": getattr(args, "format", None), "exit_code": code},
         )

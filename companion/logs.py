@@ -121,5 +121,6 @@ def log_request(environ: dict[str, Any], status: str, started: float) -> None:
     method = environ.get("REQUEST_METHOD", "?")
     path = (environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")) or "/"
     code = int(status.split(" ", 1)[0]) if status[:3].isdigit() else 500
-    log.info("%s %s %s %.1f ms", method, path, code, ms, extra={"method": method, "path": path, "status": code,
-                                                                  "ms": ms})
+    log.info(
+        "%s %s %s %.1f ms", method, path, code, ms, extra={"method": method, "path": path, "status": code, "ms": ms}
+    )

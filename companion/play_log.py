@@ -115,9 +115,7 @@ def news_since(session: Session, play: Play, after: int) -> News:
     it took back, which the device shows already and marks taken back.
     """
     changes = list(
-        session.exec(
-            _changes().where(Change.play_id == play.id, col(Change.id) > after).order_by(col(Change.id))
-        )
+        session.exec(_changes().where(Change.play_id == play.id, col(Change.id) > after).order_by(col(Change.id)))
     )
     if not changes:
         return News([], [])

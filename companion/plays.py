@@ -260,8 +260,12 @@ def play_log_page(play_id: int) -> Response:
     """Every entry of the play's log: into the tracker's opened panel for htmx, else as a page of its own."""
     play = _load_play(play_id)
     entries = play_log.read_log(get_session(), play)
-    context: dict[str, Any] = {"play": play, "game": records.game_of(play), "log": entries,
-                               "log_newest": entries[-1].change_id if entries else 0}
+    context: dict[str, Any] = {
+        "play": play,
+        "game": records.game_of(play),
+        "log": entries,
+        "log_newest": entries[-1].change_id if entries else 0,
+    }
     return page_or_fragments("play_log.html", ("_partials/log_body.html",), **context)
 
 
@@ -531,8 +535,10 @@ def live(play_id: int) -> Response:
     saved value, the scoreboard, the game's live pieces and the log's new entries, with the version they show; what
     the new entries said to the table (an undo, the end begun) is said in the notice."""
     known = _known_version()
-    if known is not None and is_fragment_request() and (
-        records.play_version(get_session(), play_id) == (known, IN_PROGRESS)
+    if (
+        known is not None
+        and is_fragment_request()
+        and (records.play_version(get_session(), play_id) == (known, IN_PROGRESS))
     ):
         return make_response("", 204)
     play = _load_play(play_id)
@@ -558,8 +564,9 @@ def _news_said(news: play_log.News) -> str:
             for change_id, new in rows
             if change_id is not None and isinstance(new, dict)  # a saved row's id is never None
         }
-    parts = [entry.said if entry.action == play_log.UNDO else announced.get(entry.change_id, "")
-             for entry in news.entries]
+    parts = [
+        entry.said if entry.action == play_log.UNDO else announced.get(entry.change_id, "") for entry in news.entries
+    ]
     return " ".join(part for part in parts if part)
 
 

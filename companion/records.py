@@ -230,8 +230,12 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
         field=action.name,
         old=parts,
         # "named": the text was said knowing the state before (the card's terrain); the log keeps it as it is.
-        new={"action": action.to_dict(ctx), "text": live.describe(game, action, ctx, before), "named": True,
-             "said": list(applied.said)},
+        new={
+            "action": action.to_dict(ctx),
+            "text": live.describe(game, action, ctx, before),
+            "named": True,
+            "said": list(applied.said),
+        },
         device=device,
     )
     session.add(change)
@@ -268,8 +272,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
             play_id=saved_id(play),
             field="undo",
             old=parts,
-            new={"action": {"action": "undo", "change": change.id}, "text": undo_text(play, change, ctx),
-                 "said": []},
+            new={"action": {"action": "undo", "change": change.id}, "text": undo_text(play, change, ctx), "said": []},
             device=device,
             undone=True,
         )

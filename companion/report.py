@@ -262,8 +262,13 @@ def _make_report(app: Flask, job: ReportJob, flt: HistoryFilter) -> None:
                     return
                 started = time.perf_counter()
                 job.pdf = render_report(job, rows, players, games, lambda done: setattr(job, "done", done))
-                log.info("The history report %s is made: %d plays, %.0f ms", job.id, job.total,
-                         (time.perf_counter() - started) * 1000, extra={"job": "report"})
+                log.info(
+                    "The history report %s is made: %d plays, %.0f ms",
+                    job.id,
+                    job.total,
+                    (time.perf_counter() - started) * 1000,
+                    extra={"job": "report"},
+                )
         except Exception:
             log.exception("The history report %s failed", job.id)
             job.error = "The report could not be made. Try again; if it fails again, narrow the filter."

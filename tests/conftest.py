@@ -29,9 +29,7 @@ def _no_stale_log_handler() -> Iterator[None]:
 @pytest.fixture
 def app(tmp_path) -> Iterator[Flask]:
     """The app on its own SQLite file in a temporary instance folder."""
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite'}"}
-    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite'}"})
     yield app
     app.extensions["db_engine"].dispose()
 

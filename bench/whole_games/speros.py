@@ -16,8 +16,14 @@ PLAYERS = [{"name": "Ann", "colour": "green"}, {"name": "Bob", "colour": "red"},
 OPTIONS: dict[str, Any] = {}
 
 # (terrain, encampments or None for an Artifact's 5, resources, printed VP), put in by nobody.
-SETUP = [("forest", 3, ("gold",), 2), ("mountain", 1, ("iron",), 1), ("ocean", 3, ("crystal",), 2),
-         ("artifact", None, ("crystal", "gold"), 3), ("artifact", None, ("iron",), 1), ("artifact", None, ("gold",), 0)]
+SETUP = [
+    ("forest", 3, ("gold",), 2),
+    ("mountain", 1, ("iron",), 1),
+    ("ocean", 3, ("crystal",), 2),
+    ("artifact", None, ("crystal", "gold"), 3),
+    ("artifact", None, ("iron",), 1),
+    ("artifact", None, ("gold",), 0),
+]
 # What each Bonus Objective would score ("" for 0, left as the form shows it).
 BONUS = {"Ann": ("4", "6", ""), "Bob": ("5", "", "2"), "Cy": ("3", "", "7")}
 # Ann: a Minion on a Mountain 1 + Bonus 6 + half of Mastery 2 (3) = 10. Bob: Forest 2 + Mountain 1, no set (no

@@ -29,20 +29,20 @@ SYMBOLS = {"c": "crowns", "s": "swords", "q": "quills"}
 # ":c", ":s" or ":q" for a crown, sword or quill on it; "S5" a Scroll card of 5 VP; "X:p" a Scroll that discards
 # one card from the purple tower. A competition's winner takes the Market's card and every card played to it.
 TURNS: list[list[tuple[str, str]]] = [
-    [("Ann", "y"), ("Bob", "g"), ("Cy", "k")],            # setup: one card to each tableau
-    [("Ann", "r:c"), ("Cy", "b b:s p")],                  # 1: Ann alone at I; Cy wins II against Bob
-    [("Bob", "k:s k y"), ("Cy", "g:q")],                  # 2: Bob wins I against Ann; Cy alone at III
-    [("Ann", "p:q"), ("Bob", "r"), ("Cy", "y")],           # 3: everyone alone
-    [("Ann", "b:c b r g")],                               # 4: all three at II, Ann wins
-    [("Cy", "p p:s k"), ("Ann", "g")],                    # 5
-    [("Ann", "r:s k y"), ("Bob", "y:q")],                 # 6
-    [("Bob", "r r:c b"), ("Cy", "g")],                    # 7
-    [("Cy", "y y:c p g")],                                # 8: all three at I, Cy wins
-    [("Ann", "k:s"), ("Bob", "b b:s k S3")],              # 9: a 3 VP Scroll waited at III
-    [("Cy", "g:q X:p"), ("Bob", "p:c r g")],              # 10: Cy's Scroll discards a purple card
-    [("Ann", "b S5"), ("Cy", "r:s r k")],                 # 11
-    [("Bob", "y:s"), ("Ann", "k p:c b:q")],               # 12: the deck runs out
-    [("Bob", "r S4"), ("Cy", "b:q")],                     # 13: the last Markets
+    [("Ann", "y"), ("Bob", "g"), ("Cy", "k")],  # setup: one card to each tableau
+    [("Ann", "r:c"), ("Cy", "b b:s p")],  # 1: Ann alone at I; Cy wins II against Bob
+    [("Bob", "k:s k y"), ("Cy", "g:q")],  # 2: Bob wins I against Ann; Cy alone at III
+    [("Ann", "p:q"), ("Bob", "r"), ("Cy", "y")],  # 3: everyone alone
+    [("Ann", "b:c b r g")],  # 4: all three at II, Ann wins
+    [("Cy", "p p:s k"), ("Ann", "g")],  # 5
+    [("Ann", "r:s k y"), ("Bob", "y:q")],  # 6
+    [("Bob", "r r:c b"), ("Cy", "g")],  # 7
+    [("Cy", "y y:c p g")],  # 8: all three at I, Cy wins
+    [("Ann", "k:s"), ("Bob", "b b:s k S3")],  # 9: a 3 VP Scroll waited at III
+    [("Cy", "g:q X:p"), ("Bob", "p:c r g")],  # 10: Cy's Scroll discards a purple card
+    [("Ann", "b S5"), ("Cy", "r:s r k")],  # 11
+    [("Bob", "y:s"), ("Ann", "k p:c b:q")],  # 12: the deck runs out
+    [("Bob", "r S4"), ("Cy", "b:q")],  # 13: the last Markets
     [("Ann", "p g:s r"), ("Bob", "p b:s k"), ("Cy", "y:s k y")],  # the end: three cards from each hand
 ]
 

@@ -31,15 +31,33 @@ OPTIONS: dict[str, Any] = {}
 # Turn by turn (Ann, Bob, Cy, Ann, ...): what each player takes, in the order it resolves (the active player first,
 # then those who follow, in turn order). ("vp", n): n VP tokens; ("level", 1): one Expand; ("card", 1): a 1 VP card.
 TURNS: list[list[tuple[str, str, int]]] = [
-    [], [], [],
-    [("Ann", "vp", 3)], [("Bob", "vp", 2)], [],
-    [("Ann", "level", 1)], [("Bob", "level", 1), ("Cy", "level", 1)], [("Cy", "vp", 3)],
-    [("Ann", "vp", 5), ("Bob", "vp", 2)], [], [("Cy", "vp", 4)],
-    [("Ann", "level", 1)], [("Bob", "level", 1)], [("Cy", "level", 1)],
-    [("Ann", "vp", 4)], [("Bob", "level", 1), ("Ann", "level", 1)], [("Cy", "card", 1)],
-    [], [("Bob", "vp", 5), ("Ann", "vp", 2)], [("Cy", "vp", 4), ("Ann", "vp", 3)],
-    [("Ann", "level", 1)], [("Bob", "vp", 5)], [("Cy", "vp", 5)],
-    [("Ann", "vp", 5)], [("Bob", "vp", 4)], [("Cy", "level", 1)],
+    [],
+    [],
+    [],
+    [("Ann", "vp", 3)],
+    [("Bob", "vp", 2)],
+    [],
+    [("Ann", "level", 1)],
+    [("Bob", "level", 1), ("Cy", "level", 1)],
+    [("Cy", "vp", 3)],
+    [("Ann", "vp", 5), ("Bob", "vp", 2)],
+    [],
+    [("Cy", "vp", 4)],
+    [("Ann", "level", 1)],
+    [("Bob", "level", 1)],
+    [("Cy", "level", 1)],
+    [("Ann", "vp", 4)],
+    [("Bob", "level", 1), ("Ann", "level", 1)],
+    [("Cy", "card", 1)],
+    [],
+    [("Bob", "vp", 5), ("Ann", "vp", 2)],
+    [("Cy", "vp", 4), ("Ann", "vp", 3)],
+    [("Ann", "level", 1)],
+    [("Bob", "vp", 5)],
+    [("Cy", "vp", 5)],
+    [("Ann", "vp", 5)],
+    [("Bob", "vp", 4)],
+    [("Cy", "level", 1)],
 ]
 MONUMENTS = {"Ann": "7", "Bob": "10", "Cy": "6"}
 EXPECTED = {"Ann": 44, "Bob": 41, "Cy": 32}
@@ -68,8 +86,9 @@ def finish(table: Any) -> None:
     """Type each Monument count, finish and confirm (the confirmation's OK is a tap), then wait for the result."""
     page = table.page
     for name, count in MONUMENTS.items():
-        table.type(page.locator("fieldset.end-seat", has_text=name).locator("input[name$='-monument_modifiers']"),
-                   count)
+        table.type(
+            page.locator("fieldset.end-seat", has_text=name).locator("input[name$='-monument_modifiers']"), count
+        )
     table.finish()
 
 

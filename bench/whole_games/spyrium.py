@@ -96,49 +96,49 @@ def play(table: Any) -> dict[str, int]:
     ann, bob, cy = (Seat(table, p["name"]) for p in PLAYERS)
     # Turn 1: income £2 each (£10).
     start_turn(table)
-    ann.build(vp=2, cost=5)                 # first space free: £5
-    bob.patent(beside=1)                    # £6 + £1 for the worker beside the card: £3
+    ann.build(vp=2, cost=5)  # first space free: £5
+    bob.patent(beside=1)  # £6 + £1 for the worker beside the card: £3
     cy.money(-4)
-    cy.worker()                             # a character: £4 for a fourth worker: £6
+    cy.worker()  # a character: £4 for a fourth worker: £6
     # Turn 2: Ann £7, Bob £5, Cy £8.
     start_turn(table)
     ann.money(-3)
-    ann.vp(6)                               # a character: £3 for 6 VP: £4, 6 VP
+    ann.vp(6)  # a character: £3 for 6 VP: £4, 6 VP
     bob.money(4)
-    bob.build(vp=3, cost=6)                 # gains £4 (workers beside a card), builds: £3
-    cy.residence_up()                       # Residence action: up to the £3 space
+    bob.build(vp=3, cost=6)  # gains £4 (workers beside a card), builds: £3
+    cy.residence_up()  # Residence action: up to the £3 space
     # Turn 3: Ann £6, Bob £5, Cy £11.
     start_turn(table)
     ann.residence_up()
     bob.spyrium(-1)
-    bob.vp(5)                               # uses his building: 1 Spyrium for 5 VP
-    cy.build(vp=4, cost=8)                  # £3
+    bob.vp(5)  # uses his building: 1 Spyrium for 5 VP
+    cy.build(vp=4, cost=8)  # £3
     # Turn 4: Ann £6+£3 = £9, Bob £7, Cy £6.
     start_turn(table)
     ann.money(-7)
     ann.vp(5)
-    ann.bonus("worker")                              # 11 VP: the 8 VP bonus, a worker: £2
+    ann.bonus("worker")  # 11 VP: the 8 VP bonus, a worker: £2
     bob.spyrium(-1)
     bob.vp(4)
-    bob.bonus("money")                               # 9 VP: £5: £12
+    bob.bonus("money")  # 9 VP: £5: £12
     cy.residence_vp(3)
-    cy.patent()                                       # 3 VP; technique £6: £0
+    cy.patent()  # 3 VP; technique £6: £0
     # Turn 5: Ann £5, Bob £14, Cy £3.
     start_turn(table)
     ann.money(5)
-    ann.build(vp=6, cost=7, replace=1, matching=True)                 # £10, then £4: £6
-    bob.build(vp=4, cost=8)                                            # £8 + £1 for the space: £5
+    ann.build(vp=6, cost=7, replace=1, matching=True)  # £10, then £4: £6
+    bob.build(vp=4, cost=8)  # £8 + £1 for the space: £5
     cy.money(3)
     cy.money(-2)
     cy.vp(6)
-    cy.bonus("worker")                                                 # £6, £4; 9 VP
+    cy.bonus("worker")  # £6, £4; 9 VP
     # Turn 6 (period C): Ann £9, Bob £7, Cy £7.
     start_turn(table)
     ann.patent()
     ann.residence_vp(3)
-    ann.vp(6)                                         # £3; 14 VP, 20 VP: the other bonus, £5
-    bob.residence_vp(2)                               # 11 VP
-    cy.residence_vp(3)                                # 12 VP
+    ann.vp(6)  # £3; 14 VP, 20 VP: the other bonus, £5
+    bob.residence_vp(2)  # 11 VP
+    cy.residence_vp(3)  # 12 VP
     # At the end: each technique's end VP.
     ann.end_vp(1, 4)
     bob.end_vp(1, 5)

@@ -228,8 +228,9 @@ def rank_scores(
             shared = "the victory" if group[0].rank == 1 else f"rank {group[0].rank}"
             if not tiebreaks:
                 # A game without a tie-break: the tie is shared, with no "still tied" as if one had been tried.
-                sentences.append(f"{names} tied on {figure(total)} VP; the game has no tie-break, so they share "
-                                 f"{shared}.")
+                sentences.append(
+                    f"{names} tied on {figure(total)} VP; the game has no tie-break, so they share {shared}."
+                )
             else:
                 sentences.append(f"{names} tied on {figure(total)} VP. " + _explain_tie(group, tiebreaks, 0))
     return Result(game, ranked, winners, " ".join(sentences) or None, dict(extra or {}))

@@ -80,8 +80,11 @@ class Action:
 
     def to_dict(self, ctx: Context) -> dict[str, Any]:
         """The action as the API takes it: {"action", "player", ...parameters}."""
-        return {"action": self.name, "player": ctx.names[self.seat] if self.seat is not None else None,
-                **self.params.model_dump(mode="json")}
+        return {
+            "action": self.name,
+            "player": ctx.names[self.seat] if self.seat is not None else None,
+            **self.params.model_dump(mode="json"),
+        }
 
 
 @dataclass(frozen=True)
@@ -134,8 +137,10 @@ class ActionSpec:
             if before is not None and _takes_before(self.describe):
                 return self.describe(action, ctx, before)
             return self.describe(action, ctx)
-        return f"{ctx.who(action.seat)}, {action.name.replace('_', ' ')}" if action.seat is not None else (
-            action.name.replace("_", " ").capitalize()
+        return (
+            f"{ctx.who(action.seat)}, {action.name.replace('_', ' ')}"
+            if action.seat is not None
+            else (action.name.replace("_", " ").capitalize())
         )
 
 
@@ -199,8 +204,9 @@ def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict
     if spec.seat == "required" and seat is None:
         raise InputErrors([FieldError("player", "Say which player this is for.")])
     if spec.seat == "none" and seat is not None:
-        raise InputErrors([FieldError("player", f"{name.replace('_', ' ').capitalize()} is for the whole table: "
-                                                "give no player.")])
+        raise InputErrors(
+            [FieldError("player", f"{name.replace('_', ' ').capitalize()} is for the whole table: give no player.")]
+        )
     params = {key: value for key, value in raw.items() if key not in ("action", "player")}
     try:
         return Action(name, seat, spec.params.model_validate(params, strict=strict))
@@ -222,10 +228,12 @@ def validate_start(game: Game, names: Sequence[str], colours: Sequence[str], opt
         return game.validate(*live.scoring_input(state, ctx))
     except InputErrors as refused:
         # A game that scores by colour calls it 'color'; what was sent is the player's 'colour'.
-        raise InputErrors([
-            FieldError(e.field.replace(".color", ".colour") if e.field.endswith(".color") else e.field, e.message)
-            for e in refused.errors
-        ]) from None
+        raise InputErrors(
+            [
+                FieldError(e.field.replace(".color", ".colour") if e.field.endswith(".color") else e.field, e.message)
+                for e in refused.errors
+            ]
+        ) from None
 
 
 def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
@@ -360,4 +368,3 @@ def restore(state: State, parts: Mapping[str, Any]) -> State:
     for index, seat_state in parts.get("seats", {}).items():
         new["seats"][int(index)] = seat_state
     return new
-

@@ -181,8 +181,9 @@ TIEBREAKS = (
     TieBreak(
         "most captured Locations of their own colour",
         key=lambda p: p.extra["own_color_locations"],
-        show=lambda p: f"{p.extra['own_color_locations']} {p.extra['color']} "
-        f"({TERRAIN_OF_COLOUR[p.extra['color']].capitalize()})",
+        show=lambda p: (
+            f"{p.extra['own_color_locations']} {p.extra['color']} ({TERRAIN_OF_COLOUR[p.extra['color']].capitalize()})"
+        ),
     ),
 )
 
@@ -454,13 +455,19 @@ def setup(count: int, options: SperosOptions) -> list[str]:
     if not options.mastery:
         mastery = "Optional: " + mastery[0].lower() + mastery[1:]
     return [
-        ("Each player chooses a colour and takes the 11 units (10 Minions and the General), the Base Camp card and"
-        " the General card of that colour. Place the units on the Base Camp card: they begin undeployed."),
+        (
+            "Each player chooses a colour and takes the 11 units (10 Minions and the General), the Base Camp card and"
+            " the General card of that colour. Place the units on the Base Camp card: they begin undeployed."
+        ),
         f"Shuffle the 17 Bonus Objective cards and deal 3 to each player ({3 * count} in all), kept hidden.",
-        (f"Shuffle the {LOCATIONS_IN_GAME} Location cards into a shared deck and deal 8 to each player. Each"
-        " player at once puts one Location from hand into the Skirmish Area."),
-        (f"Shuffle the {ARTIFACTS_IN_BOX} Ancient Artifacts and place {count} in the Skirmish Area; put the"
-        " rest back in the box."),
+        (
+            f"Shuffle the {LOCATIONS_IN_GAME} Location cards into a shared deck and deal 8 to each player. Each"
+            " player at once puts one Location from hand into the Skirmish Area."
+        ),
+        (
+            f"Shuffle the {ARTIFACTS_IN_BOX} Ancient Artifacts and place {count} in the Skirmish Area; put the"
+            " rest back in the box."
+        ),
         mastery,
         "Randomly choose the starting player.",
     ]
@@ -490,10 +497,14 @@ def pad(options: SperosOptions) -> Pad:
 def reference_notes(options: SperosOptions) -> list[str]:
     """Reminders for entering a score: what counts as familiar, how sets and objectives are read."""
     return [
-        ("Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black);"
-        " units on an Artifact count as unfamiliar."),
-        ("Enter each captured card's printed VP and resources; a card showing several resources fills one slot"
-        " of a set, and the app finds the most sets."),
+        (
+            "Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black);"
+            " units on an Artifact count as unfamiliar."
+        ),
+        (
+            "Enter each captured card's printed VP and resources; a card showing several resources fills one slot"
+            " of a set, and the app finds the most sets."
+        ),
         "Enter what each of your Bonus Objectives would score: the best one counts.",
     ]
 
@@ -538,26 +549,42 @@ def capture(encampments: int, placements: Sequence[str]) -> Capture:
         winner = max(leaders, key=lambda player: _last_placed(placements, player))
         if len(leaders) == 1:
             others = ", ".join(f"{p} {counts[p]}" for p in counts if p != winner)
-            return Capture(winner, ACHIEVE, f"{_all_occupied(encampments)} and {winner} has "
-                                            f"the most units ({most}{'; ' + others if others else ''}): {winner} "
-                                            "achieves majority.")
-        return Capture(winner, ACHIEVE, f"{_all_occupied(encampments)} and "
-                                        f"{join_names(leaders)} tie with {plural(most, 'unit')} each: {winner} placed "
-                                        "a unit there most recently and captures it (rule of ties).")
+            return Capture(
+                winner,
+                ACHIEVE,
+                f"{_all_occupied(encampments)} and {winner} has "
+                f"the most units ({most}{'; ' + others if others else ''}): {winner} "
+                "achieves majority.",
+            )
+        return Capture(
+            winner,
+            ACHIEVE,
+            f"{_all_occupied(encampments)} and "
+            f"{join_names(leaders)} tie with {plural(most, 'unit')} each: {winner} placed "
+            "a unit there most recently and captures it (rule of ties).",
+        )
     leader = leaders[0]
     runner_up = max((counts[p] for p in counts if p != leader), default=0)
     if len(leaders) == 1 and most > runner_up + empty:
-        return Capture(leader, DEMONSTRATE, f"{leader} has {plural(most, 'unit')}; even if the "
-                                            f"{plural(empty, 'empty encampment')} were filled by another player, "
-                                            f"they could reach only {runner_up + empty}: {leader} demonstrates "
-                                            "majority.")
+        return Capture(
+            leader,
+            DEMONSTRATE,
+            f"{leader} has {plural(most, 'unit')}; even if the "
+            f"{plural(empty, 'empty encampment')} were filled by another player, "
+            f"they could reach only {runner_up + empty}: {leader} demonstrates "
+            "majority.",
+        )
     if len(leaders) > 1:
-        why = (f"{join_names(leaders)} tie with {plural(most, 'unit')} each and "
-               f"{plural(empty, 'encampment is', 'encampments are')} still empty: no capture yet.")
+        why = (
+            f"{join_names(leaders)} tie with {plural(most, 'unit')} each and "
+            f"{plural(empty, 'encampment is', 'encampments are')} still empty: no capture yet."
+        )
     else:
-        why = (f"{leader} has the most units ({most}), but another player could fill the "
-               f"{plural(empty, 'empty encampment')} and reach {runner_up + empty}, then win a tie as the most recent "
-               "to place: no capture yet.")
+        why = (
+            f"{leader} has the most units ({most}), but another player could fill the "
+            f"{plural(empty, 'empty encampment')} and reach {runner_up + empty}, then win a tie as the most recent "
+            "to place: no capture yet."
+        )
     return Capture(None, None, why)
 
 
@@ -757,11 +784,19 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
         _one_action_a_turn(table, ctx)
     artifacts = sum(1 for card in table["cards"] if card["terrain"] == "artifact")
     if artifact and artifacts >= len(ctx.names):
-        errors.append(FieldError("terrain", f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; "
-                                            "the rest stay in the box."))
+        errors.append(
+            FieldError(
+                "terrain",
+                f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; the rest stay in the box.",
+            )
+        )
     if artifact and params.encampments not in (None, ARTIFACT_ENCAMPMENTS):
-        errors.append(FieldError("encampments", f"Every Artifact card features {ARTIFACT_ENCAMPMENTS} Encampments, "
-                                                f"not {params.encampments}."))
+        errors.append(
+            FieldError(
+                "encampments",
+                f"Every Artifact card features {ARTIFACT_ENCAMPMENTS} Encampments, not {params.encampments}.",
+            )
+        )
     if not artifact and params.encampments is None:
         errors.append(FieldError("encampments", "How many encampments does this Location show?"))
     if not artifact and params.vp < 0:
@@ -770,8 +805,15 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
     if errors:
         raise InputErrors(errors)
     encampments = ARTIFACT_ENCAMPMENTS if artifact else params.encampments
-    card = {"id": table["next_card"], "terrain": params.terrain, "encampments": encampments, "vp": params.vp,
-            "resources": list(params.resources), "units": [], "captured_by": None}
+    card = {
+        "id": table["next_card"],
+        "terrain": params.terrain,
+        "encampments": encampments,
+        "vp": params.vp,
+        "resources": list(params.resources),
+        "units": [],
+        "captured_by": None,
+    }
     table["next_card"] += 1
     table["cards"].append(card)
     said = [f"{card_name(card)} ({figure(params.vp)} VP, {join_names(params.resources)}) is in the Skirmish Area."]
@@ -794,8 +836,15 @@ def _in_skirmish(table: dict[str, Any], card_id: int, ctx: Context) -> dict[str,
     """A card units can be deployed to: in the Skirmish Area, never in a Captured Area."""
     card = _card(table, card_id)
     if card["captured_by"] is not None:
-        raise InputErrors([FieldError("card", f"{card_name(card)} is in {ctx.names[card['captured_by']]}'s Captured "
-                                              "Area: no unit can be deployed there.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "card",
+                    f"{card_name(card)} is in {ctx.names[card['captured_by']]}'s Captured "
+                    "Area: no unit can be deployed there.",
+                )
+            ]
+        )
     return card
 
 
@@ -816,17 +865,23 @@ def _one_action_a_turn(table: dict[str, Any], ctx: Context) -> None:
     if pending is not None:
         who = ctx.names[active_seat(table, len(ctx.names))]
         card = card_name(_card(table, pending))
-        raise InputErrors([FieldError("card", f"{who} has taken this turn's action: capture {card} or tap Next "
-                                              "turn.")])
+        raise InputErrors([FieldError("card", f"{who} has taken this turn's action: capture {card} or tap Next turn.")])
 
 
 def _the_turn_of(table: dict[str, Any], action: Action, ctx: Context, what: str) -> None:
     """A turn's action (Attack, Lead) is taken by the player whose turn it is, once."""
     active = active_seat(table, len(ctx.names))
     if action.seat != active:
-        raise InputErrors([FieldError("player", f"It is {ctx.names[active]}'s turn: {what} is the action of the "
-                                                "player whose turn it is. A unit an ability deploys is added with "
-                                                "+ Minion or + General.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "player",
+                    f"It is {ctx.names[active]}'s turn: {what} is the action of the "
+                    "player whose turn it is. A unit an ability deploys is added with "
+                    "+ Minion or + General.",
+                )
+            ]
+        )
     _one_action_a_turn(table, ctx)
 
 
@@ -884,8 +939,9 @@ def _action_taken(state: State, ctx: Context, card: dict[str, Any]) -> list[str]
 def _take_unit(card: dict[str, Any], seat: int, kind: str, name: str) -> None:
     """Take one of a player's units of this kind off a card (the most recently placed), unless it is locked."""
     if card.get("locked"):
-        raise InputErrors([FieldError("card", f"The units on {card_name(card)} are locked on: it is a captured "
-                                              "Artifact.")])
+        raise InputErrors(
+            [FieldError("card", f"The units on {card_name(card)} are locked on: it is a captured Artifact.")]
+        )
     for index in range(len(card["units"]) - 1, -1, -1):
         if card["units"][index] == [seat, kind]:
             del card["units"][index]
@@ -911,8 +967,14 @@ def move(state: State, action: Action, ctx: Context) -> Applied:
     if source is target:
         raise InputErrors([FieldError("to", "Choose another card to move the unit to.")])
     if target.get("locked"):
-        raise InputErrors([FieldError("to", f"{card_name(target)} is a captured Artifact: its units are locked on and "
-                                            "no unit may be added.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "to",
+                    f"{card_name(target)} is a captured Artifact: its units are locked on and no unit may be added.",
+                )
+            ]
+        )
     if len(target["units"]) >= target["encampments"]:
         raise InputErrors([FieldError("to", f"{card_name(target)} has no unoccupied encampment.")])
     _take_unit(source, action.seat, params.kind, name)
@@ -937,8 +999,10 @@ def capture_card(state: State, action: Action, ctx: Context) -> Applied:
         sent = [ctx.names[who] for who, _kind in card["units"] if who != action.seat]
         card["units"] = [unit for unit in card["units"] if unit[0] == action.seat]
         card["locked"] = True
-        said.append(f"{name}'s units on it are locked on" + (
-            f"; {join_names(sorted(set(sent)))}'s go back to their Base Camp." if sent else "."))
+        said.append(
+            f"{name}'s units on it are locked on"
+            + (f"; {join_names(sorted(set(sent)))}'s go back to their Base Camp." if sent else ".")
+        )
     if _pending(table) == card["id"]:
         said += _pass_turn(state, ctx)
     return Applied(state, tuple(said))
@@ -1017,8 +1081,10 @@ def _pass_turn(state: State, ctx: Context) -> list[str]:
     last = final_turn(table, len(ctx.names))
     if last is not None and table["turn"] >= last:
         who = ctx.names[active_seat(table, len(ctx.names))]
-        table["ended"] = (f"{who}'s final turn is over: the last Location card was drawn and each other player has "
-                          "taken one final turn. The game has ended.")
+        table["ended"] = (
+            f"{who}'s final turn is over: the last Location card was drawn and each other player has "
+            "taken one final turn. The game has ended."
+        )
         return [table["ended"]]
     table["turn"] += 1
     active = active_seat(table, len(ctx.names))
@@ -1036,9 +1102,16 @@ def last_drawn(state: State, action: Action, ctx: Context) -> Applied:
     count = len(ctx.names)
     if action.params.drawn and table["last_drawn"] is not None:
         drawer = ctx.names[(FIRST_SEAT + table["last_drawn"] - 1) % count]
-        raise InputErrors([FieldError("drawn", f"The last Location card was already drawn, in turn "
-                                               f"{table['last_drawn']} ({drawer}'s): the deck has one last card, and "
-                                               "the final turns go on as counted from there.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "drawn",
+                    f"The last Location card was already drawn, in turn "
+                    f"{table['last_drawn']} ({drawer}'s): the deck has one last card, and "
+                    "the final turns go on as counted from there.",
+                )
+            ]
+        )
     if not action.params.drawn and table["last_drawn"] is None:
         raise InputErrors([FieldError("drawn", "The last Location card is not marked drawn.")])
     table["last_drawn"] = table["turn"] if action.params.drawn else None
@@ -1088,16 +1161,21 @@ def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str
                     familiar += 1
                 else:
                     unfamiliar += 1
-        players.append({
-            "name": name,
-            "color": colour,
-            "captured": [{"terrain": c["terrain"], "resources": c["resources"], "vp": c["vp"]}
-                         for c in table["cards"] if c["captured_by"] == seat],
-            "minions_familiar": familiar,
-            "minions_unfamiliar": unfamiliar,
-            "general": general,
-            "bonus_objectives": [state["seats"][seat][field] for field in BONUS_FIELDS],
-        })
+        players.append(
+            {
+                "name": name,
+                "color": colour,
+                "captured": [
+                    {"terrain": c["terrain"], "resources": c["resources"], "vp": c["vp"]}
+                    for c in table["cards"]
+                    if c["captured_by"] == seat
+                ],
+                "minions_familiar": familiar,
+                "minions_unfamiliar": unfamiliar,
+                "general": general,
+                "bonus_objectives": [state["seats"][seat][field] for field in BONUS_FIELDS],
+            }
+        )
     objectives = [
         {"name": slot.get("name") or f"Mastery Objective {n}", "vp": slot["vp"], "leaders": slot["leaders"]}
         for n, slot in enumerate(table["mastery"], start=1)
@@ -1113,8 +1191,12 @@ def live_notes(standing: Standing) -> list[Note]:
     notes = []
     leaders = [p for p in result.players if p.rank == 1]
     if any(p.total for p in result.players):
-        notes.append(Note(f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} with "
-                          f"{figure(leaders[0].total)} VP."))
+        notes.append(
+            Note(
+                f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} with "
+                f"{figure(leaders[0].total)} VP."
+            )
+        )
     for card in table["cards"]:
         decided = capture_now(card, ctx.names)
         if decided.captured_by is not None:
@@ -1145,19 +1227,24 @@ def view(standing: Standing) -> dict[str, Any]:
     cards = []
     for card in table["cards"]:
         decided = capture_now(card, ctx.names)
-        cards.append({
-            **card,
-            "name": card_name(card),
-            "empty": card["encampments"] - len(card["units"]),
-            "capturer": ctx.names.index(decided.captured_by) if decided.captured_by else None,
-            "why": decided.why if card["units"] or card["captured_by"] is not None else "",
-            "locked": bool(card.get("locked")),
-        })
+        cards.append(
+            {
+                **card,
+                "name": card_name(card),
+                "empty": card["encampments"] - len(card["units"]),
+                "capturer": ctx.names.index(decided.captured_by) if decided.captured_by else None,
+                "why": decided.why if card["units"] or card["captured_by"] is not None else "",
+                "locked": bool(card.get("locked")),
+            }
+        )
     for card in cards:
         # Where an ability may move a unit of this card: any other card with an unoccupied encampment, captured
         # Locations too ('Regardless of the Units moved onto or off its encampments'), never a locked Artifact.
-        card["targets"] = [{"id": other["id"], "name": other["name"]} for other in cards
-                           if other["id"] != card["id"] and other["empty"] > 0 and not other["locked"]]
+        card["targets"] = [
+            {"id": other["id"], "name": other["name"]}
+            for other in cards
+            if other["id"] != card["id"] and other["empty"] > 0 and not other["locked"]
+        ]
     return {
         "turn": table["turn"],
         "active": active_seat(table, count),
@@ -1170,10 +1257,17 @@ def view(standing: Standing) -> dict[str, Any]:
         "countdown": countdown(state, ctx),
         "over": end_reason(state, ctx),
         # Leaders given when the play started are kept as typed: the tracker ticks and names them by their seat.
-        "mastery": [({**table["mastery"][n],
-                      "leaders": [as_seated(leader, ctx.names) for leader in table["mastery"][n]["leaders"]]}
-                     if n < len(table["mastery"]) else {"vp": 0, "leaders": []})
-                    for n in range(count - 1)],
+        "mastery": [
+            (
+                {
+                    **table["mastery"][n],
+                    "leaders": [as_seated(leader, ctx.names) for leader in table["mastery"][n]["leaders"]],
+                }
+                if n < len(table["mastery"])
+                else {"vp": 0, "leaders": []}
+            )
+            for n in range(count - 1)
+        ],
         "card_vp": {"start": 1, "low": CARD_VP_MIN, "high": CARD_VP_MAX, "buttons": CARD_VP_BUTTONS},
         "mastery_vp": {"low": 0, "high": MASTERY_VP_MAX, "buttons": MASTERY_VP_BUTTONS},
         "pending": card_name(_card(table, pending)) if (pending := _pending(table)) is not None else None,
@@ -1251,16 +1345,20 @@ def describe_move(action: Action, ctx: Context, before: State | None = None) -> 
     """'Ann moves a Minion from Forest card 3 to Artifact 5 (an ability)'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
-    return (f"{ctx.names[action.seat]} moves {_unit_called(params.kind)} from {_card_called(params.card, before)} "
-            f"to {_card_called(params.to, before)} (an ability)")
+    return (
+        f"{ctx.names[action.seat]} moves {_unit_called(params.kind)} from {_card_called(params.card, before)} "
+        f"to {_card_called(params.to, before)} (an ability)"
+    )
 
 
 def describe_remove(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann returns a Minion from Forest card 3 to Base Camp (an ability)'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
-    return (f"{ctx.names[action.seat]} returns {_unit_called(params.kind)} from {_card_called(params.card, before)} "
-            "to Base Camp (an ability)")
+    return (
+        f"{ctx.names[action.seat]} returns {_unit_called(params.kind)} from {_card_called(params.card, before)} "
+        "to Base Camp (an ability)"
+    )
 
 
 def describe_capture(action: Action, ctx: Context, before: State | None = None) -> str:
@@ -1325,14 +1423,20 @@ LIVE = Live(
     end_fields=BONUS_FIELDS,
     labels={f"bonus_{n}": f"Bonus Objective {n} VP" for n in range(1, BONUS_OBJECTIVES_DEALT + 1)},
     untracked=(
-        ("The cards in each hand, the Location deck and the discard pile: the tracker knows a card once it is put "
-        "into play, and that the last one was drawn once you tap it."),
-        ("A turn's action is tracked when it is tapped as one (Explore through the card form, Attack and Lead on a "
-         "card: the turn then passes); a Plan is Next turn. Drawing two cards with an empty hand and discarding down "
-         "to ten cards are not tracked."),
-        ("What the abilities of discarded Locations, Generals and Artifacts (Excavate and Capture) do: tap the units "
-        "they deploy, move or send home. An ability that breaks a rule the tracker checks (a unit moved off a "
-        "captured Artifact) can only be noted beside the board."),
+        (
+            "The cards in each hand, the Location deck and the discard pile: the tracker knows a card once it is put "
+            "into play, and that the last one was drawn once you tap it."
+        ),
+        (
+            "A turn's action is tracked when it is tapped as one (Explore through the card form, Attack and Lead on a "
+            "card: the turn then passes); a Plan is Next turn. Drawing two cards with an empty hand and discarding down "
+            "to ten cards are not tracked."
+        ),
+        (
+            "What the abilities of discarded Locations, Generals and Artifacts (Excavate and Capture) do: tap the units "
+            "they deploy, move or send home. An ability that breaks a rule the tracker checks (a unit moved off a "
+            "captured Artifact) can only be noted beside the board."
+        ),
         "Which Bonus Objectives a player holds: at the end, enter what each of the three would score.",
         "Who best meets a Mastery Objective: tick the players when you score.",
     ),

@@ -183,10 +183,15 @@ def _symbol_line_solo(symbol: str, player: SpiresPlayer, discard: SymbolCounts) 
     if mine == 0:
         return Line(symbol, LABELS[symbol], 0, f"No {symbol}, and a count of 0 never scores the bonus: 0 VP.")
     if mine >= pile:
-        return Line(symbol, LABELS[symbol], bonus, f"{plural(mine, SINGULAR[symbol], symbol)} ≥ {pile} in the "
-                                                   f"discard pile: {bonus} VP.")
-    return Line(symbol, LABELS[symbol], 0, f"{plural(mine, SINGULAR[symbol], symbol)} < {pile} in the discard pile: "
-                                           "0 VP.")
+        return Line(
+            symbol,
+            LABELS[symbol],
+            bonus,
+            f"{plural(mine, SINGULAR[symbol], symbol)} ≥ {pile} in the discard pile: {bonus} VP.",
+        )
+    return Line(
+        symbol, LABELS[symbol], 0, f"{plural(mine, SINGULAR[symbol], symbol)} < {pile} in the discard pile: 0 VP."
+    )
 
 
 def appraisal(total: int) -> tuple[str, str]:
@@ -271,8 +276,9 @@ def pad(options: SpiresOptions) -> Pad:
         notes.append("Solo: count the crowns, swords and quills in the discard pile before scoring the bonuses.")
         notes.append(f"King's Appraisal, by your total: {'; '.join(bands)}.")
         return Pad(lines, tuple(notes), solo_rows=("King's Appraisal",))
-    notes.append("Tied totals: the fewest negative points (towers of 4 or more cards) wins; still tied, the victory "
-                 "is shared.")
+    notes.append(
+        "Tied totals: the fewest negative points (towers of 4 or more cards) wins; still tied, the victory is shared."
+    )
     return Pad(lines, tuple(notes))
 
 
@@ -358,8 +364,10 @@ def deck_refusal(state: State, ctx: Context, path: str, old: int, new: int) -> F
         return None
     (first, mine), *others = holders
     who = join_names([f"{first} has {mine}", *(f"{name} {n}" for name, n in others)])
-    return FieldError(path, f"The deck has only {_deck_what(key)}; {total} counted in all. "
-                            f"{who[:1].upper()}{who[1:]}. {_deck_rule(key)}")
+    return FieldError(
+        path,
+        f"The deck has only {_deck_what(key)}; {total} counted in all. {who[:1].upper()}{who[1:]}. {_deck_rule(key)}",
+    )
 
 
 def setup(count: int, options: SpiresOptions) -> list[str]:
@@ -400,8 +408,9 @@ def tracker_notes(standing: Standing) -> list[Note]:
             state = "scores" if holders else "does not score"
             bonus = SYMBOL_BONUS[symbol]
             name = players[0].name if players else "Solo player"
-            notes.append(Note(f"{symbol.capitalize()}: {name} {mine}, discard pile {pile}: "
-                              f"the {bonus} VP bonus {state}."))
+            notes.append(
+                Note(f"{symbol.capitalize()}: {name} {mine}, discard pile {pile}: the {bonus} VP bonus {state}.")
+            )
         elif holders:
             most = max(getattr(p, symbol) for p in players)
             verb = "leads" if len(holders) == 1 else "lead"
@@ -411,8 +420,13 @@ def tracker_notes(standing: Standing) -> list[Note]:
     for player in players:
         for suit, n in player.towers.model_dump().items():
             if n > SHORT_TOWER_MAX:
-                notes.append(Note(f"{player.name}'s {suit} tower has {n} cards: each card scores "
-                                  f"{figure(TALL_TOWER_POINTS)} VP now.", warning=True))
+                notes.append(
+                    Note(
+                        f"{player.name}'s {suit} tower has {n} cards: each card scores "
+                        f"{figure(TALL_TOWER_POINTS)} VP now.",
+                        warning=True,
+                    )
+                )
     return notes
 
 
@@ -455,18 +469,35 @@ def view(standing: Standing) -> dict:
     discard = standing.state["table"].get("discard", {}) if standing.options.solo else None
     counts = [
         [
-            {"field": path, "label": _count_label(path), "value": read_path(seat, path),
-             "tower": path.startswith("towers.")}
+            {
+                "field": path,
+                "label": _count_label(path),
+                "value": read_path(seat, path),
+                "tower": path.startswith("towers."),
+            }
             for path in COUNT_FIELDS
         ]
         for seat in standing.state["seats"]
     ]
-    piles = [
-        {"field": f"discard.{symbol}", "label": _count_label(symbol), "value": discard.get(symbol, 0), "tower": False}
-        for symbol in SYMBOLS
-    ] if discard is not None else []
-    return {"counts": counts, "discard": piles, "count_to": tuple(range(1, COUNT_TO + 1)),
-            "tall_from": SHORT_TOWER_MAX + 1}
+    piles = (
+        [
+            {
+                "field": f"discard.{symbol}",
+                "label": _count_label(symbol),
+                "value": discard.get(symbol, 0),
+                "tower": False,
+            }
+            for symbol in SYMBOLS
+        ]
+        if discard is not None
+        else []
+    )
+    return {
+        "counts": counts,
+        "discard": piles,
+        "count_to": tuple(range(1, COUNT_TO + 1)),
+        "tall_from": SHORT_TOWER_MAX + 1,
+    }
 
 
 def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
@@ -483,8 +514,7 @@ UNTRACKED = (
     "The Plan and Compete phases: who chose which Market and who wins a competition (suit, Architects, undercut).",
     "Which card goes to which tower: cards 73 and 74 joining the tallest tower, a Scroll that discards cards.",
     "Which cards show a symbol: tap each crown, sword and quill as its card joins a tower, or count them at once.",
-    ("The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest "
-     "discarded."),
+    ("The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest discarded."),
     "Solo: the Solo Markets' once-a-game abilities, and the discard pile's cards (only its symbols are counted).",
 )
 

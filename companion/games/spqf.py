@@ -195,13 +195,19 @@ def reference_notes(options: SpqfOptions) -> list[str]:
     """The level VP table in use, flagged to check against the printed reference card, and scoring reminders."""
     source = "default" if tuple(options.level_vp) == DEFAULT_LEVEL_VP else "your own"
     return [
-        (f"Civilization Level VP ({source} table): {level_table_text(options.level_vp)} VP. "
-         f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check your reference card."),
+        (
+            f"Civilization Level VP ({source} table): {level_table_text(options.level_vp)} VP. "
+            f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check your reference card."
+        ),
         "The first player to reach each Civilization Level takes a 1 VP token: count it with the VP tokens.",
-        ("Monument: 1 VP per modifier matching your Monument on all your cards (deck, discard pile, hand and "
-         "stored); oak leaves never count."),
-        (f"Monument bonus: +{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie for the "
-         "most (everyone at 0 included) awards it to nobody."),
+        (
+            "Monument: 1 VP per modifier matching your Monument on all your cards (deck, discard pile, hand and "
+            "stored); oak leaves never count."
+        ),
+        (
+            f"Monument bonus: +{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie for the "
+            "most (everyone at 0 included) awards it to nobody."
+        ),
         "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
     ]
 
@@ -217,8 +223,10 @@ def pad(options: SpqfOptions) -> Pad:
     }
     lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
     notes = (
-        (f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check the level table against your "
-         "reference card."),
+        (
+            f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check the level table against your "
+            "reference card."
+        ),
         "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
     )
     return Pad(lines, notes)
@@ -231,15 +239,19 @@ def setup(count: int, options: SpqfOptions) -> list[str]:
         "Form a supply with the VP acorns and the resource cubes.",
         "Each player takes a tableau and puts their Civilization Level marker on 0.",
         "Shuffle the Monuments and deal one face down to each player, who may look at it and keeps it secret.",
-        (f"Each player takes their {STARTERS_PER_PLAYER} different starter cards. Shuffle the Civilization cards "
-         f"and deal 5 to each player ({5 * count} for {plural(count, 'player')}); each player shuffles them "
-         "with their starters to form their deck."),
+        (
+            f"Each player takes their {STARTERS_PER_PLAYER} different starter cards. Shuffle the Civilization cards "
+            f"and deal 5 to each player ({5 * count} for {plural(count, 'player')}); each player shuffles them "
+            "with their starters to form their deck."
+        ),
         "Advanced: draft the 5 Civilization cards instead (keep one, pass the rest to your left, repeat).",
         "Put the remaining Civilization cards face down as a deck and deal 3 face up as the central trade row.",
         "Each player draws the first 5 cards of their deck.",
-        (f"The end begins when a player has {END_VP_TOKENS} or more VP tokens, a player reaches level "
-         f"{LEVEL_MAX}, or the last Civilization card is placed in the central trade row; finish the round so "
-         "everyone has had the same number of turns, then score."),
+        (
+            f"The end begins when a player has {END_VP_TOKENS} or more VP tokens, a player reaches level "
+            f"{LEVEL_MAX}, or the last Civilization card is placed in the central trade row; finish the round so "
+            "everyone has had the same number of turns, then score."
+        ),
     ]
 
 
@@ -403,12 +415,17 @@ def _level_down(state: State, seat: int, old: int, new: int, ctx: Context, said:
         if first.get(str(level), {}).get("seat") == seat:
             del first[str(level)]
             state["seats"][seat][TOKENS_FIELD] = max(0, state["seats"][seat][TOKENS_FIELD] - 1)
-            others = [other for index, other in enumerate(ctx.names)
-                      if index != seat and state["seats"][index][LEVEL_FIELD] >= level]
+            others = [
+                other
+                for index, other in enumerate(ctx.names)
+                if index != seat and state["seats"][index][LEVEL_FIELD] >= level
+            ]
             if others:
                 verb = "has" if len(others) == 1 else "have"
-                hint = (f"{join_names(others)} {verb} reached it too: hand it to whoever was first under First to "
-                        "each level.")
+                hint = (
+                    f"{join_names(others)} {verb} reached it too: hand it to whoever was first under First to "
+                    "each level."
+                )
             else:
                 hint = "if someone else reached it first, hand it to them."
             said.append(f"The level {level} token goes back (−1 VP token): nobody holds it now; {hint}")
@@ -420,11 +437,24 @@ def _after_counter(before: State, state: State, action: Action, ctx: Context, ol
     if action.seat is not None and action.params.field == LEVEL_FIELD and new != old:
         name = ctx.names[action.seat]
         if new > LEVEL_MAX:
-            raise InputErrors([FieldError(LEVEL_FIELD, f"There are {LEVEL_MAX} Civilization Levels: "
-                                                       f"{name} can't go past level {LEVEL_MAX}.")])
+            raise InputErrors(
+                [
+                    FieldError(
+                        LEVEL_FIELD,
+                        f"There are {LEVEL_MAX} Civilization Levels: {name} can't go past level {LEVEL_MAX}.",
+                    )
+                ]
+            )
         if new > old + 1:
-            raise InputErrors([FieldError(LEVEL_FIELD, f"Levels are earned one at a time, in ascending order: "
-                                                       f"{name} is on level {old}, so the next is level {old + 1}.")])
+            raise InputErrors(
+                [
+                    FieldError(
+                        LEVEL_FIELD,
+                        f"Levels are earned one at a time, in ascending order: "
+                        f"{name} is on level {old}, so the next is level {old + 1}.",
+                    )
+                ]
+            )
         if new == old + 1:
             _reached_level(state, action.seat, new, ctx, said)
         elif new >= 0:
@@ -450,8 +480,13 @@ def next_turn(state: State, action: Action, ctx: Context) -> Applied:
     count = len(ctx.names)
     active = active_seat(table, count)
     if table["end_round"] is not None and not turns_left(active, FIRST_SEAT, count):
-        raise InputErrors([FieldError("action", "The round is finished and the end of the game has begun: "
-                                                "enter the Monuments and finish.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "action", "The round is finished and the end of the game has begun: enter the Monuments and finish."
+                )
+            ]
+        )
     table["turn"] += 1
     nxt = active_seat(table, count)
     said = [f"Round {round_number(table, count)}: {ctx.names[nxt]}'s turn."]
@@ -461,8 +496,11 @@ def next_turn(state: State, action: Action, ctx: Context) -> Applied:
 def last_card(state: State, action: Action, ctx: Context) -> Applied:
     """Mark (or unmark, as a correction) the last Civilization card placed in the central trade row."""
     state["table"]["last_card"] = action.params.placed
-    said = ["The last Civilization card is in the central trade row." if action.params.placed
-            else "The last-card mark is taken off: the Civilization deck is not empty."]
+    said = [
+        "The last Civilization card is in the central trade row."
+        if action.params.placed
+        else "The last-card mark is taken off: the Civilization deck is not empty."
+    ]
     return Applied(_track_end(state, ctx, said), tuple(said))
 
 
@@ -475,8 +513,14 @@ def first_token(state: State, action: Action, ctx: Context) -> Applied:
     if not 1 <= level <= LEVEL_MAX:
         raise InputErrors([FieldError("level", f"The levels are 1 to {LEVEL_MAX}.")])
     if state["seats"][seat][LEVEL_FIELD] < level:
-        raise InputErrors([FieldError("level", f"{name} has not reached level {level}: only a player who has "
-                                               "earned a level can be first to it.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "level",
+                    f"{name} has not reached level {level}: only a player who has earned a level can be first to it.",
+                )
+            ]
+        )
     table = state["table"]
     taken = table["first"].get(str(level))
     if taken is not None and taken["seat"] == seat:
@@ -517,8 +561,9 @@ def live_notes(standing: Standing) -> list[Note]:
     notes.append(Note("First to each level: " + (", ".join(taken) if taken else "nobody has expanded yet") + "."))
     reasons = end_reasons(state, ctx)
     if reasons:
-        notes.append(Note(f"The end of the game has begun: {join_names(reasons)}. {countdown(state, ctx)}",
-                          warning=True))
+        notes.append(
+            Note(f"The end of the game has begun: {join_names(reasons)}. {countdown(state, ctx)}", warning=True)
+        )
     return notes
 
 
@@ -551,8 +596,10 @@ UNTRACKED = (
     "The phases of a turn (Action, Recruit, Discard, Draw), modifiers and who follows which action.",
     "Resource cubes, stored cards and stored resources, and what each level lets a player store.",
     "What an expansion costs: tap the level once it is paid for.",
-    ("VP tokens from Score actions and trashed cards: tap them as they are taken (the first-to-level tokens come "
-     "by themselves)."),
+    (
+        "VP tokens from Score actions and trashed cards: tap them as they are taken (the first-to-level tokens come "
+        "by themselves)."
+    ),
     "The last Civilization card: tap Last Civilization card placed when it goes into the central trade row.",
     "The Monuments, secret until the end: their modifiers are counted at Finish.",
 )
@@ -564,9 +611,13 @@ LIVE = Live(
     actions={
         **counter_actions(_after_counter),
         "next_turn": ActionSpec(next_turn, describe=lambda action, ctx: "next turn"),
-        "last_card": ActionSpec(last_card, LastCardParams,
-                                describe=lambda action, ctx: "last Civilization card "
-                                + ("placed" if action.params.placed else "mark taken off")),
+        "last_card": ActionSpec(
+            last_card,
+            LastCardParams,
+            describe=lambda action, ctx: (
+                "last Civilization card " + ("placed" if action.params.placed else "mark taken off")
+            ),
+        ),
         "first_token": ActionSpec(first_token, TokenParams, "required", _token_text),
     },
     seat_counters=lambda options: SEAT_COUNTERS,
@@ -574,8 +625,12 @@ LIVE = Live(
     end=end,
     view=view,
     end_fields=("monument_modifiers",),
-    labels={"vp_tokens": "VP tokens", "civ_level": "Civilization Level", "monument_modifiers": "Monument modifiers",
-            "vp_cards": "1 VP cards"},
+    labels={
+        "vp_tokens": "VP tokens",
+        "civ_level": "Civilization Level",
+        "monument_modifiers": "Monument modifiers",
+        "vp_cards": "1 VP cards",
+    },
     untracked=UNTRACKED,
 )
 

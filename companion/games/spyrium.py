@@ -157,13 +157,19 @@ def reference_notes(options: SpyriumOptions) -> list[str]:
     """The Residence track in use, flagged to check against the board, and what scores at the end."""
     values = ", ".join(f"£{v}" for v in options.residence_values)
     return [
-        (f"Residence track income, bottom to top: {values} (check your board and reference card). "
-        "It does not change the final score: VP from a Residence action is already on the score track."),
-        ("Final score: VP on the score track + the VP printed on each building you own + the end-game VP of "
-        f"each technique (at most {TECHNIQUE_VP_MAX} each)."),
+        (
+            f"Residence track income, bottom to top: {values} (check your board and reference card). "
+            "It does not change the final score: VP from a Residence action is already on the score track."
+        ),
+        (
+            "Final score: VP on the score track + the VP printed on each building you own + the end-game VP of "
+            f"each technique (at most {TECHNIQUE_VP_MAX} each)."
+        ),
         "Money and Spyrium left at the end score nothing.",
-        (f"Reaching {BONUS_STEPS[0]} VP: choose +1 worker or £5; reaching {BONUS_STEPS[1]} VP: take the other "
-        f"(at most {WORKERS_MAX} workers)."),
+        (
+            f"Reaching {BONUS_STEPS[0]} VP: choose +1 worker or £5; reaching {BONUS_STEPS[1]} VP: take the other "
+            f"(at most {WORKERS_MAX} workers)."
+        ),
         "No tie-break is published: tied players share the victory.",
     ]
 
@@ -186,16 +192,24 @@ def pad(options: SpyriumOptions) -> Pad:
 def setup(count: int, options: SpyriumOptions) -> list[str]:
     """The rule text's starting position and turn structure for this player count, and when the game ends."""
     return [
-        (f"Each of the {plural(count, 'player')} takes {START_WORKERS} workers, {START_SPYRIUM} Spyrium "
-        f"crystals and £{START_MONEY}."),
-        (f"Put each player's marker on 0 of the score track and a token on the {START_RESIDENCE} space of the "
-        "Residence track."),
-        (f"On the track in use that is space {start_space(options)} of {RESIDENCE_SPACES}, income "
-        f"£{options.residence_values[start_space(options) - 1]} a turn."),
+        (
+            f"Each of the {plural(count, 'player')} takes {START_WORKERS} workers, {START_SPYRIUM} Spyrium "
+            f"crystals and £{START_MONEY}."
+        ),
+        (
+            f"Put each player's marker on 0 of the score track and a token on the {START_RESIDENCE} space of the "
+            "Residence track."
+        ),
+        (
+            f"On the track in use that is space {start_space(options)} of {RESIDENCE_SPACES}, income "
+            f"£{options.residence_values[start_space(options) - 1]} a turn."
+        ),
         "Shuffle the A, B and C decks and the event deck separately; choose a start player.",
-        (f"Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
-        f"turn {TURNS}), pay each player the income of their Residence space, and turn the top event onto "
-        "Current Event, revealing the next one as Future Event."),
+        (
+            f"Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
+            f"turn {TURNS}), pay each player the income of their Residence space, and turn the top event onto "
+            "Current Event, revealing the next one as Future Event."
+        ),
         f"The game ends after turn {TURNS}; the most points wins, and tied players share the victory.",
     ]
 
@@ -232,8 +246,15 @@ def start_seat(options: SpyriumOptions) -> dict[str, Any]:
     """'Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token on the 2 space of the
     Residence track': the space worth £2 on the track in use (the first space if no space is worth £2)."""
     return {
-        "vp_track": 0, "building_vp": [], "technique_vp": [], "money": START_MONEY, "workers": START_WORKERS,
-        "spyrium": START_SPYRIUM, "residence": start_space(options), "bonus_8": None, "bonus_20": False,
+        "vp_track": 0,
+        "building_vp": [],
+        "technique_vp": [],
+        "money": START_MONEY,
+        "workers": START_WORKERS,
+        "spyrium": START_SPYRIUM,
+        "residence": start_space(options),
+        "bonus_8": None,
+        "bonus_20": False,
         "replaced": 0,
     }
 
@@ -317,8 +338,10 @@ def _residence_refusal(name: str, old: int, new: int, options: SpyriumOptions) -
         return f"{name}'s token is on the top space of the Residence track ({values[-1]}): it can't go higher."
     if new < 1 and old == 1:
         return f"{name}'s token is on the bottom space of the Residence track ({values[0]}): it can't go lower."
-    return (f"The Residence track has {RESIDENCE_SPACES} spaces, from {values[0]} at the bottom to {values[-1]} at "
-            f"the top: {name}'s token stays on {values[old - 1]}.")
+    return (
+        f"The Residence track has {RESIDENCE_SPACES} spaces, from {values[0]} at the bottom to {values[-1]} at "
+        f"the top: {name}'s token stays on {values[old - 1]}."
+    )
 
 
 class BonusParams(Params):
@@ -406,8 +429,9 @@ def bonus(state: State, action: Action, ctx: Context) -> Applied:
         message = f"{name} has {seat['vp_track']} VP: the bonus comes at {BONUS_STEPS[0]}."
         raise InputErrors([FieldError("choice", message)])
     if seat["bonus_8"] is not None:
-        raise InputErrors([FieldError("choice", f"{name} chose the {BONUS_STEPS[0]} VP bonus already "
-                                                f"({seat['bonus_8']}).")])
+        raise InputErrors(
+            [FieldError("choice", f"{name} chose the {BONUS_STEPS[0]} VP bonus already ({seat['bonus_8']}).")]
+        )
     seat["bonus_8"] = action.params.choice
     said = [_take(seat, action.params.choice, name)]
     _bonuses(state, action.seat, ctx, said)
@@ -426,18 +450,32 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
         raise InputErrors([FieldError("vp", f"Tap the VP printed on {name}'s building (or type it), then its cost.")])
     built = len(seat["building_vp"])
     if params.replace is not None and params.replace > built:
-        raise InputErrors([FieldError("replace", f"{name} has {plural(built, 'building')}: no building "
-                                                 f"{params.replace} to replace.")])
+        raise InputErrors(
+            [FieldError("replace", f"{name} has {plural(built, 'building')}: no building {params.replace} to replace.")]
+        )
     if params.matching and params.replace is None:
-        raise InputErrors([FieldError("matching", f"The −£{MATCHING_ICON_DISCOUNT} for a matching icon is only for "
-                                                  "a building that replaces another: choose the building it "
-                                                  "replaces, or untick the matching icon.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "matching",
+                    f"The −£{MATCHING_ICON_DISCOUNT} for a matching icon is only for "
+                    "a building that replaces another: choose the building it "
+                    "replaces, or untick the matching icon.",
+                )
+            ]
+        )
     card = max(0, params.cost - MATCHING_ICON_DISCOUNT) if params.matching else params.cost
     space = 0 if params.replace is not None else built
     price = card + space
     if price > seat["money"]:
-        raise InputErrors([FieldError("cost", f"{name} has £{seat['money']}, and this building costs "
-                                              f"{_price_text(params, card, space, built)}.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "cost",
+                    f"{name} has £{seat['money']}, and this building costs {_price_text(params, card, space, built)}.",
+                )
+            ]
+        )
     seat["money"] -= price
     if params.replace is not None:
         discarded = seat["building_vp"][params.replace - 1]
@@ -445,8 +483,10 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
         # Counted so that a replacement changes the state even when it costs £0 and keeps the VP: it is an action
         # like any other, one undo step.
         seat["replaced"] = seat.get("replaced", 0) + 1
-        said = (f"Building {params.replace} ({discarded} VP) is discarded for a {params.vp} VP building; {name} pays "
-                f"{_price_text(params, card, space, built)}.")
+        said = (
+            f"Building {params.replace} ({discarded} VP) is discarded for a {params.vp} VP building; {name} pays "
+            f"{_price_text(params, card, space, built)}."
+        )
     else:
         seat["building_vp"].append(params.vp)
         said = f"{name} pays {_price_text(params, card, space, built)}."
@@ -476,8 +516,9 @@ def technique(state: State, action: Action, ctx: Context) -> Applied:
     price = TECHNIQUE_PRICE + params.beside
     if seat["money"] < price:
         which = "this technique costs" if params.beside else "a technique costs"
-        raise InputErrors([FieldError("action", f"{name} has £{seat['money']}: {which} "
-                                                   f"{_technique_price_text(params.beside)}.")])
+        raise InputErrors(
+            [FieldError("action", f"{name} has £{seat['money']}: {which} {_technique_price_text(params.beside)}.")]
+        )
     seat["money"] -= price
     seat["technique_vp"].append(params.vp)
     number = len(seat["technique_vp"])
@@ -503,8 +544,9 @@ def pay(state: State, action: Action, ctx: Context) -> Applied:
     if amount is None:
         raise InputErrors([FieldError("amount", f"Type how much {name} pays (£), then Pay.")])
     if amount > seat["money"]:
-        raise InputErrors([FieldError("amount", f"{name} has £{seat['money']}: {name} can't pay £{amount}. Nothing "
-                                                "was paid.")])
+        raise InputErrors(
+            [FieldError("amount", f"{name} has £{seat['money']}: {name} can't pay £{amount}. Nothing was paid.")]
+        )
     seat["money"] -= amount
     return Applied(state, (f"{name} pays £{amount}: £{seat['money']} left.",))
 
@@ -516,8 +558,12 @@ def residence_vp(state: State, action: Action, ctx: Context) -> Applied:
     seat, name = state["seats"][action.seat], ctx.names[action.seat]
     value = income(seat, ctx.options)
     seat["vp_track"] += value
-    said = [(f"{name}'s Residence action scores {value} VP (the value of the token's space): {seat['vp_track']} VP "
-             "on the score track.")]
+    said = [
+        (
+            f"{name}'s Residence action scores {value} VP (the value of the token's space): {seat['vp_track']} VP "
+            "on the score track."
+        )
+    ]
     _bonuses(state, action.seat, ctx, said)
     return Applied(state, tuple(said))
 
@@ -547,8 +593,12 @@ def live_notes(standing: Standing) -> list[Note]:
     notes = [Note(f"Turn {turn} of {TURNS} (period {period(turn)}).") if turn else Note(first)]
     leaders = [p for p in result.players if p.rank == 1]
     if any(p.total for p in result.players):
-        notes.append(Note(f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} "
-                          f"with {leaders[0].total} VP."))
+        notes.append(
+            Note(
+                f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} "
+                f"with {leaders[0].total} VP."
+            )
+        )
     for name, seat in zip(ctx.names, state["seats"], strict=True):
         if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
             notes.append(Note(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.", warning=True))
@@ -606,8 +656,9 @@ def _patent_text(action: Action, ctx: Context) -> str:
     params, who = action.params, ctx.who(action.seat)
     if params.number is not None:
         return f"{who}: technique {params.number} scores {params.vp} VP at the end"
-    paid = f"−£{TECHNIQUE_PRICE + params.beside}" + (f", {plural(params.beside, 'worker')} beside it" if params.beside
-                                                      else "")
+    paid = f"−£{TECHNIQUE_PRICE + params.beside}" + (
+        f", {plural(params.beside, 'worker')} beside it" if params.beside else ""
+    )
     return f"{who} patents a technique ({paid})" + (f", {params.vp} VP at the end" if params.vp else "")
 
 
@@ -632,12 +683,16 @@ def _technique_vp_text(action: Action, ctx: Context) -> str:
 # What the table plays that the tracker leaves on the table, said in the tracker's "What the tracker keeps".
 UNTRACKED = (
     "The market: the 9 cards dealt each turn, and which of them are taken.",
-    ("Placing workers between cards, taking them back, and the £1 per neighbouring worker they earn or cost: "
-    "count the money on the Money counter."),
+    (
+        "Placing workers between cards, taking them back, and the £1 per neighbouring worker they earn or cost: "
+        "count the money on the Money counter."
+    ),
     "The two phases of a turn (placement and activation), the turn order and passing.",
     "The events: the Current and Future Event cards, and who has activated the event this turn.",
-    ("What buildings, techniques and characters do during the game, and using a building once a turn: "
-    "enter the VP they score on the score track."),
+    (
+        "What buildings, techniques and characters do during the game, and using a building once a turn: "
+        "enter the VP they score on the score track."
+    ),
     "Spyrium crystals spent or gained: step the Spyrium counter.",
     "The icons on buildings: the tracker takes the −£3 off when you choose a replacement whose icons match.",
 )
@@ -661,8 +716,13 @@ LIVE = Live(
     notes=live_notes,
     end=end,
     view=view,
-    labels={"vp_track": "score track VP", "money": "money (£)", "workers": "workers", "spyrium": "Spyrium",
-            "residence": "Residence track"},
+    labels={
+        "vp_track": "score track VP",
+        "money": "money (£)",
+        "workers": "workers",
+        "spyrium": "Spyrium",
+        "residence": "Residence track",
+    },
     untracked=UNTRACKED,
     seat_facts=seat_facts,
 )

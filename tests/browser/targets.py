@@ -59,8 +59,9 @@ def target_problems(page, scope: str, controls: str = CONTROLS) -> list[str]:
         box = page.evaluate(CHECK_JS, [scope, controls, i])
         name = box["name"]
         if box["left"] < 0 or box["right"] > box["viewport"]:
-            problems.append(f"{name}: sticks out of the {box['viewport']} px viewport "
-                            f"({box['left']:.0f} to {box['right']:.0f} px)")
+            problems.append(
+                f"{name}: sticks out of the {box['viewport']} px viewport ({box['left']:.0f} to {box['right']:.0f} px)"
+            )
         if box["width"] < MIN_TARGET or box["height"] < MIN_TARGET:
             problems.append(f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN_TARGET}x{MIN_TARGET}")
         if box["covered"]:

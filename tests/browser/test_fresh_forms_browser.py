@@ -48,4 +48,3 @@ def test_a_saved_entry_leaves_its_form_fresh_and_a_refused_one_keeps_what_was_ty
     expect(page.locator(f"#c-{seat_id}-scroll_vp-error")).to_be_empty()
     # The browser logs the refusal's 422 itself; nothing else may have gone wrong.
     assert [e for e in page.console_errors if "status of 422" not in e] == []
-

@@ -254,12 +254,15 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     expect(page.locator("#countdown")).to_have_text("Last card drawn: Bob takes the last turn; then score.")
     # Bob's Next turn ends his final turn, and the game.
     page.get_by_role("button", name="Next turn").click()
-    over = ("Bob's final turn is over: the last Location card was drawn and each other player has taken one final "
-            "turn. The game has ended.")
+    over = (
+        "Bob's final turn is over: the last Location card was drawn and each other player has taken one final "
+        "turn. The game has ended."
+    )
     expect(notice).to_have_text(over)
     expect(page.locator("#turn-title")).to_have_text("The game is over")
     expect(page.locator("#countdown")).to_have_text(
-        f"Game over: {over} Enter the Bonus Objectives, then finish and score.")
+        f"Game over: {over} Enter the Bonus Objectives, then finish and score."
+    )
     # A stray tap after the end is refused with its message, beside its button; the score stays as it was.
     total = page.locator("#scoreboard").inner_text()
     put_card(page, seat_of, "forest", resources=("iron",), vp=1)
@@ -544,17 +547,22 @@ def test_nine_cards_through_the_page_are_stored_as_tapped(page, live_server: str
     form = page.locator("#put-card")
     notice = page.locator("#notice")
     for number, (terrain, encampments, resources, vp, explorer) in enumerate(NINE_CARDS, start=1):
-        put_card(page, seat_of, terrain, resources=resources, vp=vp, encampments=encampments or 3,
-                 explorer=explorer)
-        expect(notice).to_contain_text(f"{'Artifact' if terrain == 'artifact' else terrain.capitalize() + ' card'} "
-                                       f"{number} (")
+        put_card(page, seat_of, terrain, resources=resources, vp=vp, encampments=encampments or 3, explorer=explorer)
+        expect(notice).to_contain_text(
+            f"{'Artifact' if terrain == 'artifact' else terrain.capitalize() + ' card'} {number} ("
+        )
         # Back to what the page drew: no terrain, no encampments, no resource, no VP typed.
         expect(form.locator("input:checked")).to_have_count(0)
         expect(form.locator("input[name=vp_typed]")).to_have_value("")
     stored = _stored_cards(page, live_server, play_id)
     assert [(c["id"], c["terrain"], c["encampments"], c["resources"], c["vp"]) for c in stored] == [
-        (n, terrain, 5 if terrain == "artifact" else encampments,
-         [r for r in ("crystal", "iron", "gold") if r in resources], vp)
+        (
+            n,
+            terrain,
+            5 if terrain == "artifact" else encampments,
+            [r for r in ("crystal", "iron", "gold") if r in resources],
+            vp,
+        )
         for n, (terrain, encampments, resources, vp, _explorer) in enumerate(NINE_CARDS, start=1)
     ]
     # The explorer deployed a Minion exactly where a Location was not their colour (Ann green, Bob red): not on Ann's
@@ -569,8 +577,12 @@ def test_a_stray_tap_after_the_game_ended_at_once_is_refused(page, live_server: 
     board's buttons go, and a tap on what stays (a card put into play, Next turn) is refused with why."""
     seat_of = start_speros(page, live_server)
     play_id = _play_id(page)
-    _api(page, live_server, play_id, {"action": "explore", "terrain": "swamp", "encampments": 12, "vp": 1,
-                                      "resources": ["iron"]})
+    _api(
+        page,
+        live_server,
+        play_id,
+        {"action": "explore", "terrain": "swamp", "encampments": 12, "vp": 1, "resources": ["iron"]},
+    )
     for _ in range(10):
         _api(page, live_server, play_id, {"action": "deploy", "player": "Bob", "card": 1})
     _api(page, live_server, play_id, {"action": "deploy", "player": "Bob", "card": 1, "kind": "general"})
@@ -594,8 +606,12 @@ def test_units_on_a_captured_location_are_moved_and_removed_from_the_page(page, 
     seat_of = start_speros(page, live_server)
     play_id = _play_id(page)
     for terrain, encampments in (("forest", 3), ("ocean", 4)):
-        _api(page, live_server, play_id, {"action": "explore", "terrain": terrain, "encampments": encampments,
-                                          "vp": 2, "resources": ["gold"]})
+        _api(
+            page,
+            live_server,
+            play_id,
+            {"action": "explore", "terrain": terrain, "encampments": encampments, "vp": 2, "resources": ["gold"]},
+        )
     for who, kind in (("Ann", "minion"), ("Bob", "minion"), ("Ann", "general")):
         _api(page, live_server, play_id, {"action": "deploy", "player": who, "card": 1, "kind": kind})
     _api(page, live_server, play_id, {"action": "capture", "player": "Ann", "card": 1})
@@ -625,13 +641,23 @@ def _three_cards_in_play(page, live_server: str) -> None:
     """Three players; three cards in the Skirmish Area with units on them, two captured by Bob; Cy's turn."""
     seat_of = start_speros(page, live_server, (("Ann", "green"), ("Bob", "red"), ("Cy", "blue")))
     play_id = _play_id(page)
-    for terrain, encampments, resources, vp in (("forest", 3, ["gold"], 2), ("mountain", 1, ["iron"], 1),
-                                                ("ocean", 3, ["crystal"], 2), ("artifact", None, ["gold"], 3),
-                                                ("swamp", 2, ["iron", "gold"], 3)):
+    for terrain, encampments, resources, vp in (
+        ("forest", 3, ["gold"], 2),
+        ("mountain", 1, ["iron"], 1),
+        ("ocean", 3, ["crystal"], 2),
+        ("artifact", None, ["gold"], 3),
+        ("swamp", 2, ["iron", "gold"], 3),
+    ):
         body = {"action": "explore", "terrain": terrain, "vp": vp, "resources": resources}
         _api(page, live_server, play_id, body | ({"encampments": encampments} if encampments else {}))
-    for who, card, kind in (("Bob", 1, "general"), ("Bob", 1, "minion"), ("Bob", 2, "minion"), ("Ann", 4, "minion"),
-                            ("Cy", 4, "general"), ("Cy", 3, "minion")):
+    for who, card, kind in (
+        ("Bob", 1, "general"),
+        ("Bob", 1, "minion"),
+        ("Bob", 2, "minion"),
+        ("Ann", 4, "minion"),
+        ("Cy", 4, "general"),
+        ("Cy", 3, "minion"),
+    ):
         _api(page, live_server, play_id, {"action": "deploy", "player": who, "card": card, "kind": kind})
     for card in (1, 2):
         _api(page, live_server, play_id, {"action": "capture", "player": "Bob", "card": card})

@@ -238,8 +238,10 @@ def test_cards_counted_in_one_tap_each_to_the_final_table(page, live_server: str
     top = "e => e.getBoundingClientRect().top + window.scrollY"  # on the page, wherever it is scrolled to
     where = chip.evaluate(top)
     page.get_by_role("button", name="Ann: Red 6", exact=True).click()
-    said = ("The deck has only 15 red cards; 16 counted in all. Ann has 6 and Bob 10. The rules: “Each suit has 12 "
-            "values”, plus an Architect and cards 73 and 74.")
+    said = (
+        "The deck has only 15 red cards; 16 counted in all. Ann has 6 and Bob 10. The rules: “Each suit has 12 "
+        "values”, plus an Architect and cards 73 and 74."
+    )
     # In the count slot at the end of Ann's rows (an alert: read out), and in the tracker's bar, in view.
     message = page.locator(f"#a-count-{ann.removeprefix('#seat-')}")
     expect(message).to_have_text(said)

@@ -384,8 +384,10 @@ def test_a_score_of_several_tokens_is_one_tap_and_one_undo(page, live_server: st
     expect(page.locator("#notice")).to_have_text("Took back: Bob, VP tokens +4.")
     expect(value_of(page, bob, "vp_tokens")).to_have_text("0")
     play_id = page.url.rsplit("/", 1)[1]
-    answer = page.request.post(f"{live_server}/api/v1/plays/{play_id}/actions",
-                               data={"action": "set", "player": "Bob", "field": "vp_tokens", "value": 148})
+    answer = page.request.post(
+        f"{live_server}/api/v1/plays/{play_id}/actions",
+        data={"action": "set", "player": "Bob", "field": "vp_tokens", "value": 148},
+    )
     assert answer.ok
     expect(value_of(page, bob, "vp_tokens")).to_have_text("148")
     button(page, bob, "VP tokens plus 3").click()

@@ -198,8 +198,9 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
     # Cy reaches for a building he can't pay for: refused, said in the slot under his Build button.
     build(page, cy, vp=6, cost=12)
     refused_build = slot_of(page, "build", cy)
-    expect(refused_build).to_have_text("Cy has £10, and this building costs £12: £12 for the card; the first "
-                                       "building space is free.")
+    expect(refused_build).to_have_text(
+        "Cy has £10, and this building costs £12: £12 for the card; the first building space is free."
+    )
     expect(refused_build).to_be_visible()
     expect(value_of(page, cy, "money")).to_have_text("10")
     expect(notice).to_have_text("")
@@ -233,7 +234,8 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
     for _ in range(6):
         plus.click()
     expect(error_of(page, bob, "residence")).to_have_text(
-        "Bob's token is on the top space of the Residence track (7): it can't go higher.")
+        "Bob's token is on the top space of the Residence track (7): it can't go higher."
+    )
     expect(residence_of(page, bob)).to_have_text("7")
     expect(error_of(page, ann, "workers")).to_have_text("")  # the next tap cleared the earlier refusal
     assert page.evaluate(INSIDE_JS, f"c-{bob.removeprefix('#seat-')}-residence-error")
@@ -308,11 +310,13 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     expect(said_of(page, ann)).to_have_text("Ann pays £1: £1 for the card; the first building space is free.")
     build(page, ann, vp=4, cost=1)
     expect(said_of(page, ann)).to_have_text(
-        "Ann pays £2: £1 for the card and £1 for the building space (1 building built before).")
+        "Ann pays £2: £1 for the card and £1 for the building space (1 building built before)."
+    )
     build(page, ann, vp=5, cost=3, replace=1)
     expect(said_of(page, ann)).to_have_text(
         "Building 1 (2 VP) is discarded for a 5 VP building; Ann pays £3: £3 for the card, no building space to pay "
-        "(it replaces one).")
+        "(it replaces one)."
+    )
     details = open_buy(page, ann)
     # After the build, the form is back to its start: a new building space, the boxes as drawn.
     expect(details.get_by_label("A new building space")).to_be_checked()
@@ -322,7 +326,8 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     expect(details.get_by_label("Ann: card cost £, typed")).to_have_value("")
     build(page, ann, vp=2, cost=1)
     expect(said_of(page, ann)).to_have_text(
-        "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).")
+        "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before)."
+    )
     expect(page.locator(f"{ann} .seat-facts")).to_contain_text("buildings 5 + 4 + 2 VP · 1 building replaced")
     players = stored(page, live_server)
     assert (players["Ann"]["building_vp"], players["Ann"]["money"], players["Ann"]["replaced"]) == ([5, 4, 2], 9, 1)
@@ -332,7 +337,8 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     build(page, ann, vp=3, cost=4, replace=3, matching=True)
     expect(said_of(page, ann)).to_have_text(
         "Building 3 (2 VP) is discarded for a 3 VP building; Ann pays £1: £4 − £3 for the matching icon = £1 for the "
-        "card, no building space to pay (it replaces one).")
+        "card, no building space to pay (it replaces one)."
+    )
     expect(open_buy(page, ann).get_by_label(re.compile(r"Replace 3, icons match"))).not_to_be_checked()
     expect(open_buy(page, ann).get_by_label("A new building space")).to_be_checked()
     assert stored(page, live_server)["Ann"]["building_vp"] == [5, 4, 3]
@@ -356,19 +362,22 @@ def test_builds_replacements_and_techniques_are_stored_as_played(page, live_serv
     build(page, ann, vp=4, cost=0, replace=2)
     expect(said_of(page, ann)).to_have_text(
         "Building 2 (4 VP) is discarded for a 4 VP building; Ann pays £0: £0 for the card, no building space to pay "
-        "(it replaces one).")
+        "(it replaces one)."
+    )
     expect(page.locator(f"{ann} .seat-facts")).to_contain_text("3 buildings replaced")
     page.get_by_role("button", name="Undo last tap").click()
     expect(page.locator("#notice")).to_have_text(
         "Took back: Ann replaces building 2 with a 4 VP building, card £0 (Building 2 (4 VP) is discarded for a 4 VP "
-        "building; Ann pays £0: £0 for the card, no building space to pay (it replaces one)).")
+        "building; Ann pays £0: £0 for the card, no building space to pay (it replaces one))."
+    )
     players = stored(page, live_server)
     assert (players["Ann"]["building_vp"], players["Ann"]["money"], players["Ann"]["replaced"]) == ([5, 4, 3], 8, 2)
 
     # A refused build keeps what was typed and chosen, its message beside the form; nothing is saved.
     build(page, ann, vp=7, cost=30, replace=1)
     expect(slot_of(page, "build", ann)).to_have_text(
-        "Ann has £8, and this building costs £30: £30 for the card, no building space to pay (it replaces one).")
+        "Ann has £8, and this building costs £30: £30 for the card, no building space to pay (it replaces one)."
+    )
     details = open_buy(page, ann)
     expect(details.get_by_label("Ann: building 7 VP", exact=True)).to_be_checked()
     expect(details.get_by_label("Ann: card cost £, typed")).to_have_value("30")
@@ -461,7 +470,8 @@ def test_pay_score_the_residence_and_patent_with_workers_beside(page, live_serve
     expect(page.locator("#notice")).to_contain_text("Bob's Residence action scores 3 VP")
     patent(page, bob, beside=1)
     expect(said_of(page, bob)).to_have_text(
-        "Bob pays £7 (£6 and £1 for the worker beside it) for technique 1; its end VP (up to 7) is entered at the end.")
+        "Bob pays £7 (£6 and £1 for the worker beside it) for technique 1; its end VP (up to 7) is entered at the end."
+    )
     expect(value_of(page, bob, "money")).to_have_text("3")
     for _ in range(5):
         start_turn(page)

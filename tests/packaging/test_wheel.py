@@ -29,8 +29,18 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 HOST = "127.0.0.1"
 # What a source copy leaves out: the repository's own data, caches and whatever a build or a venv left behind.
 NOT_COPIED = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "build", "dist", "*.egg-info", "instance", "__pycache__", ".pytest_cache",
-    ".hypothesis", ".benchmarks", "shots",
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "instance",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".benchmarks",
+    "shots",
 )
 START_TIMEOUT = 60.0
 PIP_TIMEOUT = 900
@@ -68,8 +78,11 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def user_environment(home: Path) -> dict[str, str]:
     """The environment of a user who installed the app and set nothing: no instance, database or settings."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("COMPANION_", "XDG_", "PYTHON", "VIRTUAL_ENV")) and key != "DATABASE_URL"}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("COMPANION_", "XDG_", "PYTHON", "VIRTUAL_ENV")) and key != "DATABASE_URL"
+    }
     env["HOME"] = str(home)
     return env
 
@@ -84,7 +97,11 @@ def served(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tup
     with log.open("wb") as output:
         process = subprocess.Popen(
             [str(venv / "companion"), "serve", "--host", HOST, "--port", str(port)],
-            cwd=folder, env=user_environment(home), stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
+            cwd=folder,
+            env=user_environment(home),
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
     try:
         deadline = time.monotonic() + START_TIMEOUT

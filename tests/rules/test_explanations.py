@@ -28,51 +28,122 @@ def card(vp: int, *resources: str, terrain: str = "forest") -> dict[str, Any]:
 
 # (game, players, options): every line of every game, scoring and not, negative lines, ties, solo, Mastery.
 SAMPLES = [
-    pytest.param("spires", [
-        {"name": "Ann", "towers": {"red": 3, "blue": 3, "black": 5}, "crowns": 4, "swords": 2, "scroll_vp": 7},
-        {"name": "Bob", "towers": {"green": 1, "purple": 4}, "crowns": 4, "quills": 2},
-        {"name": "Cleo", "swords": 2},
-    ], {}, id="spires: majorities, a tie for the most, tall towers"),
-    pytest.param("spires", [{"name": "Ann", "towers": {"red": 2}}, {"name": "Bob", "towers": {"blue": 2}}], {},
-                 id="spires: nobody has a symbol, a shared victory"),
-    pytest.param("spires", [{"name": "Ann", "towers": {"green": 14}}, {"name": "Bob", "towers": {"red": 4}}], {},
-                 id="spires: negative totals"),
-    pytest.param("spires", [{"name": "Ann", "towers": {"red": 3}, "crowns": 2, "quills": 1}],
-                 {"solo": True, "discard": {"crowns": 1, "swords": 2, "quills": 3}}, id="spires: solo"),
-    pytest.param("spqf", [
-        {"name": "Ann", "vp_tokens": 10, "civ_level": 3, "monument_modifiers": 4, "vp_cards": 2},
-        {"name": "Bob", "vp_tokens": 1, "civ_level": 2, "monument_modifiers": 2},
-        {"name": "Cy"},
-    ], {}, id="spqf: the Monument bonus to one player"),
-    pytest.param("spqf", [
-        {"name": "Ann", "vp_tokens": 5, "civ_level": 2, "monument_modifiers": 3},
-        {"name": "Bob", "vp_tokens": 8, "civ_level": 1, "monument_modifiers": 3},
-        {"name": "Cy", "vp_tokens": 1, "monument_modifiers": 1},
-    ], {}, id="spqf: a Monument tie, a tie broken by the level"),
-    pytest.param("spqf", [{"name": "Ann", "vp_tokens": 5, "civ_level": 2},
-                          {"name": "Bob", "vp_tokens": 5, "civ_level": 2}], {}, id="spqf: still tied after the level"),
-    pytest.param("spyrium", [
-        {"name": "Ann", "vp_track": 20, "building_vp": [2, 4], "technique_vp": [3], "money": 4, "spyrium": 1},
-        {"name": "Bob", "vp_track": 25, "building_vp": [4]},
-        {"name": "Cy", "vp_track": 25, "technique_vp": [4, 0]},
-    ], {}, id="spyrium: three share the victory"),
-    pytest.param("spyrium", [{"name": "Ann", "vp_track": 30}, {"name": "Bob", "vp_track": 10},
-                             {"name": "Cy", "vp_track": 10}], {}, id="spyrium: two share rank 2"),
-    pytest.param("speros", [
-        {"name": "Ann", "color": "green", "captured": [card(3, "crystal"), card(2, "iron", terrain="ocean"),
-                                                       card(-1, "gold", terrain="artifact")],
-         "minions_familiar": 2, "minions_unfamiliar": 1, "general": "familiar", "bonus_objectives": [3, 5, 1]},
-        {"name": "Bob", "color": "blue", "captured": [card(3, "crystal", terrain="ocean")], "general": "unfamiliar",
-         "bonus_objectives": [4]},
-        {"name": "Cy", "color": "red", "captured": [card(-4, "gold", terrain="artifact")]},
-    ], {"mastery": [{"name": "Most forests", "vp": 5, "leaders": ["ann", "BOB"]},
-                    {"name": "Gold", "vp": 4, "leaders": ["cy"]}]},
-        id="speros: every line, Mastery leaders typed in another case, a negative total"),
-    pytest.param("speros", [
-        {"name": "Ann", "color": "green", "captured": [card(1, "crystal"), card(1, "iron"), card(1, "gold")]},
-        {"name": "Bob", "color": "black", "captured": [card(1, resource, terrain="swamp")
-                                                       for resource in ("crystal", "iron", "gold")]},
-    ], {}, id="speros: resource sets, still tied on own-colour Locations"),
+    pytest.param(
+        "spires",
+        [
+            {"name": "Ann", "towers": {"red": 3, "blue": 3, "black": 5}, "crowns": 4, "swords": 2, "scroll_vp": 7},
+            {"name": "Bob", "towers": {"green": 1, "purple": 4}, "crowns": 4, "quills": 2},
+            {"name": "Cleo", "swords": 2},
+        ],
+        {},
+        id="spires: majorities, a tie for the most, tall towers",
+    ),
+    pytest.param(
+        "spires",
+        [{"name": "Ann", "towers": {"red": 2}}, {"name": "Bob", "towers": {"blue": 2}}],
+        {},
+        id="spires: nobody has a symbol, a shared victory",
+    ),
+    pytest.param(
+        "spires",
+        [{"name": "Ann", "towers": {"green": 14}}, {"name": "Bob", "towers": {"red": 4}}],
+        {},
+        id="spires: negative totals",
+    ),
+    pytest.param(
+        "spires",
+        [{"name": "Ann", "towers": {"red": 3}, "crowns": 2, "quills": 1}],
+        {"solo": True, "discard": {"crowns": 1, "swords": 2, "quills": 3}},
+        id="spires: solo",
+    ),
+    pytest.param(
+        "spqf",
+        [
+            {"name": "Ann", "vp_tokens": 10, "civ_level": 3, "monument_modifiers": 4, "vp_cards": 2},
+            {"name": "Bob", "vp_tokens": 1, "civ_level": 2, "monument_modifiers": 2},
+            {"name": "Cy"},
+        ],
+        {},
+        id="spqf: the Monument bonus to one player",
+    ),
+    pytest.param(
+        "spqf",
+        [
+            {"name": "Ann", "vp_tokens": 5, "civ_level": 2, "monument_modifiers": 3},
+            {"name": "Bob", "vp_tokens": 8, "civ_level": 1, "monument_modifiers": 3},
+            {"name": "Cy", "vp_tokens": 1, "monument_modifiers": 1},
+        ],
+        {},
+        id="spqf: a Monument tie, a tie broken by the level",
+    ),
+    pytest.param(
+        "spqf",
+        [{"name": "Ann", "vp_tokens": 5, "civ_level": 2}, {"name": "Bob", "vp_tokens": 5, "civ_level": 2}],
+        {},
+        id="spqf: still tied after the level",
+    ),
+    pytest.param(
+        "spyrium",
+        [
+            {"name": "Ann", "vp_track": 20, "building_vp": [2, 4], "technique_vp": [3], "money": 4, "spyrium": 1},
+            {"name": "Bob", "vp_track": 25, "building_vp": [4]},
+            {"name": "Cy", "vp_track": 25, "technique_vp": [4, 0]},
+        ],
+        {},
+        id="spyrium: three share the victory",
+    ),
+    pytest.param(
+        "spyrium",
+        [{"name": "Ann", "vp_track": 30}, {"name": "Bob", "vp_track": 10}, {"name": "Cy", "vp_track": 10}],
+        {},
+        id="spyrium: two share rank 2",
+    ),
+    pytest.param(
+        "speros",
+        [
+            {
+                "name": "Ann",
+                "color": "green",
+                "captured": [
+                    card(3, "crystal"),
+                    card(2, "iron", terrain="ocean"),
+                    card(-1, "gold", terrain="artifact"),
+                ],
+                "minions_familiar": 2,
+                "minions_unfamiliar": 1,
+                "general": "familiar",
+                "bonus_objectives": [3, 5, 1],
+            },
+            {
+                "name": "Bob",
+                "color": "blue",
+                "captured": [card(3, "crystal", terrain="ocean")],
+                "general": "unfamiliar",
+                "bonus_objectives": [4],
+            },
+            {"name": "Cy", "color": "red", "captured": [card(-4, "gold", terrain="artifact")]},
+        ],
+        {
+            "mastery": [
+                {"name": "Most forests", "vp": 5, "leaders": ["ann", "BOB"]},
+                {"name": "Gold", "vp": 4, "leaders": ["cy"]},
+            ]
+        },
+        id="speros: every line, Mastery leaders typed in another case, a negative total",
+    ),
+    pytest.param(
+        "speros",
+        [
+            {"name": "Ann", "color": "green", "captured": [card(1, "crystal"), card(1, "iron"), card(1, "gold")]},
+            {
+                "name": "Bob",
+                "color": "black",
+                "captured": [card(1, resource, terrain="swamp") for resource in ("crystal", "iron", "gold")],
+            },
+        ],
+        {},
+        id="speros: resource sets, still tied on own-colour Locations",
+    ),
 ]
 
 
@@ -118,18 +189,30 @@ def test_a_negative_line_and_total_read_with_the_true_minus() -> None:
     result = scored("spires", [{"name": "Ann", "towers": {"green": 14}}, {"name": "Bob", "towers": {"red": 4}}], {})
     assert result.players[0].lines[1].why == "Green 14: 14 cards × −1 = −14 VP."
     assert result.to_dict()["winners_text"] == "Bob wins with −4 VP."
-    cy = scored("speros", [{"name": "Ann", "color": "green"},
-                           {"name": "Cy", "color": "red", "captured": [card(2, "gold"), card(-4, "gold",
-                                                                                              terrain="artifact")]}],
-                {}).players[1]
+    cy = scored(
+        "speros",
+        [
+            {"name": "Ann", "color": "green"},
+            {"name": "Cy", "color": "red", "captured": [card(2, "gold"), card(-4, "gold", terrain="artifact")]},
+        ],
+        {},
+    ).players[1]
     assert cy.lines[0].why == "1 Location: 2 VP; 1 Artifact: −4 VP; together 2 − 4 = −2 VP."
 
 
 TOWERS = [
-    pytest.param({"red": 3, "blue": 3}, "towers", "Red 3, blue 3: 6 cards × 5 = 30 VP.",
-                 id="5 points per Spire card in each of your Towers with 3 or less total cards"),
-    pytest.param({"blue": 4}, "tall_towers", "Blue 4: 4 cards × −1 = −4 VP.",
-                 id="-1 point per Spire card in each of your Towers with 4 or more total cards"),
+    pytest.param(
+        {"red": 3, "blue": 3},
+        "towers",
+        "Red 3, blue 3: 6 cards × 5 = 30 VP.",
+        id="5 points per Spire card in each of your Towers with 3 or less total cards",
+    ),
+    pytest.param(
+        {"blue": 4},
+        "tall_towers",
+        "Blue 4: 4 cards × −1 = −4 VP.",
+        id="-1 point per Spire card in each of your Towers with 4 or more total cards",
+    ),
     pytest.param({}, "towers", "No tower of 1 to 3 cards: 0 VP.", id="a tower of 0 cards scores nothing"),
 ]
 
@@ -144,19 +227,41 @@ def test_the_arithmetic_then_the_points(towers: dict, key: str, why: str) -> Non
 # --- the winners' sentence: one function, the same string everywhere -----------------------------------------
 
 WINNERS = [
-    pytest.param("spyrium", [{"name": "Ann", "vp_track": 42}, {"name": "Bob", "vp_track": 10}], {},
-                 "Ann wins with 42 VP.", id="one winner"),
-    pytest.param("spyrium", [{"name": "Ann", "vp_track": 40}, {"name": "Bob", "vp_track": 40},
-                             {"name": "Cy", "vp_track": 3}], {},
-                 "Ann and Bob share the victory with 40 VP.", id="two share the victory"),
-    pytest.param("spyrium", [{"name": "Ann", "vp_track": 40}, {"name": "Bob", "vp_track": 40},
-                             {"name": "Cy", "vp_track": 40}], {},
-                 "Ann, Bob and Cy share the victory with 40 VP.", id="three share the victory"),
-    pytest.param("spires", [{"name": "Ann", "towers": {"red": 3}}], {"solo": True},
-                 "Ann scores 15 VP.", id="a solo player scores"),
-    pytest.param("spqf", [{"name": "Ann", "vp_tokens": 3, "civ_level": 3},
-                          {"name": "Bob", "vp_tokens": 6, "civ_level": 2}], {},
-                 "Ann wins with 12 VP.", id="a tie broken by the rules has one winner"),
+    pytest.param(
+        "spyrium",
+        [{"name": "Ann", "vp_track": 42}, {"name": "Bob", "vp_track": 10}],
+        {},
+        "Ann wins with 42 VP.",
+        id="one winner",
+    ),
+    pytest.param(
+        "spyrium",
+        [{"name": "Ann", "vp_track": 40}, {"name": "Bob", "vp_track": 40}, {"name": "Cy", "vp_track": 3}],
+        {},
+        "Ann and Bob share the victory with 40 VP.",
+        id="two share the victory",
+    ),
+    pytest.param(
+        "spyrium",
+        [{"name": "Ann", "vp_track": 40}, {"name": "Bob", "vp_track": 40}, {"name": "Cy", "vp_track": 40}],
+        {},
+        "Ann, Bob and Cy share the victory with 40 VP.",
+        id="three share the victory",
+    ),
+    pytest.param(
+        "spires",
+        [{"name": "Ann", "towers": {"red": 3}}],
+        {"solo": True},
+        "Ann scores 15 VP.",
+        id="a solo player scores",
+    ),
+    pytest.param(
+        "spqf",
+        [{"name": "Ann", "vp_tokens": 3, "civ_level": 3}, {"name": "Bob", "vp_tokens": 6, "civ_level": 2}],
+        {},
+        "Ann wins with 12 VP.",
+        id="a tie broken by the rules has one winner",
+    ),
 ]
 
 
@@ -196,8 +301,14 @@ def test_winners_sentence_is_the_same_on_the_page_the_sheet_and_the_api(
 
 def test_calculator_result_says_the_same_sentence(client) -> None:
     """The calculator's result under its form says the sentence of the result it shows."""
-    form = {"name-0": "Ann", "vp_track-0": "40", "name-1": "Bob", "vp_track-1": "40", "name-2": "Cy",
-            "vp_track-2": "40"}
+    form = {
+        "name-0": "Ann",
+        "vp_track-0": "40",
+        "name-1": "Bob",
+        "vp_track-1": "40",
+        "name-2": "Cy",
+        "vp_track-2": "40",
+    }
     html = client.post("/calculator/spyrium", data=form).get_data(as_text=True)
     assert '<p class="winners"><strong>Ann, Bob and Cy share the victory with 40 VP.</strong></p>' in html
 
@@ -205,8 +316,12 @@ def test_calculator_result_says_the_same_sentence(client) -> None:
 # --- names as the seats spell them ---------------------------------------------------------------------------
 
 MASTERY_NAMES = [
-    pytest.param(["ann", "BOB"], "Cy", "Mastery 'Explorer': Ann and Bob share it, 0 VP.",
-                 id="leaders typed in lower and upper case are said as seated"),
+    pytest.param(
+        ["ann", "BOB"],
+        "Cy",
+        "Mastery 'Explorer': Ann and Bob share it, 0 VP.",
+        id="leaders typed in lower and upper case are said as seated",
+    ),
     pytest.param(["  bob "], "Ann", "Mastery 'Explorer': Bob takes it, 0 VP.", id="a leader typed with spaces"),
     pytest.param(["ANN"], "Ann", "Mastery 'Explorer': you best meet it, 6 VP.", id="the player's own line"),
 ]
@@ -242,14 +357,22 @@ def test_tracker_ticks_mastery_leaders_given_at_the_start_by_their_seat() -> Non
 # --- tie-breaks -------------------------------------------------------------------------------------------------
 
 SPYRIUM_TIES = [
-    pytest.param([10, 10], "Ann and Bob tied on 10 VP; the game has no tie-break, so they share the victory.",
-                 id="two share the victory"),
-    pytest.param([10, 10, 10], "Ann, Bob and Cy tied on 10 VP; the game has no tie-break, so they share the victory.",
-                 id="three share the victory"),
-    pytest.param([12, 5, 5], "Bob and Cy tied on 5 VP; the game has no tie-break, so they share rank 2.",
-                 id="two share rank 2"),
-    pytest.param([0, 0], "Ann and Bob tied on 0 VP; the game has no tie-break, so they share the victory.",
-                 id="nobody scored"),
+    pytest.param(
+        [10, 10],
+        "Ann and Bob tied on 10 VP; the game has no tie-break, so they share the victory.",
+        id="two share the victory",
+    ),
+    pytest.param(
+        [10, 10, 10],
+        "Ann, Bob and Cy tied on 10 VP; the game has no tie-break, so they share the victory.",
+        id="three share the victory",
+    ),
+    pytest.param(
+        [12, 5, 5], "Bob and Cy tied on 5 VP; the game has no tie-break, so they share rank 2.", id="two share rank 2"
+    ),
+    pytest.param(
+        [0, 0], "Ann and Bob tied on 0 VP; the game has no tie-break, so they share the victory.", id="nobody scored"
+    ),
 ]
 
 
@@ -265,15 +388,19 @@ def test_spyrium_never_says_still_tied(track: list[int], sentence: str) -> None:
 
 SPEROS_TIES = [
     pytest.param(
-        [{"name": "Ann", "color": "green", "captured": [card(5, "gold")]},
-         {"name": "Bob", "color": "blue", "captured": [card(5, "gold", terrain="ocean")]}],
+        [
+            {"name": "Ann", "color": "green", "captured": [card(5, "gold")]},
+            {"name": "Bob", "color": "blue", "captured": [card(5, "gold", terrain="ocean")]},
+        ],
         "Ann and Bob tied on 5 VP. Most captured Locations of their own colour is equal too: Ann 1 green (Forest), "
         "Bob 1 blue (Ocean). Still tied, Ann and Bob share the victory.",
         id="still tied: each tied player's own colour named",
     ),
     pytest.param(
-        [{"name": "Ann", "color": "red", "captured": [card(5, "gold", terrain="mountain")]},
-         {"name": "Bob", "color": "black", "captured": [card(5, "gold", terrain="artifact")]}],
+        [
+            {"name": "Ann", "color": "red", "captured": [card(5, "gold", terrain="mountain")]},
+            {"name": "Bob", "color": "black", "captured": [card(5, "gold", terrain="artifact")]},
+        ],
         "Ann and Bob tied on 5 VP. Tie-break, most captured Locations of their own colour: Ann 1 red (Mountain), "
         "Bob 0 black (Swamp).",
         id="In the event of a tie, the player with the most captured lands of their own color wins",
@@ -289,13 +416,19 @@ def test_speros_tie_names_each_players_own_colour(players: list, sentence: str) 
 
 def test_spires_and_spqf_tie_breaks_say_vp_and_each_value() -> None:
     """Tied on VP, then each tied player's value, or the one value they share."""
-    spires_tie = scored("spires", [{"name": "Ann", "towers": {"red": 3, "blue": 4}, "scroll_vp": 4},
-                                   {"name": "Bob", "towers": {"red": 3}}], {})
+    spires_tie = scored(
+        "spires",
+        [{"name": "Ann", "towers": {"red": 3, "blue": 4}, "scroll_vp": 4}, {"name": "Bob", "towers": {"red": 3}}],
+        {},
+    )
     assert spires_tie.tiebreak == "Ann and Bob tied on 15 VP. Tie-break, fewest negative points: Bob 0 VP, Ann −4 VP."
-    spqf_tie = scored("spqf", [{"name": "Ann", "vp_tokens": 5, "civ_level": 2},
-                               {"name": "Bob", "vp_tokens": 5, "civ_level": 2}], {})
-    assert spqf_tie.tiebreak == ("Ann and Bob tied on 11 VP. Highest Civilization Level is equal too: level 2 each. "
-                                 "Still tied, Ann and Bob share the victory.")
+    spqf_tie = scored(
+        "spqf", [{"name": "Ann", "vp_tokens": 5, "civ_level": 2}, {"name": "Bob", "vp_tokens": 5, "civ_level": 2}], {}
+    )
+    assert spqf_tie.tiebreak == (
+        "Ann and Bob tied on 11 VP. Highest Civilization Level is equal too: level 2 each. "
+        "Still tied, Ann and Bob share the victory."
+    )
 
 
 # --- tracker notes ----------------------------------------------------------------------------------------------
@@ -337,8 +470,10 @@ def test_spires_has_reference_notes_like_the_other_games() -> None:
     text = " ".join(notes)
     assert "Tied totals: the fewest negative points" in text
     assert "Solo: a symbol bonus scores when you have at least as many" in text
-    assert ("50 or less: beheaded; 51 to 65: a few days in the stocks; 66 to 80: a greeting card; 81 to 100: an "
-            "invitation to the King's gala; 101 to 150: a smile; 151 or more: jailed for cheating.") in text
+    assert (
+        "50 or less: beheaded; 51 to 65: a few days in the stocks; 66 to 80: a greeting card; 81 to 100: an "
+        "invitation to the King's gala; 101 to 150: a smile; 151 or more: jailed for cheating."
+    ) in text
     assert not any(HYPHEN_MINUS.search(note) for note in notes)
 
 

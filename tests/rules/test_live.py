@@ -62,46 +62,143 @@ def parse_errors(game: Any, raw: dict[str, Any], seat: int | None, strict: bool 
 
 PARSE_REFUSED = [
     # (game, raw action, seat, strict, {field: message})
-    pytest.param(GAME, {"action": "fly"}, 0, True, {"action": "Unknown action 'fly'; Spires knows add, set."},
-                 id="unknown action"),
-    pytest.param(GAME, {"field": "scroll_vp", "delta": 1}, 0, True,
-                 {"action": "Unknown action None; Spires knows add, set."}, id="no action at all"),
-    pytest.param(GAME, {"action": 3}, 0, True, {"action": "Unknown action 3; Spires knows add, set."},
-                 id="an action name that is not text"),
-    pytest.param(GAME, {"action": "ADD", "field": "scroll_vp", "delta": 1}, 0, True,
-                 {"action": "Unknown action 'ADD'; Spires knows add, set."}, id="action names are exact"),
-    pytest.param(spqf.GAME, {"action": "undo"}, None, True,
-                 {"action": "Unknown action 'undo'; SPQF knows add, first_token, last_card, next_turn, set."},
-                 id="unknown action lists the game's actions, sorted"),
-    pytest.param(spqf.GAME, {"action": "first_token", "level": 1}, None, True,
-                 {"player": "Say which player this is for."}, id="a player-less table action on a seat-only action"),
-    pytest.param(spqf.GAME, {"action": "next_turn"}, 1, True,
-                 {"player": "Next turn is for the whole table: give no player."},
-                 id="a player on a table-only action"),
-    pytest.param(spqf.GAME, {"action": "next_turn", "skip": 2}, None, True, {"skip": "Unknown field."},
-                 id="a parameter an action does not take"),
-    pytest.param(GAME, add("scroll_vp", 1) | {"value": 2}, 0, True, {"value": "Unknown field."},
-                 id="add takes field and delta, not value"),
-    pytest.param(GAME, {"action": "add", "delta": 1}, 0, True, {"field": "This field is required."},
-                 id="add without a field"),
-    pytest.param(GAME, {"action": "set", "field": "scroll_vp"}, 0, True, {"value": "This field is required."},
-                 id="set without a value"),
-    pytest.param(GAME, add("scroll_vp", "3"), 0, True, {"delta": "Enter a whole number."},
-                 id="strict (JSON): '3' as text is refused"),
-    pytest.param(GAME, add("scroll_vp", 3.0), 0, True, {"delta": "Enter a whole number."},
-                 id="strict (JSON): 3.0 is refused"),
-    pytest.param(GAME, add("scroll_vp", True), 0, True, {"delta": "Enter a whole number."},
-                 id="strict (JSON): true is refused"),
-    pytest.param(GAME, set_to("scroll_vp", "5"), 0, True, {"value": "Enter a whole number."},
-                 id="strict (JSON): set to '5' as text is refused"),
-    pytest.param(GAME, add("scroll_vp", "three"), 0, False, {"delta": "Enter a whole number."},
-                 id="lax (form text): 'three' is still refused"),
-    pytest.param(GAME, add("scroll_vp", "2.5"), 0, False, {"delta": "Enter a whole number."},
-                 id="lax (form text): '2.5' is still refused"),
-    pytest.param(GAME, add("scroll_vp", ""), 0, False, {"delta": "Enter a whole number."},
-                 id="lax (form text): an empty box is refused"),
-    pytest.param(GAME, {"action": "add", "field": 3, "delta": 1}, 0, True, {"field": "Give text."},
-                 id="the counter's path is text"),
+    pytest.param(
+        GAME,
+        {"action": "fly"},
+        0,
+        True,
+        {"action": "Unknown action 'fly'; Spires knows add, set."},
+        id="unknown action",
+    ),
+    pytest.param(
+        GAME,
+        {"field": "scroll_vp", "delta": 1},
+        0,
+        True,
+        {"action": "Unknown action None; Spires knows add, set."},
+        id="no action at all",
+    ),
+    pytest.param(
+        GAME,
+        {"action": 3},
+        0,
+        True,
+        {"action": "Unknown action 3; Spires knows add, set."},
+        id="an action name that is not text",
+    ),
+    pytest.param(
+        GAME,
+        {"action": "ADD", "field": "scroll_vp", "delta": 1},
+        0,
+        True,
+        {"action": "Unknown action 'ADD'; Spires knows add, set."},
+        id="action names are exact",
+    ),
+    pytest.param(
+        spqf.GAME,
+        {"action": "undo"},
+        None,
+        True,
+        {"action": "Unknown action 'undo'; SPQF knows add, first_token, last_card, next_turn, set."},
+        id="unknown action lists the game's actions, sorted",
+    ),
+    pytest.param(
+        spqf.GAME,
+        {"action": "first_token", "level": 1},
+        None,
+        True,
+        {"player": "Say which player this is for."},
+        id="a player-less table action on a seat-only action",
+    ),
+    pytest.param(
+        spqf.GAME,
+        {"action": "next_turn"},
+        1,
+        True,
+        {"player": "Next turn is for the whole table: give no player."},
+        id="a player on a table-only action",
+    ),
+    pytest.param(
+        spqf.GAME,
+        {"action": "next_turn", "skip": 2},
+        None,
+        True,
+        {"skip": "Unknown field."},
+        id="a parameter an action does not take",
+    ),
+    pytest.param(
+        GAME,
+        add("scroll_vp", 1) | {"value": 2},
+        0,
+        True,
+        {"value": "Unknown field."},
+        id="add takes field and delta, not value",
+    ),
+    pytest.param(
+        GAME, {"action": "add", "delta": 1}, 0, True, {"field": "This field is required."}, id="add without a field"
+    ),
+    pytest.param(
+        GAME,
+        {"action": "set", "field": "scroll_vp"},
+        0,
+        True,
+        {"value": "This field is required."},
+        id="set without a value",
+    ),
+    pytest.param(
+        GAME,
+        add("scroll_vp", "3"),
+        0,
+        True,
+        {"delta": "Enter a whole number."},
+        id="strict (JSON): '3' as text is refused",
+    ),
+    pytest.param(
+        GAME, add("scroll_vp", 3.0), 0, True, {"delta": "Enter a whole number."}, id="strict (JSON): 3.0 is refused"
+    ),
+    pytest.param(
+        GAME, add("scroll_vp", True), 0, True, {"delta": "Enter a whole number."}, id="strict (JSON): true is refused"
+    ),
+    pytest.param(
+        GAME,
+        set_to("scroll_vp", "5"),
+        0,
+        True,
+        {"value": "Enter a whole number."},
+        id="strict (JSON): set to '5' as text is refused",
+    ),
+    pytest.param(
+        GAME,
+        add("scroll_vp", "three"),
+        0,
+        False,
+        {"delta": "Enter a whole number."},
+        id="lax (form text): 'three' is still refused",
+    ),
+    pytest.param(
+        GAME,
+        add("scroll_vp", "2.5"),
+        0,
+        False,
+        {"delta": "Enter a whole number."},
+        id="lax (form text): '2.5' is still refused",
+    ),
+    pytest.param(
+        GAME,
+        add("scroll_vp", ""),
+        0,
+        False,
+        {"delta": "Enter a whole number."},
+        id="lax (form text): an empty box is refused",
+    ),
+    pytest.param(
+        GAME,
+        {"action": "add", "field": 3, "delta": 1},
+        0,
+        True,
+        {"field": "Give text."},
+        id="the counter's path is text",
+    ),
 ]
 
 
@@ -151,11 +248,15 @@ def test_action_to_dict() -> None:
     """The action as the API takes it back: name, player by name (None for the table), parameters."""
     ctx = context()
     assert live.parse_action(GAME, add("towers.red", 2), 1, strict=True).to_dict(ctx) == {
-        "action": "add", "player": "Bob", "field": "towers.red", "delta": 2,
+        "action": "add",
+        "player": "Bob",
+        "field": "towers.red",
+        "delta": 2,
     }
     next_turn = live.parse_action(spqf.GAME, {"action": "next_turn"}, None, strict=True)
     assert next_turn.to_dict(live.Context(NAMES[:2], spqf.SpqfOptions(), spqf.GAME.live)) == {
-        "action": "next_turn", "player": None,
+        "action": "next_turn",
+        "player": None,
     }
 
 
@@ -178,23 +279,50 @@ def test_start_state() -> None:
     """Every seat starts at the player model's defaults (without the name); the table holds nothing but in solo."""
     assert start(2) == {
         "table": {},
-        "seats": [{"towers": dict.fromkeys(("purple", "red", "yellow", "blue", "green", "black"), 0),
-                   "crowns": 0, "swords": 0, "quills": 0, "scroll_vp": 0}] * 2,
+        "seats": [
+            {
+                "towers": dict.fromkeys(("purple", "red", "yellow", "blue", "green", "black"), 0),
+                "crowns": 0,
+                "swords": 0,
+                "quills": 0,
+                "scroll_vp": 0,
+            }
+        ]
+        * 2,
     }
     assert start(1, solo=True)["table"] == {"discard": {"crowns": 0, "swords": 0, "quills": 0}}
 
 
 COUNTERS = [
     # (players, options, steps as (who, raw), the seats' or table's part expected after)
-    pytest.param(2, {}, [("Ann", add("towers.red", 2)), ("Ann", add("towers.red", 1))],
-                 ("seats", 0, "towers", {"red": 3}), id="add steps a nested counter"),
-    pytest.param(2, {}, [("Bob", add("scroll_vp", 10)), ("Bob", add("scroll_vp", -4))],
-                 ("seats", 1, "scroll_vp", 6), id="add takes a negative delta"),
-    pytest.param(2, {}, [("Bob", set_to("swords", 5)), ("Bob", set_to("swords", 2))],
-                 ("seats", 1, "swords", 2), id="set replaces the value"),
-    pytest.param(1, {"solo": True}, [(None, add("discard.crowns", 2))],
-                 ("table", None, "discard", {"crowns": 2, "swords": 0, "quills": 0}),
-                 id="solo: the table's discard pile counters, without a player"),
+    pytest.param(
+        2,
+        {},
+        [("Ann", add("towers.red", 2)), ("Ann", add("towers.red", 1))],
+        ("seats", 0, "towers", {"red": 3}),
+        id="add steps a nested counter",
+    ),
+    pytest.param(
+        2,
+        {},
+        [("Bob", add("scroll_vp", 10)), ("Bob", add("scroll_vp", -4))],
+        ("seats", 1, "scroll_vp", 6),
+        id="add takes a negative delta",
+    ),
+    pytest.param(
+        2,
+        {},
+        [("Bob", set_to("swords", 5)), ("Bob", set_to("swords", 2))],
+        ("seats", 1, "swords", 2),
+        id="set replaces the value",
+    ),
+    pytest.param(
+        1,
+        {"solo": True},
+        [(None, add("discard.crowns", 2))],
+        ("table", None, "discard", {"crowns": 2, "swords": 0, "quills": 0}),
+        id="solo: the table's discard pile counters, without a player",
+    ),
 ]
 
 
@@ -219,23 +347,56 @@ def test_counter_actions(count: int, options: dict, steps: list, where: tuple) -
 
 NO_SUCH_COUNTER = [
     # (players, options, who, raw, {field: message})
-    pytest.param(2, {}, "Ann", add("towers.pink", 1), {"field": "There is no such counter."},
-                 id="a tower colour Spires does not have"),
-    pytest.param(2, {}, "Ann", add("towers", 1), {"field": "There is no such counter."},
-                 id="a group of counters, not a counter"),
-    pytest.param(2, {}, "Ann", add("towers.red.top", 1), {"field": "There is no such counter."},
-                 id="a path below a counter"),
-    pytest.param(2, {}, "Ann", set_to("name", 1), {"field": "There is no such counter."},
-                 id="the player's name is no counter"),
+    pytest.param(
+        2,
+        {},
+        "Ann",
+        add("towers.pink", 1),
+        {"field": "There is no such counter."},
+        id="a tower colour Spires does not have",
+    ),
+    pytest.param(
+        2, {}, "Ann", add("towers", 1), {"field": "There is no such counter."}, id="a group of counters, not a counter"
+    ),
+    pytest.param(
+        2, {}, "Ann", add("towers.red.top", 1), {"field": "There is no such counter."}, id="a path below a counter"
+    ),
+    pytest.param(
+        2, {}, "Ann", set_to("name", 1), {"field": "There is no such counter."}, id="the player's name is no counter"
+    ),
     pytest.param(2, {}, "Ann", add("", 1), {"field": "There is no such counter."}, id="an empty path"),
-    pytest.param(2, {}, "Ann", add("discard.crowns", 1), {"field": "There is no such counter."},
-                 id="a table counter given a player"),
-    pytest.param(1, {"solo": True}, "Ann", add("discard.crowns", 1), {"field": "There is no such counter."},
-                 id="solo: the discard pile is the table's, not the player's"),
-    pytest.param(2, {}, None, add("discard.crowns", 1), {"field": "There is no such counter."},
-                 id="multiplayer: the table has no discard pile counters"),
-    pytest.param(2, {}, None, add("towers.red", 1), {"player": "Say which player's red tower to change."},
-                 id="a seat's counter without a player asks whose"),
+    pytest.param(
+        2,
+        {},
+        "Ann",
+        add("discard.crowns", 1),
+        {"field": "There is no such counter."},
+        id="a table counter given a player",
+    ),
+    pytest.param(
+        1,
+        {"solo": True},
+        "Ann",
+        add("discard.crowns", 1),
+        {"field": "There is no such counter."},
+        id="solo: the discard pile is the table's, not the player's",
+    ),
+    pytest.param(
+        2,
+        {},
+        None,
+        add("discard.crowns", 1),
+        {"field": "There is no such counter."},
+        id="multiplayer: the table has no discard pile counters",
+    ),
+    pytest.param(
+        2,
+        {},
+        None,
+        add("towers.red", 1),
+        {"player": "Say which player's red tower to change."},
+        id="a seat's counter without a player asks whose",
+    ),
 ]
 
 
@@ -268,12 +429,30 @@ def test_describe(who: str | None, raw: dict[str, Any], text: str) -> None:
 
 WHOLE_PLAY = [
     # (players, options, steps before, the refused step, fields refused)
-    pytest.param(2, {}, [("Ann", set_to("crowns", 5))], ("Bob", add("crowns", 4)), {"crowns"},
-                 id="a bound across two seats (the game's own after-tap check)"),
-    pytest.param(2, {}, [], ("Ann", set_to("crowns", 9)), {"players[0].crowns"},
-                 id="a seat's own bound (the game's validation after the action)"),
-    pytest.param(1, {"solo": True}, [], (None, add("discard.swords", -1)), {"options.discard.swords"},
-                 id="a table counter checked as part of the options the game scores with"),
+    pytest.param(
+        2,
+        {},
+        [("Ann", set_to("crowns", 5))],
+        ("Bob", add("crowns", 4)),
+        {"crowns"},
+        id="a bound across two seats (the game's own after-tap check)",
+    ),
+    pytest.param(
+        2,
+        {},
+        [],
+        ("Ann", set_to("crowns", 9)),
+        {"players[0].crowns"},
+        id="a seat's own bound (the game's validation after the action)",
+    ),
+    pytest.param(
+        1,
+        {"solo": True},
+        [],
+        (None, add("discard.swords", -1)),
+        {"options.discard.swords"},
+        id="a table counter checked as part of the options the game scores with",
+    ),
 ]
 
 
@@ -302,10 +481,15 @@ def test_apply_does_not_change_the_state_given() -> None:
 UNDO = [
     # (players, options, steps before, the action undone, the parts expected in changed_parts)
     pytest.param(2, {}, [], ("Ann", add("towers.red", 2)), {"seats": {"0"}}, id="one seat's counter"),
-    pytest.param(3, {}, [("Cy", set_to("scroll_vp", 7))], ("Cy", set_to("scroll_vp", 9)), {"seats": {"2"}},
-                 id="set on the last seat"),
-    pytest.param(1, {"solo": True}, [], (None, add("discard.quills", 2)), {"table": None},
-                 id="the table's counter"),
+    pytest.param(
+        3,
+        {},
+        [("Cy", set_to("scroll_vp", 7))],
+        ("Cy", set_to("scroll_vp", 9)),
+        {"seats": {"2"}},
+        id="set on the last seat",
+    ),
+    pytest.param(1, {"solo": True}, [], (None, add("discard.quills", 2)), {"table": None}, id="the table's counter"),
 ]
 
 

@@ -13,32 +13,84 @@ from hypothesis import strategies as st
 from companion.games.speros import ACHIEVE, DEMONSTRATE, capture
 
 CASES = [
-    pytest.param(3, ["Red", "Red"], "Red", DEMONSTRATE,
-                 id="Example 1: Red places his or her General and a Minion on a three-space Location. Red may capture"),
-    pytest.param(4, ["Red", "Green", "Green"], None, None,
-                 id="Example 2: Red could play a Unit to the last space and capture that card with the Rule of Ties"),
-    pytest.param(4, ["Red", "Green", "Green", "Red"], "Red", ACHIEVE,
-                 id="Example 2 played on: Red fills the last space and captures with the Rule of Ties"),
-    pytest.param(3, ["Red", "Green", "Green"], "Green", ACHIEVE,
-                 id="Achieve Majority: no unoccupied spaces, the player with the most Units"),
-    pytest.param(3, ["Red", "Green", "Blue"], "Blue", ACHIEVE,
-                 id="Rule of Ties with three players: the tying player to have most recently placed a Unit"),
-    pytest.param(4, ["Green", "Red", "Green", "Red"], "Red", ACHIEVE,
-                 id="Rule of Ties: Red and Green tie at 2, Red placed last"),
-    pytest.param(4, ["Red", "Green", "Blue", "Green"], "Green", ACHIEVE,
-                 id="Achieve Majority with three players: the most Units wins, no tie"),
-    pytest.param(6, ["Red", "Red", "Red", "Red"], "Red", DEMONSTRATE,
-                 id="Demonstrate Majority with two empty spaces: 4 against at most 2"),
-    pytest.param(7, ["Red", "Red", "Red", "Green"], None, None,
-                 id="Demonstrate Majority fails: Green could fill three spaces, reach 4 and win the tie"),
-    pytest.param(5, ["Red", "Red", "Red"], "Red", DEMONSTRATE,
-                 id="Demonstrate on an Artifact's 5 encampments: 3 against at most 2"),
-    pytest.param(2, ["Red"], None, None,
-                 id="One unit on a two-space Location: another player would tie and be the most recent"),
+    pytest.param(
+        3,
+        ["Red", "Red"],
+        "Red",
+        DEMONSTRATE,
+        id="Example 1: Red places his or her General and a Minion on a three-space Location. Red may capture",
+    ),
+    pytest.param(
+        4,
+        ["Red", "Green", "Green"],
+        None,
+        None,
+        id="Example 2: Red could play a Unit to the last space and capture that card with the Rule of Ties",
+    ),
+    pytest.param(
+        4,
+        ["Red", "Green", "Green", "Red"],
+        "Red",
+        ACHIEVE,
+        id="Example 2 played on: Red fills the last space and captures with the Rule of Ties",
+    ),
+    pytest.param(
+        3,
+        ["Red", "Green", "Green"],
+        "Green",
+        ACHIEVE,
+        id="Achieve Majority: no unoccupied spaces, the player with the most Units",
+    ),
+    pytest.param(
+        3,
+        ["Red", "Green", "Blue"],
+        "Blue",
+        ACHIEVE,
+        id="Rule of Ties with three players: the tying player to have most recently placed a Unit",
+    ),
+    pytest.param(
+        4, ["Green", "Red", "Green", "Red"], "Red", ACHIEVE, id="Rule of Ties: Red and Green tie at 2, Red placed last"
+    ),
+    pytest.param(
+        4,
+        ["Red", "Green", "Blue", "Green"],
+        "Green",
+        ACHIEVE,
+        id="Achieve Majority with three players: the most Units wins, no tie",
+    ),
+    pytest.param(
+        6,
+        ["Red", "Red", "Red", "Red"],
+        "Red",
+        DEMONSTRATE,
+        id="Demonstrate Majority with two empty spaces: 4 against at most 2",
+    ),
+    pytest.param(
+        7,
+        ["Red", "Red", "Red", "Green"],
+        None,
+        None,
+        id="Demonstrate Majority fails: Green could fill three spaces, reach 4 and win the tie",
+    ),
+    pytest.param(
+        5,
+        ["Red", "Red", "Red"],
+        "Red",
+        DEMONSTRATE,
+        id="Demonstrate on an Artifact's 5 encampments: 3 against at most 2",
+    ),
+    pytest.param(
+        2, ["Red"], None, None, id="One unit on a two-space Location: another player would tie and be the most recent"
+    ),
     pytest.param(1, ["Red"], "Red", ACHIEVE, id="A one-space Location full: its only unit achieves majority"),
     pytest.param(4, [], None, None, id="Nobody has a unit here yet"),
-    pytest.param(5, ["Red", "Green", "Red", "Green"], None, None,
-                 id="A tie with a space left is no capture: whoever fills it wins"),
+    pytest.param(
+        5,
+        ["Red", "Green", "Red", "Green"],
+        None,
+        None,
+        id="A tie with a space left is no capture: whoever fills it wins",
+    ),
 ]
 
 

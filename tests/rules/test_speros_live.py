@@ -34,8 +34,9 @@ UNLAST = {"action": "last_drawn", "drawn": False}
 AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 
 
-def explore(terrain: str = "forest", encampments: int | None = None, vp: int = 1,
-            resources: Sequence[str] = ("gold",)) -> dict[str, Any]:
+def explore(
+    terrain: str = "forest", encampments: int | None = None, vp: int = 1, resources: Sequence[str] = ("gold",)
+) -> dict[str, Any]:
     """A card put into the Skirmish Area (by a player's Explore, or with no player at setup or by an ability).
 
     Encampments not given: 3 for a Location, none sent for an Artifact (it has 5)."""
@@ -89,8 +90,9 @@ def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, An
     return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
 
 
-def play(count: int, steps: Sequence[Step], ctx: live.Context | None = None) -> tuple[live.State, live.Context,
-                                                                                       list[str]]:
+def play(
+    count: int, steps: Sequence[Step], ctx: live.Context | None = None
+) -> tuple[live.State, live.Context, list[str]]:
     """Run the steps from the start state; the final state, the context and everything said, in order."""
     ctx = ctx or context(count)
     state = GAME.live.start(count, SperosOptions())
@@ -139,10 +141,17 @@ def everything(who: str, card: int) -> list[Step]:
 
 EXPLORE = [
     pytest.param(
-        seat, terrain, HOME[COLOURS[seat]] != terrain,
-        id=(f"Explore: {NAMES[seat]} ({COLOURS[seat]}) explores a {terrain} Location: "
-            + ("does not match your Units' color, deploy one of your Minions" if HOME[COLOURS[seat]] != terrain
-               else "If the Location's color does match your Units' color, do not deploy a Minion")),
+        seat,
+        terrain,
+        HOME[COLOURS[seat]] != terrain,
+        id=(
+            f"Explore: {NAMES[seat]} ({COLOURS[seat]}) explores a {terrain} Location: "
+            + (
+                "does not match your Units' color, deploy one of your Minions"
+                if HOME[COLOURS[seat]] != terrain
+                else "If the Location's color does match your Units' color, do not deploy a Minion"
+            )
+        ),
     )
     for seat in range(4)
     for terrain in TERRAINS
@@ -157,7 +166,12 @@ def test_explore_deploys_a_minion_unless_the_colour_matches(seat: int, terrain: 
     state, _, said = play(4, [(who, explore(terrain, encampments=3, vp=2, resources=["iron"]))], ctx)
     card = card_of(state, 1)
     assert (card["terrain"], card["encampments"], card["vp"], card["resources"], card["captured_by"]) == (
-        terrain, 3, 2, ["iron"], None)
+        terrain,
+        3,
+        2,
+        ["iron"],
+        None,
+    )
     name = f"{terrain.capitalize()} card 1"
     if deployed:
         assert units(state, ctx, 1) == [(who, "minion")]
@@ -166,14 +180,19 @@ def test_explore_deploys_a_minion_unless_the_colour_matches(seat: int, terrain: 
     else:
         assert units(state, ctx, 1) == []
         assert camp(state, ctx, who) == {"minion": 10, "general": 1}
-        assert said == [f"{name} (2 VP, iron) is in the Skirmish Area.",
-                        f"It is {who}'s own colour: no Minion is deployed."]
+        assert said == [
+            f"{name} (2 VP, iron) is in the Skirmish Area.",
+            f"It is {who}'s own colour: no Minion is deployed.",
+        ]
 
 
 @pytest.mark.parametrize(
-    "terrain", [*TERRAINS, "artifact"],
-    ids=lambda t: f"Setup 3. Each player simultaneously puts one Location into the Skirmish Area ({t}): nobody "
-                  "explores, no Minion",
+    "terrain",
+    [*TERRAINS, "artifact"],
+    ids=lambda t: (
+        f"Setup 3. Each player simultaneously puts one Location into the Skirmish Area ({t}): nobody "
+        "explores, no Minion"
+    ),
 )
 def test_a_card_put_in_by_nobody_deploys_nothing(terrain: str) -> None:
     """A card put into play at setup (or by an ability), with no player: no unit is deployed for anyone."""
@@ -190,28 +209,32 @@ def test_explore_with_no_minion_left_still_puts_the_card_in_play() -> None:
     state, ctx, _ = play(2, steps)
     applied = act(state, ctx, "Ann", explore("mountain", encampments=3))
     assert units(applied.state, ctx, 2) == []
-    assert applied.said == ("Mountain card 2 (1 VP, gold) is in the Skirmish Area.",
-                            "Ann has no Minion left in Base Camp to deploy there.")
+    assert applied.said == (
+        "Mountain card 2 (1 VP, gold) is in the Skirmish Area.",
+        "Ann has no Minion left in Base Camp to deploy there.",
+    )
 
 
 def test_explore_onto_a_one_space_location_says_it_may_be_captured() -> None:
     """'Achieve Majority: When a Location has no unoccupied spaces remaining': the explorer's Minion fills it."""
     _, _, said = play(2, [("Bob", explore("forest", encampments=1))])
-    assert said[-1] == ("Bob may capture Forest card 1: The 1 encampment is occupied and Bob has the most units (1): "
-                        "Bob achieves majority.")
+    assert said[-1] == (
+        "Bob may capture Forest card 1: The 1 encampment is occupied and Bob has the most units (1): "
+        "Bob achieves majority."
+    )
 
 
 def test_cards_are_numbered_in_the_order_they_come_into_play() -> None:
     """The tracker numbers cards 1, 2, 3 as they enter the Skirmish Area, whoever puts them there."""
     state, _, _ = play(2, [(None, explore("forest")), ("Bob", explore("swamp")), (None, explore("artifact"))])
-    assert [(c["id"], c["terrain"]) for c in state["table"]["cards"]] == [(1, "forest"), (2, "swamp"),
-                                                                         (3, "artifact")]
+    assert [(c["id"], c["terrain"]) for c in state["table"]["cards"]] == [(1, "forest"), (2, "swamp"), (3, "artifact")]
     assert state["table"]["next_card"] == 4
 
 
 EXPLORE_REFUSED = [
     pytest.param(
-        {**explore(), "resources": []}, {"resources": "Which resource does this card show?"},
+        {**explore(), "resources": []},
+        {"resources": "Which resource does this card show?"},
         id="Each Location also features one of three Resources: none ticked asks Which resource does this card show?",
     ),
     pytest.param(
@@ -220,19 +243,23 @@ EXPLORE_REFUSED = [
         id="Each Location also features one of three Resources: none given asks Which resource does this card show?",
     ),
     pytest.param(
-        explore("artifact", resources=[]), {"resources": "Which resource does this card show?"},
+        explore("artifact", resources=[]),
+        {"resources": "Which resource does this card show?"},
         id="Artifact cards also feature resources: an Artifact without one is asked too",
     ),
     pytest.param(
-        explore(resources=["gold", "gold"]), {"resources": "List each resource at most once."},
+        explore(resources=["gold", "gold"]),
+        {"resources": "List each resource at most once."},
         id="one of three Resources: Crystal, Iron and Gold; the same one twice is a typo",
     ),
     pytest.param(
-        explore(resources=["silver"]), {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."},
+        explore(resources=["silver"]),
+        {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."},
         id="one of three Resources: Crystal, Iron and Gold, nothing else",
     ),
     pytest.param(
-        explore("plains"), {"terrain": "Must be one of 'forest', 'mountain', 'ocean', 'swamp' or 'artifact'."},
+        explore("plains"),
+        {"terrain": "Must be one of 'forest', 'mountain', 'ocean', 'swamp' or 'artifact'."},
         id="Each Location has one of four types: Forest, Mountain, Ocean and Swamp (or an Artifact)",
     ),
 ]
@@ -259,70 +286,106 @@ def test_one_resource_from_a_form_is_text() -> None:
 DEPLOY_REFUSED = [
     # (steps before, who, action, {field: message})
     pytest.param(
-        [(None, explore("forest", encampments=1)), ("Ann", deploy(1))], "Bob", deploy(1),
+        [(None, explore("forest", encampments=1)), ("Ann", deploy(1))],
+        "Bob",
+        deploy(1),
         {"card": "Forest card 1 has no unoccupied encampment."},
         id="To deploy a Unit, a player moves it ... into an UNOCCUPIED encampment: a full card is refused",
     ),
     pytest.param(
-        [(None, explore("forest", encampments=1)), ("Ann", deploy(1))], "Bob", deploy(1, "general"),
+        [(None, explore("forest", encampments=1)), ("Ann", deploy(1))],
+        "Bob",
+        deploy(1, "general"),
         {"card": "Forest card 1 has no unoccupied encampment."},
         id="Lead: Deploy your General ... into an unoccupied encampment: a full card is refused",
     ),
     pytest.param(
-        [(None, explore("forest", encampments=3)), ("Ann", deploy(1, "general")), ("Ann", deploy(1)),
-         ("Ann", capture(1))], "Bob", deploy(1),
+        [
+            (None, explore("forest", encampments=3)),
+            ("Ann", deploy(1, "general")),
+            ("Ann", deploy(1)),
+            ("Ann", capture(1)),
+        ],
+        "Bob",
+        deploy(1),
         {"card": "Forest card 1 is in Ann's Captured Area: no unit can be deployed there."},
         id="Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area: Attack",
     ),
     pytest.param(
-        [(None, explore("forest", encampments=3)), ("Ann", deploy(1, "general")), ("Ann", deploy(1)),
-         ("Ann", capture(1))], "Ann", deploy(1),
+        [
+            (None, explore("forest", encampments=3)),
+            ("Ann", deploy(1, "general")),
+            ("Ann", deploy(1)),
+            ("Ann", capture(1)),
+        ],
+        "Ann",
+        deploy(1),
         {"card": "Forest card 1 is in Ann's Captured Area: no unit can be deployed there."},
         id="Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area: nor its owner",
     ),
     pytest.param(
         [(None, explore("ocean", encampments=3)), ("Ann", deploy(1)), ("Ann", deploy(1)), ("Ann", capture(1))],
-        "Bob", deploy(1, "general"),
+        "Bob",
+        deploy(1, "general"),
         {"card": "Ocean card 1 is in Ann's Captured Area: no unit can be deployed there."},
         id="Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area: Lead",
     ),
     pytest.param(
-        [(None, explore("artifact")), ("Ann", deploy(1)), ("Ann", deploy(1)), ("Ann", deploy(1)),
-         ("Ann", capture(1))], "Bob", deploy(1),
+        [(None, explore("artifact")), ("Ann", deploy(1)), ("Ann", deploy(1)), ("Ann", deploy(1)), ("Ann", capture(1))],
+        "Bob",
+        deploy(1),
         {"card": "Artifact 1 is in Ann's Captured Area: no unit can be deployed there."},
         id="Units on a captured Ancient Artifact are locked ... In addition, new units may not be added",
     ),
     pytest.param(
-        [(None, explore("ocean", encampments=12))] + [("Bob", deploy(1))] * 10, "Bob", deploy(1),
+        [(None, explore("ocean", encampments=12))] + [("Bob", deploy(1))] * 10,
+        "Bob",
+        deploy(1),
         {"kind": "Bob has no Minion left in Base Camp."},
         id="10 small meeples of each color: an 11th Minion is refused",
     ),
     pytest.param(
         [(None, explore("ocean", encampments=3)), (None, explore("swamp", encampments=9))]
-        + [("Bob", deploy(1))] * 3 + [("Bob", deploy(2))] * 7, "Bob", deploy(2),
+        + [("Bob", deploy(1))] * 3
+        + [("Bob", deploy(2))] * 7,
+        "Bob",
+        deploy(2),
         {"kind": "Bob has no Minion left in Base Camp."},
         id="10 small meeples of each color: counted over every card",
     ),
     pytest.param(
-        [(None, explore("ocean", encampments=3)), ("Cy", deploy(1, "general"))], "Cy", deploy(1, "general"),
+        [(None, explore("ocean", encampments=3)), ("Cy", deploy(1, "general"))],
+        "Cy",
+        deploy(1, "general"),
         {"kind": "Cy has no General left in Base Camp."},
         id="1 large meeple of each color: a second General is refused",
     ),
     pytest.param(
-        [(None, explore("ocean", encampments=12)), *everything("Cy", 1)], "Cy", deploy(1, "general"),
+        [(None, explore("ocean", encampments=12)), *everything("Cy", 1)],
+        "Cy",
+        deploy(1, "general"),
         {"kind": "Cy has no General left in Base Camp."},
         id="Base Camp: A player's gameplay area consisting of his or her undeployed Units: empty",
     ),
     pytest.param(
-        [(None, explore())], "Ann", deploy(2), {"card": "There is no card 2 in play."},
+        [(None, explore())],
+        "Ann",
+        deploy(2),
+        {"card": "There is no card 2 in play."},
         id="Attack: Deploy one of your Minions to any Location IN THE SKIRMISH AREA: not a card never played",
     ),
     pytest.param(
-        [(None, explore())], None, deploy(1), {"player": "Say which player this is for."},
+        [(None, explore())],
+        None,
+        deploy(1),
+        {"player": "Say which player this is for."},
         id="deploy needs a player",
     ),
     pytest.param(
-        [(None, explore())], "Ann", deploy(1, "captain"), {"kind": "Must be one of 'minion' or 'general'."},
+        [(None, explore())],
+        "Ann",
+        deploy(1, "captain"),
+        {"kind": "Must be one of 'minion' or 'general'."},
         id="Units are Minions and the General",
     ),
 ]
@@ -355,17 +418,28 @@ def test_remove_returns_the_unit_to_base_camp() -> None:
 
 MOVE_REMOVE_REFUSED = [
     pytest.param(
-        [(None, explore("forest", encampments=2)), (None, explore("ocean", encampments=1)), ("Ann", deploy(1)),
-         ("Bob", deploy(2))], "Ann", move(1, 2), {"to": "Ocean card 2 has no unoccupied encampment."},
+        [
+            (None, explore("forest", encampments=2)),
+            (None, explore("ocean", encampments=1)),
+            ("Ann", deploy(1)),
+            ("Bob", deploy(2)),
+        ],
+        "Ann",
+        move(1, 2),
+        {"to": "Ocean card 2 has no unoccupied encampment."},
         id="an ability moves a unit into an unoccupied encampment only",
     ),
     pytest.param(
-        [(None, explore("forest")), ("Ann", deploy(1))], "Bob", remove(1),
+        [(None, explore("forest")), ("Ann", deploy(1))],
+        "Bob",
+        remove(1),
         {"kind": "Bob has no Minion on Forest card 1."},
         id="Exile: remove it from a card: a unit that is not there",
     ),
     pytest.param(
-        [(None, explore("forest")), ("Ann", deploy(1))], "Ann", remove(1, "general"),
+        [(None, explore("forest")), ("Ann", deploy(1))],
+        "Ann",
+        remove(1, "general"),
         {"kind": "Ann has no General on Forest card 1."},
         id="Exile: remove a General that is not on the card",
     ),
@@ -392,18 +466,20 @@ def test_example_1_general_and_minion_on_a_three_space_location() -> None:
     # The General alone is not enough: two empty spaces could give Green 2.
     assert refusal(state, ctx, "Red", capture(1)) == {
         "card": "Red can't capture Ocean card 1: Red has the most units (1), but another player could fill the "
-                "2 empty encampments and reach 2, then win a tie as the most recent to place: no capture yet."
+        "2 empty encampments and reach 2, then win a tie as the most recent to place: no capture yet."
     }
     # Lead: 'If that Location has a remaining unoccupied encampment, you may also deploy one of your Minions'.
     applied = act(state, ctx, "Red", deploy(1))
     assert applied.said == (
         "Red deploys a Minion to Ocean card 1.",
-        ("Red may capture Ocean card 1: Red has 2 units; even if the 1 empty encampment were filled by another "
-         "player, they could reach only 1: Red demonstrates majority."),
+        (
+            "Red may capture Ocean card 1: Red has 2 units; even if the 1 empty encampment were filled by another "
+            "player, they could reach only 1: Red demonstrates majority."
+        ),
     )
     assert refusal(applied.state, ctx, "Green", capture(1)) == {
         "card": "Green can't capture Ocean card 1: Red has 2 units; even if the 1 empty encampment were filled by "
-                "another player, they could reach only 1: Red demonstrates majority."
+        "another player, they could reach only 1: Red demonstrates majority."
     }
     captured = act(applied.state, ctx, "Red", capture(1))
     assert captured.said == ("Red captures Ocean card 1 (demonstrate majority).",)
@@ -418,19 +494,27 @@ def test_example_2_the_rule_of_ties_decides() -> None:
     Unit to the last space and capture that card with the Rule of Ties.'"""
     ctx = RED_GREEN
     # Red explores a Forest (green, not Red's colour): the Explore deploys Red's Minion there.
-    steps = [("Red", explore("forest", encampments=4)), (None, NEXT), ("Green", deploy(1, "general")),
-             ("Green", deploy(1))]
+    steps = [
+        ("Red", explore("forest", encampments=4)),
+        (None, NEXT),
+        ("Green", deploy(1, "general")),
+        ("Green", deploy(1)),
+    ]
     state, _, said = play(2, steps, ctx)
     assert said[1] == "Red deploys a Minion there."
-    why = ("Green has the most units (2), but another player could fill the 1 empty encampment and reach 2, then win "
-           "a tie as the most recent to place: no capture yet.")
+    why = (
+        "Green has the most units (2), but another player could fill the 1 empty encampment and reach 2, then win "
+        "a tie as the most recent to place: no capture yet."
+    )
     assert refusal(state, ctx, "Green", capture(1)) == {"card": f"Green can't capture Forest card 1: {why}"}
     assert refusal(state, ctx, "Red", capture(1)) == {"card": f"Red can't capture Forest card 1: {why}"}
     # Red's next turn: a Unit to the last space.
     state = act(state, ctx, None, NEXT).state
     applied = act(state, ctx, "Red", deploy(1))
-    tie = ("All 4 encampments are occupied and Red and Green tie with 2 units each: Red placed a unit there most "
-           "recently and captures it (rule of ties).")
+    tie = (
+        "All 4 encampments are occupied and Red and Green tie with 2 units each: Red placed a unit there most "
+        "recently and captures it (rule of ties)."
+    )
     assert applied.said == ("Red deploys a Minion to Forest card 1.", f"Red may capture Forest card 1: {tie}")
     assert refusal(applied.state, ctx, "Green", capture(1)) == {"card": f"Green can't capture Forest card 1: {tie}"}
     captured = act(applied.state, ctx, "Red", capture(1))
@@ -446,24 +530,40 @@ def test_example_2_the_rule_of_ties_decides() -> None:
 TIES = [
     # (encampments, placements as steps after the card is in play, the capturer)
     pytest.param(
-        3, [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1))], "Cy",
+        3,
+        [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1))],
+        "Cy",
         id="Rule of Ties: all encampments occupied, a three-way tie: the tying player to have most recently placed",
     ),
     pytest.param(
-        5, [("Ann", deploy(1)), ("Bob", deploy(1)), ("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1))], "Bob",
+        5,
+        [("Ann", deploy(1)), ("Bob", deploy(1)), ("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1))],
+        "Bob",
         id="Rule of Ties: the TYING player to have most recently placed: Cy placed last but does not tie",
     ),
     pytest.param(
-        6, [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1)), ("Cy", deploy(1)), ("Bob", deploy(1)),
-            ("Ann", deploy(1, "general"))], "Ann",
+        6,
+        [
+            ("Ann", deploy(1)),
+            ("Bob", deploy(1)),
+            ("Cy", deploy(1)),
+            ("Cy", deploy(1)),
+            ("Bob", deploy(1)),
+            ("Ann", deploy(1, "general")),
+        ],
+        "Ann",
         id="Rule of Ties: 2 each for three players, Ann's General placed last (a General counts as one unit)",
     ),
     pytest.param(
-        3, [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1)), ("Bob", remove(1)), ("Bob", deploy(1))], "Bob",
+        3,
+        [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1)), ("Bob", remove(1)), ("Bob", deploy(1))],
+        "Bob",
         id="Rule of Ties: most RECENTLY placed: Bob's Minion destroyed and placed again is the latest",
     ),
     pytest.param(
-        4, [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1)), ("Ann", deploy(1))], "Ann",
+        4,
+        [("Ann", deploy(1)), ("Bob", deploy(1)), ("Cy", deploy(1)), ("Ann", deploy(1))],
+        "Ann",
         id="Achieve Majority with three players: the player with the most Units, no tie",
     ),
 ]
@@ -485,33 +585,50 @@ def test_rule_of_ties_with_three_players(encampments: int, steps: list[Step], wi
 
 CAPTURE_REFUSED = [
     pytest.param(
-        [(None, explore("forest"))], "Ann", capture(1),
+        [(None, explore("forest"))],
+        "Ann",
+        capture(1),
         {"card": "Ann can't capture Forest card 1: Nobody has a unit here yet."},
         id="There are two ways for a player to capture a Location: neither on an empty card",
     ),
     pytest.param(
-        [(None, explore("forest", encampments=2)), ("Ann", deploy(1)), ("Bob", deploy(1))], "Ann", capture(1),
-        {"card": "Ann can't capture Forest card 1: All 2 encampments are occupied and Ann and Bob tie with 1 unit "
-                 "each: Bob placed a unit there most recently and captures it (rule of ties)."},
+        [(None, explore("forest", encampments=2)), ("Ann", deploy(1)), ("Bob", deploy(1))],
+        "Ann",
+        capture(1),
+        {
+            "card": "Ann can't capture Forest card 1: All 2 encampments are occupied and Ann and Bob tie with 1 unit "
+            "each: Bob placed a unit there most recently and captures it (rule of ties)."
+        },
         id="Rule of Ties: the tying player who placed EARLIER may not capture",
     ),
     pytest.param(
-        [(None, explore("forest", encampments=3)), ("Ann", deploy(1)), ("Ann", deploy(1))], "Bob", capture(1),
-        {"card": "Bob can't capture Forest card 1: Ann has 2 units; even if the 1 empty encampment were filled by "
-                 "another player, they could reach only 1: Ann demonstrates majority."},
+        [(None, explore("forest", encampments=3)), ("Ann", deploy(1)), ("Ann", deploy(1))],
+        "Bob",
+        capture(1),
+        {
+            "card": "Bob can't capture Forest card 1: Ann has 2 units; even if the 1 empty encampment were filled by "
+            "another player, they could reach only 1: Ann demonstrates majority."
+        },
         id="Demonstrate Majority is the demonstrating player's: not another player's",
     ),
     pytest.param(
         [(None, explore("forest", encampments=3)), ("Ann", deploy(1)), ("Ann", deploy(1)), ("Ann", capture(1))],
-        "Ann", capture(1), {"card": "Ann can't capture Forest card 1: Captured by Ann."},
+        "Ann",
+        capture(1),
+        {"card": "Ann can't capture Forest card 1: Captured by Ann."},
         id="Capture: Move a Location from the Skirmish Area to a Captured Area: not twice",
     ),
     pytest.param(
-        [(None, explore("forest"))], "Ann", capture(2), {"card": "There is no card 2 in play."},
+        [(None, explore("forest"))],
+        "Ann",
+        capture(2),
+        {"card": "There is no card 2 in play."},
         id="capture: a card that is not in play",
     ),
     pytest.param(
-        [(None, explore("forest", encampments=1)), ("Ann", deploy(1))], None, capture(1),
+        [(None, explore("forest", encampments=1)), ("Ann", deploy(1))],
+        None,
+        capture(1),
         {"player": "Say which player this is for."},
         id="capture needs a player",
     ),
@@ -529,9 +646,14 @@ def test_a_captured_location_is_never_uncaptured() -> None:
     """'Regardless of the Units moved onto or off its encampments, a captured Location cannot become uncaptured';
     'Units in that zone may still be affected by card abilities'; its units still score."""
     steps = [
-        (None, explore("forest", encampments=3)), (None, explore("ocean", encampments=4)),
-        ("Ann", deploy(1)), ("Ann", deploy(1)), ("Bob", deploy(1)), ("Ann", capture(1)),
-        ("Bob", deploy(2)), ("Bob", deploy(2)),
+        (None, explore("forest", encampments=3)),
+        (None, explore("ocean", encampments=4)),
+        ("Ann", deploy(1)),
+        ("Ann", deploy(1)),
+        ("Bob", deploy(1)),
+        ("Ann", capture(1)),
+        ("Bob", deploy(2)),
+        ("Bob", deploy(2)),
     ]
     state, ctx, said = play(2, steps)
     assert said[-3] == "Ann captures Forest card 1 (achieve majority)."
@@ -565,14 +687,16 @@ def test_an_artifact_has_five_encampments(typed: int | None) -> None:
     assert card_of(state, 1)["encampments"] == speros.ARTIFACT_ENCAMPMENTS == 5
 
 
-@pytest.mark.parametrize("typed", [1, 3, 4, 6, 12],
-                         ids=lambda n: f"Every Artifact card features 5 Encampments: {n} is refused")
+@pytest.mark.parametrize(
+    "typed", [1, 3, 4, 6, 12], ids=lambda n: f"Every Artifact card features 5 Encampments: {n} is refused"
+)
 def test_an_artifact_with_other_than_five_encampments_is_refused(typed: int) -> None:
     """'Every Artifact card features 5 Encampments': any other number is a slip, refused beside the encampments
     (never silently made 5), and nothing comes into play."""
     state, ctx, _ = play(2, [])
     assert refusal(state, ctx, "Ann", explore("artifact", encampments=typed)) == {
-        "encampments": f"Every Artifact card features 5 Encampments, not {typed}."}
+        "encampments": f"Every Artifact card features 5 Encampments, not {typed}."
+    }
 
 
 def artifact_taken() -> tuple[live.State, live.State, live.Context, live.Applied]:
@@ -580,9 +704,14 @@ def artifact_taken() -> tuple[live.State, live.State, live.Context, live.Applied
 
     The state before the capture, the state after it, the context and what the capture said."""
     steps = [
-        (None, explore("forest", encampments=4)), (None, explore("artifact", vp=4, resources=["crystal"])),
-        ("Ann", deploy(2)), ("Bob", deploy(2, "general")), ("Ann", deploy(2)), ("Ann", deploy(2)),
-        ("Ann", deploy(1)), ("Cy", deploy(2)),
+        (None, explore("forest", encampments=4)),
+        (None, explore("artifact", vp=4, resources=["crystal"])),
+        ("Ann", deploy(2)),
+        ("Bob", deploy(2, "general")),
+        ("Ann", deploy(2)),
+        ("Ann", deploy(2)),
+        ("Ann", deploy(1)),
+        ("Cy", deploy(2)),
     ]
     before, ctx, _ = play(3, steps)
     applied = act(before, ctx, "Ann", capture(2))
@@ -593,10 +722,17 @@ def test_artifact_capture_sends_the_others_home_and_locks_the_capturer() -> None
     """'When a player captures an Ancient Artifact, all other players return their Units deployed to that card to
     their Base Camps, then that player places the Artifact into their Captured Area.'"""
     before, after, ctx, applied = artifact_taken()
-    assert units(before, ctx, 2) == [("Ann", "minion"), ("Bob", "general"), ("Ann", "minion"), ("Ann", "minion"),
-                                     ("Cy", "minion")]
-    assert applied.said == ("Ann captures Artifact 2 (achieve majority).",
-                            "Ann's units on it are locked on; Bob and Cy's go back to their Base Camp.")
+    assert units(before, ctx, 2) == [
+        ("Ann", "minion"),
+        ("Bob", "general"),
+        ("Ann", "minion"),
+        ("Ann", "minion"),
+        ("Cy", "minion"),
+    ]
+    assert applied.said == (
+        "Ann captures Artifact 2 (achieve majority).",
+        "Ann's units on it are locked on; Bob and Cy's go back to their Base Camp.",
+    )
     card = card_of(after, 2)
     assert card["captured_by"] == 0 and card["locked"] is True
     assert units(after, ctx, 2) == [("Ann", "minion")] * 3
@@ -618,15 +754,30 @@ def test_artifact_demonstrated_with_nobody_else_there() -> None:
 
 
 LOCKED = [
-    pytest.param("Ann", remove(2), {"card": "The units on Artifact 2 are locked on: it is a captured Artifact."},
-                 id="Units on a captured Ancient Artifact are locked. They cannot be ... destroyed"),
-    pytest.param("Ann", move(2, 1), {"card": "The units on Artifact 2 are locked on: it is a captured Artifact."},
-                 id="Units on a captured Ancient Artifact are locked. They cannot be moved"),
-    pytest.param("Ann", deploy(2), {"card": "Artifact 2 is in Ann's Captured Area: no unit can be deployed there."},
-                 id="Units on a captured Ancient Artifact are locked ... new units may not be added: deploy"),
-    pytest.param("Bob", deploy(2, "general"),
-                 {"card": "Artifact 2 is in Ann's Captured Area: no unit can be deployed there."},
-                 id="Units on a captured Ancient Artifact are locked ... new units may not be added: another's Lead"),
+    pytest.param(
+        "Ann",
+        remove(2),
+        {"card": "The units on Artifact 2 are locked on: it is a captured Artifact."},
+        id="Units on a captured Ancient Artifact are locked. They cannot be ... destroyed",
+    ),
+    pytest.param(
+        "Ann",
+        move(2, 1),
+        {"card": "The units on Artifact 2 are locked on: it is a captured Artifact."},
+        id="Units on a captured Ancient Artifact are locked. They cannot be moved",
+    ),
+    pytest.param(
+        "Ann",
+        deploy(2),
+        {"card": "Artifact 2 is in Ann's Captured Area: no unit can be deployed there."},
+        id="Units on a captured Ancient Artifact are locked ... new units may not be added: deploy",
+    ),
+    pytest.param(
+        "Bob",
+        deploy(2, "general"),
+        {"card": "Artifact 2 is in Ann's Captured Area: no unit can be deployed there."},
+        id="Units on a captured Ancient Artifact are locked ... new units may not be added: another's Lead",
+    ),
 ]
 
 
@@ -665,8 +816,12 @@ def test_units_on_a_captured_artifact_score_as_unfamiliar() -> None:
 # --- The end: "If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends" --
 
 EMPTY_CAMP = [
-    pytest.param(count, seat, id=f"If a player starts his or her turn with no Units in his or her Base Camp, the game "
-                                 f"immediately ends: {count}p, {NAMES[seat]}'s turn")
+    pytest.param(
+        count,
+        seat,
+        id=f"If a player starts his or her turn with no Units in his or her Base Camp, the game "
+        f"immediately ends: {count}p, {NAMES[seat]}'s turn",
+    )
     for count in (2, 3, 4)
     for seat in range(count)
 ]
@@ -690,7 +845,8 @@ def test_a_turn_started_with_an_empty_base_camp_ends_the_game(count: int, seat: 
 
 
 @pytest.mark.parametrize(
-    "kept", ["minion", "general"],
+    "kept",
+    ["minion", "general"],
     ids=lambda k: f"starts his or her turn with NO Units in his or her Base Camp: one {k} left, play goes on",
 )
 def test_one_unit_left_in_base_camp_is_not_the_end(kept: str) -> None:
@@ -704,9 +860,12 @@ def test_one_unit_left_in_base_camp_is_not_the_end(kept: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "returned", [False, True],
-    ids=["If a player STARTS his or her turn with no Units: emptied during Ann's own turn, Bob still plays",
-         "If a player STARTS his or her turn with no Units: an Artifact capture sends Ann's unit home first"],
+    "returned",
+    [False, True],
+    ids=[
+        "If a player STARTS his or her turn with no Units: emptied during Ann's own turn, Bob still plays",
+        "If a player STARTS his or her turn with no Units: an Artifact capture sends Ann's unit home first",
+    ],
 )
 def test_emptying_base_camp_during_ones_own_turn_is_not_yet_the_end(returned: bool) -> None:
     """Ann deploys her last unit in her own turn (Lead): she did not START that turn with an empty Base Camp. Bob takes
@@ -736,8 +895,12 @@ def test_emptying_base_camp_during_ones_own_turn_is_not_yet_the_end(returned: bo
 # --- The end: "that player finishes his or her turn and then each other player takes one final turn" --------------
 
 LAST_CARD = [
-    pytest.param(count, turn, id=f"When a player draws the last card ... each other player takes one final turn: "
-                                 f"{count}p, drawn in turn {turn} ({NAMES[(turn - 1) % count]})")
+    pytest.param(
+        count,
+        turn,
+        id=f"When a player draws the last card ... each other player takes one final turn: "
+        f"{count}p, drawn in turn {turn} ({NAMES[(turn - 1) % count]})",
+    )
     for count in (2, 3, 4)
     for turn in range(1, count + 2)
 ]
@@ -772,8 +935,10 @@ def test_after_the_last_card_every_other_player_takes_one_more_turn(count: int, 
     assert state["table"]["turn"] == turn + count - 1
     # The last player's Next turn ends that final turn, and the game: no countdown any more, only scoring.
     applied = act(state, ctx, None, NEXT)
-    reason = (f"{others[-1]}'s final turn is over: the last Location card was drawn and each other player has taken "
-              "one final turn. The game has ended.")
+    reason = (
+        f"{others[-1]}'s final turn is over: the last Location card was drawn and each other player has taken "
+        "one final turn. The game has ended."
+    )
     assert applied.said == (reason,)
     state = applied.state
     assert state["table"]["turn"] == turn + count - 1
@@ -813,10 +978,14 @@ def test_turns_go_clockwise_from_the_first_player(count: int) -> None:
 
 TERRAIN_SCORING = [
     pytest.param(
-        seat, terrain, kind,
-        id=(f"Deployed {'Minions' if kind == 'minion' else 'Generals'} on "
+        seat,
+        terrain,
+        kind,
+        id=(
+            f"Deployed {'Minions' if kind == 'minion' else 'Generals'} on "
             f"{'familiar' if HOME[COLOURS[seat]] == terrain else 'unfamiliar'} terrain: "
-            f"{COLOURS[seat]} {kind} on {terrain}"),
+            f"{COLOURS[seat]} {kind} on {terrain}"
+        ),
     )
     for seat in range(4)
     for terrain in (*TERRAINS, "artifact")
@@ -831,8 +1000,12 @@ def test_units_score_by_the_terrain_they_stand_on(seat: int, terrain: str, kind:
     who = NAMES[seat]
     state, ctx, _ = play(4, [(None, explore(terrain)), (who, deploy(1, kind))])
     familiar = HOME[COLOURS[seat]] == terrain
-    expected = {("minion", True): (2, 0), ("minion", False): (1, 0), ("general", True): (0, 3),
-                ("general", False): (0, 2)}[(kind, familiar)]
+    expected = {
+        ("minion", True): (2, 0),
+        ("minion", False): (1, 0),
+        ("general", True): (0, 3),
+        ("general", False): (0, 2),
+    }[(kind, familiar)]
     score = scored(state, ctx)
     assert (score[who]["minions"], score[who]["general"]) == expected
     assert all(sum(score[name].values()) == 0 for name in ctx.names if name != who)
@@ -852,10 +1025,16 @@ def test_a_board_scored_line_by_line() -> None:
     """Minions and the General on several terrains at once, summed: Bob (red) 2 Minions on a Mountain (2 each),
     one on an Ocean (1), one on an Artifact (1), his General on a Swamp (2)."""
     steps = [
-        (None, explore("mountain", encampments=4)), (None, explore("ocean", encampments=4)),
-        (None, explore("artifact")), (None, explore("swamp", encampments=4)),
-        ("Bob", deploy(1)), ("Bob", deploy(1)), ("Bob", deploy(2)), ("Bob", deploy(3)),
-        ("Bob", deploy(4, "general")), ("Ann", deploy(1)),
+        (None, explore("mountain", encampments=4)),
+        (None, explore("ocean", encampments=4)),
+        (None, explore("artifact")),
+        (None, explore("swamp", encampments=4)),
+        ("Bob", deploy(1)),
+        ("Bob", deploy(1)),
+        ("Bob", deploy(2)),
+        ("Bob", deploy(3)),
+        ("Bob", deploy(4, "general")),
+        ("Ann", deploy(1)),
     ]
     state, ctx, _ = play(2, steps)
     score = scored(state, ctx)
@@ -870,8 +1049,9 @@ def captured_cards(who: str, cards: Sequence[tuple[str, int, Sequence[str]]], fi
         number = first + offset
         # A one-space Location is filled by one Minion; an Artifact's 5 encampments are demonstrated with 3.
         fill = 3 if terrain == "artifact" else 1
-        steps += [(None, explore(terrain, encampments=None if terrain == "artifact" else 1, vp=vp,
-                                 resources=resources))]
+        steps += [
+            (None, explore(terrain, encampments=None if terrain == "artifact" else 1, vp=vp, resources=resources))
+        ]
         steps += [(who, deploy(number))] * fill + [(who, capture(number))]
     return steps
 
@@ -880,19 +1060,49 @@ C, I, G = "crystal", "iron", "gold"  # noqa: E741  (the resources' initials: I i
 
 RESOURCE_SETS = [
     # (cards Ann captures as (terrain, vp, resources), captured VP, resource sets VP)
-    pytest.param([("forest", 2, [C]), ("ocean", 3, [I]), ("swamp", 1, [G])], 6, 3,
-                 id="Resource sets: 3 VP each: a Crystal, an Iron and a Gold"),
-    pytest.param([("forest", 2, [C]), ("ocean", 3, [C]), ("swamp", 1, [G])], 6, 0,
-                 id="each of which displaying a DIFFERENT one of the game's three resources: no Iron, no set"),
-    pytest.param([("forest", 2, [C, I]), ("ocean", 1, [I]), ("mountain", 4, [G])], 7, 3,
-                 id="each displaying a different one (OR MORE) of the resources: Crystal-Iron fills the Crystal"),
-    pytest.param([("forest", 1, [C]), ("ocean", 1, [I]), ("swamp", 1, [G]), ("mountain", 1, [C, I, G]),
-                  ("forest", 1, [G]), ("ocean", 1, [I])], 6, 6,
-                 id="A player can collect any number of sets: two, the three-resource card filling a Crystal"),
-    pytest.param([("forest", 2, [C, I, G]), ("ocean", 2, [C, I, G])], 4, 0,
-                 id="no card can count toward more than one set: two cards are never a set"),
-    pytest.param([("forest", 0, [C]), ("artifact", -3, [I]), ("swamp", 5, [G])], 2, 3,
-                 id="Captured card is worth whatever value is written on the card (Artifacts can be negative)"),
+    pytest.param(
+        [("forest", 2, [C]), ("ocean", 3, [I]), ("swamp", 1, [G])],
+        6,
+        3,
+        id="Resource sets: 3 VP each: a Crystal, an Iron and a Gold",
+    ),
+    pytest.param(
+        [("forest", 2, [C]), ("ocean", 3, [C]), ("swamp", 1, [G])],
+        6,
+        0,
+        id="each of which displaying a DIFFERENT one of the game's three resources: no Iron, no set",
+    ),
+    pytest.param(
+        [("forest", 2, [C, I]), ("ocean", 1, [I]), ("mountain", 4, [G])],
+        7,
+        3,
+        id="each displaying a different one (OR MORE) of the resources: Crystal-Iron fills the Crystal",
+    ),
+    pytest.param(
+        [
+            ("forest", 1, [C]),
+            ("ocean", 1, [I]),
+            ("swamp", 1, [G]),
+            ("mountain", 1, [C, I, G]),
+            ("forest", 1, [G]),
+            ("ocean", 1, [I]),
+        ],
+        6,
+        6,
+        id="A player can collect any number of sets: two, the three-resource card filling a Crystal",
+    ),
+    pytest.param(
+        [("forest", 2, [C, I, G]), ("ocean", 2, [C, I, G])],
+        4,
+        0,
+        id="no card can count toward more than one set: two cards are never a set",
+    ),
+    pytest.param(
+        [("forest", 0, [C]), ("artifact", -3, [I]), ("swamp", 5, [G])],
+        2,
+        3,
+        id="Captured card is worth whatever value is written on the card (Artifacts can be negative)",
+    ),
 ]
 
 
@@ -911,8 +1121,15 @@ def test_captured_cards_and_resource_sets_from_the_board(
 
 def test_uncaptured_cards_score_no_card_vp_or_sets() -> None:
     """Only 'captured' cards are worth their value: a card in the Skirmish Area is nobody's."""
-    state, ctx, _ = play(2, [(None, explore("forest", vp=5, resources=[C])), (None, explore("ocean", resources=[I])),
-                             (None, explore("swamp", resources=[G])), ("Ann", deploy(1))])
+    state, ctx, _ = play(
+        2,
+        [
+            (None, explore("forest", vp=5, resources=[C])),
+            (None, explore("ocean", resources=[I])),
+            (None, explore("swamp", resources=[G])),
+            ("Ann", deploy(1)),
+        ],
+    )
     score = scored(state, ctx)
     assert (score["Ann"]["captured"], score["Ann"]["resource_sets"]) == (0, 0)
 
@@ -937,8 +1154,13 @@ def test_bonus_objectives_best_of_three(values: list[int], best: int) -> None:
 
 def test_bonus_counter_add_and_refused_below_zero() -> None:
     """The counters step like any tracker counter; what an objective scores is never negative."""
-    state, ctx, _ = play(2, [("Ann", {"action": "add", "field": "bonus_2", "delta": 4}),
-                             ("Ann", {"action": "add", "field": "bonus_2", "delta": 1})])
+    state, ctx, _ = play(
+        2,
+        [
+            ("Ann", {"action": "add", "field": "bonus_2", "delta": 4}),
+            ("Ann", {"action": "add", "field": "bonus_2", "delta": 1}),
+        ],
+    )
     assert scored(state, ctx)["Ann"]["bonus_objective"] == 5
     assert refusal(state, ctx, "Bob", bonus(1, -1)) == {"bonus_1": "Must be at least 0."}
     assert refusal(state, ctx, None, bonus(1, 3)) == {"player": "Say which player's Bonus Objective 1 VP to change."}
@@ -946,19 +1168,40 @@ def test_bonus_counter_add_and_refused_below_zero() -> None:
 
 MASTERY = [
     # (players, the objectives as raw actions, VP each player gets)
-    pytest.param(3, [mastery(1, 5, "Bob")], [0, 5, 0],
-                 id="The player who best meets the condition on a Mastery card will be awarded the points"),
-    pytest.param(3, [mastery(1, 5, "Ann", "Bob")], [2, 2, 0],
-                 id="the points will be divided evenly amongst the tied players, rounded down: 5 / 2"),
-    pytest.param(4, [mastery(1, 7, "Ann", "Cy", "Dee")], [2, 0, 2, 2],
-                 id="tied players share the points (rounded down): 7 / 3"),
-    pytest.param(4, [mastery(1, 6, "Ann", "Bob", "Cy", "Dee")], [1, 1, 1, 1],
-                 id="tied players share the points (rounded down): 6 / 4"),
+    pytest.param(
+        3,
+        [mastery(1, 5, "Bob")],
+        [0, 5, 0],
+        id="The player who best meets the condition on a Mastery card will be awarded the points",
+    ),
+    pytest.param(
+        3,
+        [mastery(1, 5, "Ann", "Bob")],
+        [2, 2, 0],
+        id="the points will be divided evenly amongst the tied players, rounded down: 5 / 2",
+    ),
+    pytest.param(
+        4, [mastery(1, 7, "Ann", "Cy", "Dee")], [2, 0, 2, 2], id="tied players share the points (rounded down): 7 / 3"
+    ),
+    pytest.param(
+        4,
+        [mastery(1, 6, "Ann", "Bob", "Cy", "Dee")],
+        [1, 1, 1, 1],
+        id="tied players share the points (rounded down): 6 / 4",
+    ),
     pytest.param(3, [mastery(1, 4)], [0, 0, 0], id="If the objective is met: nobody meets it, nobody scores"),
-    pytest.param(4, [mastery(1, 4, "Dee"), mastery(2, 3, "Dee", "Bob"), mastery(3, 6, "Ann")], [6, 1, 0, 5],
-                 id="deal one fewer card than the number of players: three objectives with 4 players"),
-    pytest.param(3, [mastery(1, 4, "Ann"), mastery(1, 9, "Bob")], [0, 9, 0],
-                 id="a Mastery Objective entered again is corrected, not added"),
+    pytest.param(
+        4,
+        [mastery(1, 4, "Dee"), mastery(2, 3, "Dee", "Bob"), mastery(3, 6, "Ann")],
+        [6, 1, 0, 5],
+        id="deal one fewer card than the number of players: three objectives with 4 players",
+    ),
+    pytest.param(
+        3,
+        [mastery(1, 4, "Ann"), mastery(1, 9, "Bob")],
+        [0, 9, 0],
+        id="a Mastery Objective entered again is corrected, not added",
+    ),
 ]
 
 
@@ -977,14 +1220,34 @@ def test_mastery_said() -> None:
 
 
 MASTERY_REFUSED = [
-    pytest.param(2, None, mastery(2, 4, "Ann"), {"number": "With 2 players, 1 Mastery Objective is dealt."},
-                 id="deal one fewer card than the number of players: 2 players, 1 objective"),
-    pytest.param(3, None, mastery(3, 4, "Ann"), {"number": "With 3 players, 2 Mastery Objectives are dealt."},
-                 id="deal one fewer card than the number of players: 3 players, 2 objectives"),
-    pytest.param(3, None, mastery(1, 4, "Dee"), {"leaders": "Dee is not playing."},
-                 id="The player who best meets the condition: a player at the table"),
-    pytest.param(4, "Ann", mastery(1, 4, "Ann"), {"player": "Mastery is for the whole table: give no player."},
-                 id="Mastery Objectives are made public: for the whole table, not one player"),
+    pytest.param(
+        2,
+        None,
+        mastery(2, 4, "Ann"),
+        {"number": "With 2 players, 1 Mastery Objective is dealt."},
+        id="deal one fewer card than the number of players: 2 players, 1 objective",
+    ),
+    pytest.param(
+        3,
+        None,
+        mastery(3, 4, "Ann"),
+        {"number": "With 3 players, 2 Mastery Objectives are dealt."},
+        id="deal one fewer card than the number of players: 3 players, 2 objectives",
+    ),
+    pytest.param(
+        3,
+        None,
+        mastery(1, 4, "Dee"),
+        {"leaders": "Dee is not playing."},
+        id="The player who best meets the condition: a player at the table",
+    ),
+    pytest.param(
+        4,
+        "Ann",
+        mastery(1, 4, "Ann"),
+        {"player": "Mastery is for the whole table: give no player."},
+        id="Mastery Objectives are made public: for the whole table, not one player",
+    ),
 ]
 
 
@@ -1011,22 +1274,40 @@ def test_tie_break_most_captured_lands_of_their_own_colour() -> None:
 # --- Undo: changed_parts / restore takes back everything an action caused ------------------------------------------
 
 ARTIFACT_READY = [
-    (None, explore("forest", encampments=4)), (None, explore("artifact", vp=4, resources=["crystal"])),
-    ("Ann", deploy(2)), ("Bob", deploy(2, "general")), ("Ann", deploy(2)), ("Ann", deploy(2)), ("Cy", deploy(2)),
+    (None, explore("forest", encampments=4)),
+    (None, explore("artifact", vp=4, resources=["crystal"])),
+    ("Ann", deploy(2)),
+    ("Bob", deploy(2, "general")),
+    ("Ann", deploy(2)),
+    ("Ann", deploy(2)),
+    ("Cy", deploy(2)),
 ]
 
 UNDO = [
     # (players, steps before, the action undone as (who, raw))
     pytest.param(3, [], ("Bob", explore("forest")), id="undo: Explore and the Minion it deployed"),
     pytest.param(3, [], (None, explore("artifact")), id="undo: a card put in by nobody"),
-    pytest.param(3, [(None, explore("forest", encampments=3)), ("Ann", deploy(1))], ("Ann", deploy(1)),
-                 id="undo: the deploy that made a Location capturable"),
-    pytest.param(3, [(None, explore("forest", encampments=3)), ("Ann", deploy(1)), ("Ann", deploy(1))],
-                 ("Ann", capture(1)), id="undo: a Location's capture"),
-    pytest.param(3, ARTIFACT_READY, ("Ann", capture(2)),
-                 id="undo: an Artifact's capture, the units it sent home and the lock"),
-    pytest.param(3, [(None, explore("forest")), (None, explore("ocean")), ("Ann", deploy(1))], ("Ann", move(1, 2)),
-                 id="undo: a move"),
+    pytest.param(
+        3,
+        [(None, explore("forest", encampments=3)), ("Ann", deploy(1))],
+        ("Ann", deploy(1)),
+        id="undo: the deploy that made a Location capturable",
+    ),
+    pytest.param(
+        3,
+        [(None, explore("forest", encampments=3)), ("Ann", deploy(1)), ("Ann", deploy(1))],
+        ("Ann", capture(1)),
+        id="undo: a Location's capture",
+    ),
+    pytest.param(
+        3, ARTIFACT_READY, ("Ann", capture(2)), id="undo: an Artifact's capture, the units it sent home and the lock"
+    ),
+    pytest.param(
+        3,
+        [(None, explore("forest")), (None, explore("ocean")), ("Ann", deploy(1))],
+        ("Ann", move(1, 2)),
+        id="undo: a move",
+    ),
     pytest.param(3, [(None, explore("forest")), ("Ann", deploy(1))], ("Ann", remove(1)), id="undo: a remove"),
     pytest.param(3, [], (None, NEXT), id="undo: next turn"),
     pytest.param(3, [(None, NEXT)], (None, LAST), id="undo: the last card mark"),
@@ -1055,8 +1336,13 @@ def test_undo_of_an_artifact_capture_brings_the_units_back_and_unlocks() -> None
     assert undone == before
     card = card_of(undone, 2)
     assert card["captured_by"] is None and not card.get("locked")
-    assert units(undone, ctx, 2) == [("Ann", "minion"), ("Bob", "general"), ("Ann", "minion"), ("Ann", "minion"),
-                                     ("Cy", "minion")]
+    assert units(undone, ctx, 2) == [
+        ("Ann", "minion"),
+        ("Bob", "general"),
+        ("Ann", "minion"),
+        ("Ann", "minion"),
+        ("Cy", "minion"),
+    ]
     assert camp(undone, ctx, "Bob") == {"minion": 10, "general": 0}
     assert camp(undone, ctx, "Cy") == {"minion": 9, "general": 1}
     moved = act(undone, ctx, "Ann", remove(2)).state
@@ -1074,8 +1360,10 @@ def test_apply_does_not_change_the_state_given() -> None:
 # --- Properties over random play ----------------------------------------------------------------------------------
 
 moves = st.one_of(
-    st.tuples(st.sampled_from([None, 0, 1, 2]),
-              st.builds(explore, st.sampled_from([*TERRAINS, "artifact"]), st.one_of(st.none(), st.integers(1, 4)))),
+    st.tuples(
+        st.sampled_from([None, 0, 1, 2]),
+        st.builds(explore, st.sampled_from([*TERRAINS, "artifact"]), st.one_of(st.none(), st.integers(1, 4))),
+    ),
     st.tuples(st.integers(0, 2), st.builds(deploy, st.integers(1, 6), st.sampled_from(["minion", "general"]))),
     st.tuples(st.integers(0, 2), st.builds(move, st.integers(1, 6), st.integers(1, 6))),
     st.tuples(st.integers(0, 2), st.builds(remove, st.integers(1, 6))),
@@ -1135,23 +1423,30 @@ CARD_ASKED = [
     ),
     pytest.param(
         {"action": "explore"},
-        {"terrain": "Which terrain does this card show (or is it an Artifact)?", "vp": "What VP does this card show?",
-         "resources": "Which resource does this card show?"},
+        {
+            "terrain": "Which terrain does this card show (or is it an Artifact)?",
+            "vp": "What VP does this card show?",
+            "resources": "Which resource does this card show?",
+        },
         id="nothing tapped: every question at once",
     ),
     pytest.param(
-        explore("ocean", vp=-1), {"vp": "A Location's printed VP is 0 or more; only an Artifact's can be negative."},
+        explore("ocean", vp=-1),
+        {"vp": "A Location's printed VP is 0 or more; only an Artifact's can be negative."},
         id="Victory Point values on Artifact vary from card to card (and in rare cases can even be negative): "
-           "a Location's cannot (docs/rules.md)",
+        "a Location's cannot (docs/rules.md)",
     ),
     pytest.param(
-        {**explore(), "resources": [["iron"]]}, {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."},
+        {**explore(), "resources": [["iron"]]},
+        {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."},
         id="one of three Resources: a list inside the list is no resource (refused, never an error of the app)",
     ),
     pytest.param(
         {**explore(), "resources": [{"iron": 1}, ["gold"]]},
-        {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'.",
-         "resources[1]": "Must be one of 'crystal', 'iron' or 'gold'."},
+        {
+            "resources[0]": "Must be one of 'crystal', 'iron' or 'gold'.",
+            "resources[1]": "Must be one of 'crystal', 'iron' or 'gold'.",
+        },
         id="one of three Resources: objects inside the list are no resources either",
     ),
 ]
@@ -1171,22 +1466,33 @@ def test_a_zero_vp_location_and_a_negative_artifact_are_taken() -> None:
     """'Victory Point values on Artifact vary from card to card (and in rare cases can even be negative)'."""
     state, _, said = play(2, [(None, explore("swamp", vp=0)), (None, explore("artifact", vp=-2))])
     assert [(c["terrain"], c["vp"], c["encampments"]) for c in state["table"]["cards"]] == [
-        ("swamp", 0, 3), ("artifact", -2, 5)]
-    assert said == ["Swamp card 1 (0 VP, gold) is in the Skirmish Area.",
-                    "Artifact 2 (−2 VP, gold) is in the Skirmish Area."]
+        ("swamp", 0, 3),
+        ("artifact", -2, 5),
+    ]
+    assert said == [
+        "Swamp card 1 (0 VP, gold) is in the Skirmish Area.",
+        "Artifact 2 (−2 VP, gold) is in the Skirmish Area.",
+    ]
 
 
 def test_nine_cards_each_keep_what_was_given_for_them() -> None:
     """Each card put into play is what was given for that card alone: nothing carries over to the next."""
     cards = [
-        ("forest", 4, 2, ["iron", "gold"]), ("mountain", 1, 0, ["crystal"]), ("ocean", 6, 5, ["gold"]),
-        ("swamp", 2, 1, ["crystal", "iron", "gold"]), ("artifact", None, -1, ["iron"]), ("forest", 3, 3, ["crystal"]),
-        ("ocean", 5, 0, ["iron"]), ("artifact", 5, 4, ["crystal", "gold"]), ("mountain", 2, 7, ["gold", "iron"]),
+        ("forest", 4, 2, ["iron", "gold"]),
+        ("mountain", 1, 0, ["crystal"]),
+        ("ocean", 6, 5, ["gold"]),
+        ("swamp", 2, 1, ["crystal", "iron", "gold"]),
+        ("artifact", None, -1, ["iron"]),
+        ("forest", 3, 3, ["crystal"]),
+        ("ocean", 5, 0, ["iron"]),
+        ("artifact", 5, 4, ["crystal", "gold"]),
+        ("mountain", 2, 7, ["gold", "iron"]),
     ]
     steps: list[Step] = [(None, explore(t, encampments=e, vp=vp, resources=r)) for t, e, vp, r in cards]
     state, _, _ = play(2, steps)
     assert [(c["id"], c["terrain"], c["encampments"], c["vp"], c["resources"]) for c in state["table"]["cards"]] == [
-        (n, t, 5 if t == "artifact" else e, vp, r) for n, (t, e, vp, r) in enumerate(cards, start=1)]
+        (n, t, 5 if t == "artifact" else e, vp, r) for n, (t, e, vp, r) in enumerate(cards, start=1)
+    ]
 
 
 # --- Once the game is over, only what scoring needs ----------------------------------------------------------------
@@ -1195,9 +1501,16 @@ def test_nine_cards_each_keep_what_was_given_for_them() -> None:
 def ended_at_once() -> tuple[live.State, live.Context, str]:
     """3 players; Bob's 11 units all on an Ocean card, another Forest card with a unit each, a Mountain card Ann
     captured with Bob on it; Bob's turn starts: the game ends at once."""
-    steps = [(None, explore("ocean", encampments=12)), (None, explore("forest", encampments=4)),
-             (None, explore("mountain", encampments=3)), ("Ann", deploy(2)), ("Cy", deploy(2)),
-             ("Ann", deploy(3)), ("Ann", deploy(3)), ("Ann", capture(3))]
+    steps = [
+        (None, explore("ocean", encampments=12)),
+        (None, explore("forest", encampments=4)),
+        (None, explore("mountain", encampments=3)),
+        ("Ann", deploy(2)),
+        ("Cy", deploy(2)),
+        ("Ann", deploy(3)),
+        ("Ann", deploy(3)),
+        ("Ann", capture(3)),
+    ]
     steps += [("Bob", deploy(1))] * 10 + [("Bob", deploy(1, "general"))]
     state, ctx, _ = play(3, steps)
     applied = act(state, ctx, None, NEXT)
@@ -1207,18 +1520,34 @@ def ended_at_once() -> tuple[live.State, live.Context, str]:
 def ended_after_the_final_turns() -> tuple[live.State, live.Context, str]:
     """3 players, the same cards; Ann draws the last Location card in turn 1, Bob and Cy take one final turn each,
     and Cy's Next turn ends it."""
-    steps = [(None, explore("ocean", encampments=12)), (None, explore("forest", encampments=4)),
-             (None, explore("mountain", encampments=3)), ("Ann", deploy(2)), ("Cy", deploy(2)),
-             ("Ann", deploy(3)), ("Ann", deploy(3)), ("Ann", capture(3)), ("Bob", deploy(1)),
-             (None, LAST), (None, NEXT), (None, NEXT), (None, NEXT)]
+    steps = [
+        (None, explore("ocean", encampments=12)),
+        (None, explore("forest", encampments=4)),
+        (None, explore("mountain", encampments=3)),
+        ("Ann", deploy(2)),
+        ("Cy", deploy(2)),
+        ("Ann", deploy(3)),
+        ("Ann", deploy(3)),
+        ("Ann", capture(3)),
+        ("Bob", deploy(1)),
+        (None, LAST),
+        (None, NEXT),
+        (None, NEXT),
+        (None, NEXT),
+    ]
     state, ctx, _ = play(3, steps)
-    return state, ctx, ("Cy's final turn is over: the last Location card was drawn and each other player has taken "
-                        "one final turn. The game has ended.")
+    return (
+        state,
+        ctx,
+        (
+            "Cy's final turn is over: the last Location card was drawn and each other player has taken "
+            "one final turn. The game has ended."
+        ),
+    )
 
 
 ENDINGS = {
-    "If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends":
-        ended_at_once,
+    "If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends": ended_at_once,
     "that player finishes his or her turn and then each other player takes one final turn": ended_after_the_final_turns,
 }
 
@@ -1266,16 +1595,21 @@ def test_after_the_end_what_scoring_needs_is_taken(rule: str) -> None:
     Mastery Objectives are scored then too. Their entries are accepted; the board is scored as it stood."""
     state, ctx, reason = ENDINGS[rule]()
     board = scored(state, ctx)
-    for who, raw in [("Ann", bonus(1, 4)), ("Cy", bonus(3, 7)), ("Ann", {"action": "add", "field": "bonus_1",
-                                                                         "delta": 1}),
-                     (None, mastery(1, 6, "Bob")), (None, mastery(2, 4, "Ann", "Cy"))]:
+    for who, raw in [
+        ("Ann", bonus(1, 4)),
+        ("Cy", bonus(3, 7)),
+        ("Ann", {"action": "add", "field": "bonus_1", "delta": 1}),
+        (None, mastery(1, 6, "Bob")),
+        (None, mastery(2, 4, "Ann", "Cy")),
+    ]:
         state = act(state, ctx, who, raw).state
     after = scored(state, ctx)
     assert (after["Ann"]["bonus_objective"], after["Cy"]["bonus_objective"]) == (5, 7)
     assert (after["Bob"]["mastery"], after["Ann"]["mastery"], after["Cy"]["mastery"]) == (6, 2, 2)
     for name in ctx.names:
         assert {k: v for k, v in after[name].items() if k not in ("bonus_objective", "mastery")} == {
-            k: v for k, v in board[name].items() if k not in ("bonus_objective", "mastery")}
+            k: v for k, v in board[name].items() if k not in ("bonus_objective", "mastery")
+        }
     standing = live.standing(GAME, state, ctx)
     assert speros.end(standing) == live.End(True, reason)
     view = speros.view(standing)
@@ -1318,7 +1652,8 @@ def test_the_last_card_is_drawn_once(later: int) -> None:
     countdown = speros.countdown(state, ctx)
     assert refusal(state, ctx, None, LAST) == {
         "drawn": "The last Location card was already drawn, in turn 2 (Bob's): the deck has one last card, and the "
-                 "final turns go on as counted from there."}
+        "final turns go on as counted from there."
+    }
     assert state["table"]["last_drawn"] == 2 and speros.countdown(state, ctx) == countdown
 
 
@@ -1341,24 +1676,51 @@ def test_after_a_mark_taken_off_the_last_card_can_be_marked_again() -> None:
 
 def location_taken() -> tuple[live.State, live.Context]:
     """Ann captured a 3-space Forest (Ann 2, Bob 1); an Ocean card with one of Bob's Minions; an empty Swamp."""
-    steps = [(None, explore("forest")), (None, explore("ocean", encampments=4)), (None, explore("swamp")),
-             ("Ann", deploy(1)), ("Bob", deploy(1)), ("Ann", deploy(1, "general")), ("Ann", capture(1)),
-             ("Bob", deploy(2))]
+    steps = [
+        (None, explore("forest")),
+        (None, explore("ocean", encampments=4)),
+        (None, explore("swamp")),
+        ("Ann", deploy(1)),
+        ("Bob", deploy(1)),
+        ("Ann", deploy(1, "general")),
+        ("Ann", capture(1)),
+        ("Bob", deploy(2)),
+    ]
     state, ctx, _ = play(2, steps)
     return state, ctx
 
 
 CAPTURED_UNITS = [
-    pytest.param("Ann", remove(1), [("Bob", "minion"), ("Ann", "general")],
-                 id="Units in that zone may still be affected by card abilities: the capturer's Minion is removed"),
-    pytest.param("Ann", remove(1, "general"), [("Ann", "minion"), ("Bob", "minion")],
-                 id="Units in that zone may still be affected by card abilities: the capturer's General is removed"),
-    pytest.param("Bob", remove(1), [("Ann", "minion"), ("Ann", "general")],
-                 id="Units in that zone may still be affected by card abilities: another player's unit is removed"),
-    pytest.param("Ann", move(1, 3), [("Bob", "minion"), ("Ann", "general")],
-                 id="Regardless of the Units moved onto or off its encampments: a unit moved off"),
-    pytest.param("Bob", move(1, 2), [("Ann", "minion"), ("Ann", "general")],
-                 id="Regardless of the Units moved onto or off its encampments: another player's unit moved off"),
+    pytest.param(
+        "Ann",
+        remove(1),
+        [("Bob", "minion"), ("Ann", "general")],
+        id="Units in that zone may still be affected by card abilities: the capturer's Minion is removed",
+    ),
+    pytest.param(
+        "Ann",
+        remove(1, "general"),
+        [("Ann", "minion"), ("Bob", "minion")],
+        id="Units in that zone may still be affected by card abilities: the capturer's General is removed",
+    ),
+    pytest.param(
+        "Bob",
+        remove(1),
+        [("Ann", "minion"), ("Ann", "general")],
+        id="Units in that zone may still be affected by card abilities: another player's unit is removed",
+    ),
+    pytest.param(
+        "Ann",
+        move(1, 3),
+        [("Bob", "minion"), ("Ann", "general")],
+        id="Regardless of the Units moved onto or off its encampments: a unit moved off",
+    ),
+    pytest.param(
+        "Bob",
+        move(1, 2),
+        [("Ann", "minion"), ("Ann", "general")],
+        id="Regardless of the Units moved onto or off its encampments: another player's unit moved off",
+    ),
 ]
 
 
@@ -1395,37 +1757,73 @@ def test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact
 # --- What undo and the log say ---------------------------------------------------------------------------------
 
 DESCRIBED = [
-    pytest.param("Ann", explore("forest", encampments=4, vp=2, resources=["iron", "gold"]),
-                 "Ann puts a Forest card into play (4 encampments, iron and gold, 2 VP)",
-                 "Ann puts Forest card 3 into play (4 encampments, iron and gold, 2 VP)", id="Explore"),
-    pytest.param(None, explore("artifact", vp=-1, resources=["crystal"]),
-                 "An Artifact is put into play (5 encampments, crystal, −1 VP)",
-                 "Artifact 3 is put into play (5 encampments, crystal, −1 VP)", id="a card put in by nobody"),
-    pytest.param("Ann", deploy(1), "Ann deploys a Minion to card 1", "Ann deploys a Minion to Forest card 1",
-                 id="Attack"),
-    pytest.param("Bob", deploy(2, "general"), "Bob deploys the General to card 2",
-                 "Bob deploys the General to Ocean card 2", id="Lead"),
-    pytest.param("Ann", move(1, 2), "Ann moves a Minion from card 1 to card 2 (an ability)",
-                 "Ann moves a Minion from Forest card 1 to Ocean card 2 (an ability)", id="move"),
-    pytest.param("Ann", remove(1), "Ann returns a Minion from card 1 to Base Camp (an ability)",
-                 "Ann returns a Minion from Forest card 1 to Base Camp (an ability)", id="remove"),
+    pytest.param(
+        "Ann",
+        explore("forest", encampments=4, vp=2, resources=["iron", "gold"]),
+        "Ann puts a Forest card into play (4 encampments, iron and gold, 2 VP)",
+        "Ann puts Forest card 3 into play (4 encampments, iron and gold, 2 VP)",
+        id="Explore",
+    ),
+    pytest.param(
+        None,
+        explore("artifact", vp=-1, resources=["crystal"]),
+        "An Artifact is put into play (5 encampments, crystal, −1 VP)",
+        "Artifact 3 is put into play (5 encampments, crystal, −1 VP)",
+        id="a card put in by nobody",
+    ),
+    pytest.param(
+        "Ann", deploy(1), "Ann deploys a Minion to card 1", "Ann deploys a Minion to Forest card 1", id="Attack"
+    ),
+    pytest.param(
+        "Bob",
+        deploy(2, "general"),
+        "Bob deploys the General to card 2",
+        "Bob deploys the General to Ocean card 2",
+        id="Lead",
+    ),
+    pytest.param(
+        "Ann",
+        move(1, 2),
+        "Ann moves a Minion from card 1 to card 2 (an ability)",
+        "Ann moves a Minion from Forest card 1 to Ocean card 2 (an ability)",
+        id="move",
+    ),
+    pytest.param(
+        "Ann",
+        remove(1),
+        "Ann returns a Minion from card 1 to Base Camp (an ability)",
+        "Ann returns a Minion from Forest card 1 to Base Camp (an ability)",
+        id="remove",
+    ),
     pytest.param("Ann", capture(1), "Ann captures card 1", "Ann captures Forest card 1", id="capture"),
     pytest.param(None, NEXT, "Next turn", "Next turn", id="next turn"),
     pytest.param(None, LAST, "The last Location card is drawn", "The last Location card is drawn", id="last card"),
-    pytest.param(None, mastery(1, 6, "ann", "Bob"), "Mastery Objective 1: 6 VP, best met by Ann and Bob",
-                 "Mastery Objective 1: 6 VP, best met by Ann and Bob", id="Mastery Objective"),
-    pytest.param(None, mastery(2, 0), "Mastery Objective 2: 0 VP, best met by nobody",
-                 "Mastery Objective 2: 0 VP, best met by nobody", id="Mastery Objective met by nobody"),
+    pytest.param(
+        None,
+        mastery(1, 6, "ann", "Bob"),
+        "Mastery Objective 1: 6 VP, best met by Ann and Bob",
+        "Mastery Objective 1: 6 VP, best met by Ann and Bob",
+        id="Mastery Objective",
+    ),
+    pytest.param(
+        None,
+        mastery(2, 0),
+        "Mastery Objective 2: 0 VP, best met by nobody",
+        "Mastery Objective 2: 0 VP, best met by nobody",
+        id="Mastery Objective met by nobody",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("who", "raw", "text", "knowing_the_cards"), DESCRIBED)
-def test_actions_are_said_in_plain_words(who: str | None, raw: dict[str, Any], text: str,
-                                         knowing_the_cards: str) -> None:
+def test_actions_are_said_in_plain_words(
+    who: str | None, raw: dict[str, Any], text: str, knowing_the_cards: str
+) -> None:
     """Undo and the log say each action as players would, never Python's brackets, quotes or field names; with the
     state before the action, a card is named as the tracker shows it."""
-    before, ctx, _ = play(2, [(None, explore("forest")), (None, explore("ocean", encampments=4)),
-                              ("Ann", deploy(1)), ("Ann", deploy(1))])
+    before, ctx, _ = play(
+        2, [(None, explore("forest")), (None, explore("ocean", encampments=4)), ("Ann", deploy(1)), ("Ann", deploy(1))]
+    )
     action = live.parse_action(GAME, raw, ctx.names.index(who) if who else None, strict=True)
     assert live.describe(GAME, action, ctx) == text
     assert GAME.live.actions[action.name].describe(action, ctx, before) == knowing_the_cards
@@ -1446,92 +1844,197 @@ def test_what_the_tracker_does_not_keep_is_said() -> None:
 # --- Which rule sentence each live test checks -----------------------------------------------------------------
 
 RULE_SENTENCES = [
-    (("Explore: Put a Location card from your hand into the Skirmish Area. If the Location's color does not match "
-     "your Units' color, deploy one of your Minions to that Location."),
-     ["test_explore_deploys_a_minion_unless_the_colour_matches",
-      "test_explore_with_no_minion_left_still_puts_the_card_in_play"]),
-    ("Each player simultaneously puts one Location from his or her hand into the Skirmish Area.",
-     ["test_a_card_put_in_by_nobody_deploys_nothing", "test_cards_are_numbered_in_the_order_they_come_into_play"]),
-    ("Each Location has one of four types: Forest, Mountain, Ocean and Swamp.",
-     ["test_explore_refused", "test_a_card_is_never_guessed"]),
-    (("Each Location also features one of three Resources: Crystal, Iron and Gold. Some Locations can have multiple"
-     " Resources assigned to them."),
-     ["test_explore_refused", "test_one_resource_from_a_form_is_text", "test_a_card_is_never_guessed"]),
-    (("Encampments: Place your Unit on one of these spaces. The number of Encampments can vary from one Location "
-     "card to the next."),
-     ["test_a_card_is_never_guessed", "test_nine_cards_each_keep_what_was_given_for_them"]),
-    ("Every Artifact card features 5 Encampments.",
-     ["test_an_artifact_has_five_encampments", "test_an_artifact_with_other_than_five_encampments_is_refused"]),
-    (("Victory Points: Victory Point values on Artifact vary from card to card (and in rare cases can even be "
-     "negative)."),
-     ["test_a_zero_vp_location_and_a_negative_artifact_are_taken", "test_a_card_is_never_guessed"]),
-    (("To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment (which appears "
-     "as a circle)."),
-     ["test_deploy_refused", "test_ten_minions_and_the_general_can_all_be_deployed"]),
-    ("Attack: Deploy one of your Minions to any Location in the Skirmish Area.",
-     ["test_deploy_refused"]),
-    ("Lead: Deploy your General to any Location in the Skirmish Area.",
-     ["test_deploy_refused"]),
-    (("Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area, Units in that "
-     "zone may still be affected by card abilities."),
-     ["test_deploy_refused", "test_units_on_a_captured_location_move_and_the_location_stays_captured"]),
-    (("Note: Regardless of the Units moved onto or off its encampments, a captured Location cannot become "
-     "uncaptured."),
-     ["test_a_captured_location_is_never_uncaptured",
-      "test_units_on_a_captured_location_move_and_the_location_stays_captured",
-      "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact"]),
-    ("No player's Units are removed from the Location when it's captured.",
-     ["test_a_captured_location_is_never_uncaptured"]),
-    ("Exile: To exile a Minion, remove it from a card, and return it to its player's Base Camp.",
-     ["test_remove_returns_the_unit_to_base_camp", "test_move_and_remove_refused"]),
-    (("Achieve Majority: When a Location has no unoccupied spaces remaining, the player with the most Units "
-     "deployed to that Location has achieved majority."),
-     ["test_explore_onto_a_one_space_location_says_it_may_be_captured", "test_capture_refused"]),
-    (("Rule of Ties: In the event that all of a Location's encampments are occupied and there is a tie for "
-     "majority, the tying player to have most recently placed a Unit to that Location captures the card."),
-     ["test_example_2_the_rule_of_ties_decides", "test_rule_of_ties_with_three_players"]),
-    (("Demonstrate Majority: A player demonstrates majority when he or she would achieve majority even if all of "
-     "the Location's remaining unoccupied spaces were occupied by another player's Units."),
-     ["test_example_1_general_and_minion_on_a_three_space_location",
-      "test_artifact_demonstrated_with_nobody_else_there"]),
-    (("When a player captures an Ancient Artifact, all other players return their Units deployed to that card to "
-     "their Base Camps, then that player places the Artifact into their Captured Area."),
-     ["test_artifact_capture_sends_the_others_home_and_locks_the_capturer",
-      "test_undo_of_an_artifact_capture_brings_the_units_back_and_unlocks"]),
-    (("Units on a captured Ancient Artifact are locked. They cannot be moved, destroyed, or obliterated. In "
-     "addition, new units may not be added."),
-     ["test_units_on_a_captured_artifact_are_locked", "test_no_unit_is_moved_onto_a_captured_artifact",
-      "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact"]),
-    ("If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends.",
-     ["test_a_turn_started_with_an_empty_base_camp_ends_the_game", "test_one_unit_left_in_base_camp_is_not_the_end",
-      "test_emptying_base_camp_during_ones_own_turn_is_not_yet_the_end",
-      "test_after_the_end_the_game_itself_is_refused", "test_a_capture_after_the_end_is_refused",
-      "test_an_end_at_once_during_the_final_turns_says_no_countdown"]),
-    (("When a player draws the last card from the shared Location deck, that player finishes his or her turn and "
-     "then each other player takes one final turn."),
-     ["test_after_the_last_card_every_other_player_takes_one_more_turn",
-      "test_countdown_in_the_middle_of_the_final_turns", "test_the_last_card_is_drawn_once",
-      "test_after_the_end_the_game_itself_is_refused", "test_undo_of_the_last_next_turn_reopens_the_final_turn"]),
-    (("Starting with the first player and rotating clockwise, a player must complete the following 3 steps, in "
-     "order, on their turn."),
-     ["test_turns_go_clockwise_from_the_first_player"]),
-    (("Deployed Minions on familiar terrain (a Location matching its color): 2 VP each; Deployed Minions on "
-     "unfamiliar terrain: 1 VP each; Deployed Generals on familiar terrain: 3 VP; Deployed Generals on unfamiliar "
-     "terrain: 2 VP."),
-     ["test_units_score_by_the_terrain_they_stand_on", "test_units_on_a_captured_artifact_score_as_unfamiliar"]),
-    (("Units still on the Base Camp card at end of game are worth 0 VP, but a deployed Unit earns VP whether it's "
-     "on an uncaptured Location or a captured Location, regardless of who captured it."),
-     ["test_units_in_base_camp_score_nothing", "test_a_captured_location_is_never_uncaptured"]),
-    ("Captured card is worth whatever value is written on the card; Resource sets: 3 VP each.",
-     ["test_captured_cards_and_resource_sets_from_the_board", "test_uncaptured_cards_score_no_card_vp_or_sets"]),
-    (("Once the scoring phase at the end of the game begins, you will reveal your Bonus cards and choose one to "
-     "earn extra points."),
-     ["test_bonus_objectives_best_of_three", "test_after_the_end_what_scoring_needs_is_taken"]),
-    (("The player who best meets the condition on a Mastery card will be awarded the points listed on it (in the "
-     "case of a tie, the points will be divided evenly amongst the tied players, rounded down)."),
-     ["test_mastery_objectives", "test_mastery_refused", "test_after_the_end_what_scoring_needs_is_taken"]),
-    ("In the event of a tie, the player with the most captured lands of their own color wins.",
-     ["test_tie_break_most_captured_lands_of_their_own_colour"]),
+    (
+        (
+            "Explore: Put a Location card from your hand into the Skirmish Area. If the Location's color does not match "
+            "your Units' color, deploy one of your Minions to that Location."
+        ),
+        [
+            "test_explore_deploys_a_minion_unless_the_colour_matches",
+            "test_explore_with_no_minion_left_still_puts_the_card_in_play",
+        ],
+    ),
+    (
+        "Each player simultaneously puts one Location from his or her hand into the Skirmish Area.",
+        ["test_a_card_put_in_by_nobody_deploys_nothing", "test_cards_are_numbered_in_the_order_they_come_into_play"],
+    ),
+    (
+        "Each Location has one of four types: Forest, Mountain, Ocean and Swamp.",
+        ["test_explore_refused", "test_a_card_is_never_guessed"],
+    ),
+    (
+        (
+            "Each Location also features one of three Resources: Crystal, Iron and Gold. Some Locations can have multiple"
+            " Resources assigned to them."
+        ),
+        ["test_explore_refused", "test_one_resource_from_a_form_is_text", "test_a_card_is_never_guessed"],
+    ),
+    (
+        (
+            "Encampments: Place your Unit on one of these spaces. The number of Encampments can vary from one Location "
+            "card to the next."
+        ),
+        ["test_a_card_is_never_guessed", "test_nine_cards_each_keep_what_was_given_for_them"],
+    ),
+    (
+        "Every Artifact card features 5 Encampments.",
+        ["test_an_artifact_has_five_encampments", "test_an_artifact_with_other_than_five_encampments_is_refused"],
+    ),
+    (
+        (
+            "Victory Points: Victory Point values on Artifact vary from card to card (and in rare cases can even be "
+            "negative)."
+        ),
+        ["test_a_zero_vp_location_and_a_negative_artifact_are_taken", "test_a_card_is_never_guessed"],
+    ),
+    (
+        (
+            "To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment (which appears "
+            "as a circle)."
+        ),
+        ["test_deploy_refused", "test_ten_minions_and_the_general_can_all_be_deployed"],
+    ),
+    ("Attack: Deploy one of your Minions to any Location in the Skirmish Area.", ["test_deploy_refused"]),
+    ("Lead: Deploy your General to any Location in the Skirmish Area.", ["test_deploy_refused"]),
+    (
+        (
+            "Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area, Units in that "
+            "zone may still be affected by card abilities."
+        ),
+        ["test_deploy_refused", "test_units_on_a_captured_location_move_and_the_location_stays_captured"],
+    ),
+    (
+        (
+            "Note: Regardless of the Units moved onto or off its encampments, a captured Location cannot become "
+            "uncaptured."
+        ),
+        [
+            "test_a_captured_location_is_never_uncaptured",
+            "test_units_on_a_captured_location_move_and_the_location_stays_captured",
+            "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact",
+        ],
+    ),
+    (
+        "No player's Units are removed from the Location when it's captured.",
+        ["test_a_captured_location_is_never_uncaptured"],
+    ),
+    (
+        "Exile: To exile a Minion, remove it from a card, and return it to its player's Base Camp.",
+        ["test_remove_returns_the_unit_to_base_camp", "test_move_and_remove_refused"],
+    ),
+    (
+        (
+            "Achieve Majority: When a Location has no unoccupied spaces remaining, the player with the most Units "
+            "deployed to that Location has achieved majority."
+        ),
+        ["test_explore_onto_a_one_space_location_says_it_may_be_captured", "test_capture_refused"],
+    ),
+    (
+        (
+            "Rule of Ties: In the event that all of a Location's encampments are occupied and there is a tie for "
+            "majority, the tying player to have most recently placed a Unit to that Location captures the card."
+        ),
+        ["test_example_2_the_rule_of_ties_decides", "test_rule_of_ties_with_three_players"],
+    ),
+    (
+        (
+            "Demonstrate Majority: A player demonstrates majority when he or she would achieve majority even if all of "
+            "the Location's remaining unoccupied spaces were occupied by another player's Units."
+        ),
+        [
+            "test_example_1_general_and_minion_on_a_three_space_location",
+            "test_artifact_demonstrated_with_nobody_else_there",
+        ],
+    ),
+    (
+        (
+            "When a player captures an Ancient Artifact, all other players return their Units deployed to that card to "
+            "their Base Camps, then that player places the Artifact into their Captured Area."
+        ),
+        [
+            "test_artifact_capture_sends_the_others_home_and_locks_the_capturer",
+            "test_undo_of_an_artifact_capture_brings_the_units_back_and_unlocks",
+        ],
+    ),
+    (
+        (
+            "Units on a captured Ancient Artifact are locked. They cannot be moved, destroyed, or obliterated. In "
+            "addition, new units may not be added."
+        ),
+        [
+            "test_units_on_a_captured_artifact_are_locked",
+            "test_no_unit_is_moved_onto_a_captured_artifact",
+            "test_the_page_offers_moves_to_captured_locations_but_never_a_locked_artifact",
+        ],
+    ),
+    (
+        "If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends.",
+        [
+            "test_a_turn_started_with_an_empty_base_camp_ends_the_game",
+            "test_one_unit_left_in_base_camp_is_not_the_end",
+            "test_emptying_base_camp_during_ones_own_turn_is_not_yet_the_end",
+            "test_after_the_end_the_game_itself_is_refused",
+            "test_a_capture_after_the_end_is_refused",
+            "test_an_end_at_once_during_the_final_turns_says_no_countdown",
+        ],
+    ),
+    (
+        (
+            "When a player draws the last card from the shared Location deck, that player finishes his or her turn and "
+            "then each other player takes one final turn."
+        ),
+        [
+            "test_after_the_last_card_every_other_player_takes_one_more_turn",
+            "test_countdown_in_the_middle_of_the_final_turns",
+            "test_the_last_card_is_drawn_once",
+            "test_after_the_end_the_game_itself_is_refused",
+            "test_undo_of_the_last_next_turn_reopens_the_final_turn",
+        ],
+    ),
+    (
+        (
+            "Starting with the first player and rotating clockwise, a player must complete the following 3 steps, in "
+            "order, on their turn."
+        ),
+        ["test_turns_go_clockwise_from_the_first_player"],
+    ),
+    (
+        (
+            "Deployed Minions on familiar terrain (a Location matching its color): 2 VP each; Deployed Minions on "
+            "unfamiliar terrain: 1 VP each; Deployed Generals on familiar terrain: 3 VP; Deployed Generals on unfamiliar "
+            "terrain: 2 VP."
+        ),
+        ["test_units_score_by_the_terrain_they_stand_on", "test_units_on_a_captured_artifact_score_as_unfamiliar"],
+    ),
+    (
+        (
+            "Units still on the Base Camp card at end of game are worth 0 VP, but a deployed Unit earns VP whether it's "
+            "on an uncaptured Location or a captured Location, regardless of who captured it."
+        ),
+        ["test_units_in_base_camp_score_nothing", "test_a_captured_location_is_never_uncaptured"],
+    ),
+    (
+        "Captured card is worth whatever value is written on the card; Resource sets: 3 VP each.",
+        ["test_captured_cards_and_resource_sets_from_the_board", "test_uncaptured_cards_score_no_card_vp_or_sets"],
+    ),
+    (
+        (
+            "Once the scoring phase at the end of the game begins, you will reveal your Bonus cards and choose one to "
+            "earn extra points."
+        ),
+        ["test_bonus_objectives_best_of_three", "test_after_the_end_what_scoring_needs_is_taken"],
+    ),
+    (
+        (
+            "The player who best meets the condition on a Mastery card will be awarded the points listed on it (in the "
+            "case of a tie, the points will be divided evenly amongst the tied players, rounded down)."
+        ),
+        ["test_mastery_objectives", "test_mastery_refused", "test_after_the_end_what_scoring_needs_is_taken"],
+    ),
+    (
+        "In the event of a tie, the player with the most captured lands of their own color wins.",
+        ["test_tie_break_most_captured_lands_of_their_own_colour"],
+    ),
 ]
 
 
@@ -1542,11 +2045,17 @@ def test_every_rule_sentence_names_live_tests_that_exist() -> None:
     assert named <= defined, named - defined
     # Tests of the machinery rather than of a rule sentence (undo, purity, plain words, random play).
     machinery = {
-        "test_undo_restores_the_state_before", "test_apply_does_not_change_the_state_given",
-        "test_random_play_keeps_the_board_straight", "test_actions_are_said_in_plain_words",
-        "test_what_the_tracker_does_not_keep_is_said", "test_every_rule_sentence_names_live_tests_that_exist",
-        "test_mastery_said", "test_bonus_counter_add_and_refused_below_zero", "test_a_board_scored_line_by_line",
-        "test_the_last_card_mark_can_be_taken_off", "test_the_last_card_mark_off_when_there_is_none_is_refused",
+        "test_undo_restores_the_state_before",
+        "test_apply_does_not_change_the_state_given",
+        "test_random_play_keeps_the_board_straight",
+        "test_actions_are_said_in_plain_words",
+        "test_what_the_tracker_does_not_keep_is_said",
+        "test_every_rule_sentence_names_live_tests_that_exist",
+        "test_mastery_said",
+        "test_bonus_counter_add_and_refused_below_zero",
+        "test_a_board_scored_line_by_line",
+        "test_the_last_card_mark_can_be_taken_off",
+        "test_the_last_card_mark_off_when_there_is_none_is_refused",
         "test_after_a_mark_taken_off_the_last_card_can_be_marked_again",
     }
     assert defined - named - machinery == set()

@@ -63,14 +63,19 @@ def test_lead_without_the_minion_it_may_add() -> None:
 
 def test_lead_to_the_last_encampment_deploys_the_general_alone() -> None:
     """'If that Location has a remaining unoccupied encampment': none left, no Minion."""
-    state, ctx, said = play(3, [(None, explore("ocean", 2)), ("Bob", {"action": "deploy", "card": 1}),
-                                ("Ann", lead(1))])
+    state, ctx, said = play(
+        3, [(None, explore("ocean", 2)), ("Bob", {"action": "deploy", "card": 1}), ("Ann", lead(1))]
+    )
     assert units(state, ctx, 1) == [("Bob", "minion"), ("Ann", "general")]
     # Full and tied, Ann placed last: she may capture it (rule of ties), and her capture passes the turn.
-    assert said[-3:] == ["Ann leads the General to Ocean card 1: no encampment is left for a Minion.",
-                         ("Ann may capture Ocean card 1: All 2 encampments are occupied and Bob and Ann tie with 1 "
-                          "unit each: Ann placed a unit there most recently and captures it (rule of ties)."),
-                         "The turn passes with its capture (or Next turn)."]
+    assert said[-3:] == [
+        "Ann leads the General to Ocean card 1: no encampment is left for a Minion.",
+        (
+            "Ann may capture Ocean card 1: All 2 encampments are occupied and Bob and Ann tie with 1 "
+            "unit each: Ann placed a unit there most recently and captures it (rule of ties)."
+        ),
+        "The turn passes with its capture (or Next turn).",
+    ]
 
 
 def test_attack_that_allows_a_capture_waits_for_it_and_the_capture_passes_the_turn() -> None:
@@ -82,7 +87,8 @@ def test_attack_that_allows_a_capture_waits_for_it_and_the_capture_passes_the_tu
     # Another action in the same turn is refused: one action a turn.
     state2, _ctx, _said = play(3, [(None, explore("ocean", 1)), (None, explore("ocean", 2)), ("Ann", attack(1))])
     assert refusal(state2, ctx, "Ann", attack(2)) == {
-        "card": "Ann has taken this turn's action: capture Ocean card 1 or tap Next turn."}
+        "card": "Ann has taken this turn's action: capture Ocean card 1 or tap Next turn."
+    }
     applied = act(state, ctx, "Ann", capture(1))
     assert applied.said == ("Ann captures Ocean card 1 (achieve majority).", "Bob's turn.")
     assert turn(applied.state) == 2 and "acted" not in applied.state["table"]
@@ -99,18 +105,25 @@ def test_next_turn_also_passes_a_turn_whose_capture_is_left() -> None:
 
 def test_one_action_a_turn_and_only_by_the_player_whose_turn_it_is() -> None:
     state, ctx, _said = play(3, [(None, explore("ocean", 3))])
-    message = ("It is Ann's turn: Attack is the action of the player whose turn it is. A unit an ability deploys is "
-               "added with + Minion or + General.")
+    message = (
+        "It is Ann's turn: Attack is the action of the player whose turn it is. A unit an ability deploys is "
+        "added with + Minion or + General."
+    )
     assert refusal(state, ctx, "Bob", attack(1)) == {"player": message}
     assert refusal(state, ctx, "Cy", lead(1)) == {"player": message.replace("Attack", "Lead")}
 
 
 def test_attack_and_lead_are_refused_on_a_captured_card_and_without_units() -> None:
-    steps = [(None, explore("ocean", 1)), ("Ann", {"action": "deploy", "card": 1}), ("Ann", capture(1)),
-             (None, explore("forest", 5))]
+    steps = [
+        (None, explore("ocean", 1)),
+        ("Ann", {"action": "deploy", "card": 1}),
+        ("Ann", capture(1)),
+        (None, explore("forest", 5)),
+    ]
     state, ctx, _said = play(3, steps)
     assert refusal(state, ctx, "Ann", attack(1)) == {
-        "card": "Ocean card 1 is in Ann's Captured Area: no unit can be deployed there."}
+        "card": "Ocean card 1 is in Ann's Captured Area: no unit can be deployed there."
+    }
     state, ctx, _said = play(3, [*steps, ("Ann", {"action": "deploy", "card": 2, "kind": "general"})])
     assert refusal(state, ctx, "Ann", lead(2)) == {"kind": "Ann has no General left in Base Camp."}
 
@@ -121,8 +134,9 @@ def test_explore_of_the_active_player_passes_the_turn() -> None:
     assert units(state, ctx, 2) == [("Ann", "minion")]
     assert said[-1] == "Bob's turn."
     # By nobody (an ability) or by another player, the turn stays.
-    state, ctx, said = play(3, [(None, explore("ocean", 3) | {"end_turn": True}),
-                                ("Cy", explore("mountain", 2) | {"end_turn": True})])
+    state, ctx, said = play(
+        3, [(None, explore("ocean", 3) | {"end_turn": True}), ("Cy", explore("mountain", 2) | {"end_turn": True})]
+    )
     assert turn(state) == 1 and "turn" not in said[-1]
     # Without end_turn (the API as before), the turn stays too.
     state, _ctx, _said = play(3, [("Ann", explore("mountain", 2))])
@@ -160,11 +174,13 @@ def test_setup_is_over_once_a_unit_is_deployed_or_the_turn_moves_on() -> None:
 
 
 def test_a_typed_vp_is_taken_when_no_vp_button_says_one() -> None:
-    state, _ctx, _said = play(3, [(None, {"action": "explore", "terrain": "artifact", "vp_typed": -2,
-                                          "resources": ["gold"]})])
+    state, _ctx, _said = play(
+        3, [(None, {"action": "explore", "terrain": "artifact", "vp_typed": -2, "resources": ["gold"]})]
+    )
     assert state["table"]["cards"][0]["vp"] == -2
-    state, _ctx, _said = play(3, [(None, {"action": "explore", "terrain": "artifact", "vp": 3, "vp_typed": -2,
-                                          "resources": ["gold"]})])
+    state, _ctx, _said = play(
+        3, [(None, {"action": "explore", "terrain": "artifact", "vp": 3, "vp_typed": -2, "resources": ["gold"]})]
+    )
     assert state["table"]["cards"][0]["vp"] == 3
     state, _ctx, _said = play(3, [(None, {"action": "mastery", "number": 1, "vp_saved": 4, "leaders": ["Ann"]})])
     assert state["table"]["mastery"][0]["vp"] == 4

@@ -24,12 +24,20 @@ SCORING = [
     # (rule sentence, towers, breakdown key, expected points)
     ("5 points per Spire card in each of your Towers with 3 or less total cards.", {"red": 3}, "towers", 15),
     ("5 points per Spire card in each of your Towers with 3 or less total cards.", {"red": 1, "blue": 2}, "towers", 15),
-    ("5 points per Spire card in each of your Towers with 3 or less total cards.",
-     dict.fromkeys(SUITS, 3), "towers", 90),
+    (
+        "5 points per Spire card in each of your Towers with 3 or less total cards.",
+        dict.fromkeys(SUITS, 3),
+        "towers",
+        90,
+    ),
     ("-1 point per Spire card in each of your Towers with 4 or more total cards.", {"blue": 4}, "tall_towers", -4),
     ("-1 point per Spire card in each of your Towers with 4 or more total cards.", {"blue": 4}, "towers", 0),
-    ("-1 point per Spire card in each of your Towers with 4 or more total cards.",
-     {"blue": 4, "black": 9}, "tall_towers", -13),
+    (
+        "-1 point per Spire card in each of your Towers with 4 or more total cards.",
+        {"blue": 4, "black": 9},
+        "tall_towers",
+        -13,
+    ),
     ("-1 point per Spire card in each of your Towers with 4 or more total cards.", {"green": 14}, "tall_towers", -14),
     ("A tower of 0 cards scores nothing either way.", {}, "towers", 0),
     ("A tower of 0 cards scores nothing either way.", {}, "tall_towers", 0),
@@ -51,16 +59,40 @@ def test_scroll_points(scroll_vp: int) -> None:
 
 BONUS = [
     # (rule, Ann's counts, Bob's counts, Cy's counts, {name: points on the symbol line})
-    ("The player with the most symbols of each type is awarded a point bonus. Quills: 10 points",
-     {"quills": 3}, {"quills": 1}, {}, "quills", {"Ann": 10, "Bob": 0, "Cy": 0}),
+    (
+        "The player with the most symbols of each type is awarded a point bonus. Quills: 10 points",
+        {"quills": 3},
+        {"quills": 1},
+        {},
+        "quills",
+        {"Ann": 10, "Bob": 0, "Cy": 0},
+    ),
     ("Crowns: 15 points", {"crowns": 2}, {"crowns": 5}, {}, "crowns", {"Ann": 0, "Bob": 15, "Cy": 0}),
     ("Swords: 20 points", {"swords": 1}, {}, {}, "swords", {"Ann": 20, "Bob": 0, "Cy": 0}),
-    ("In the case of a tie, all tied players receive this full bonus.",
-     {"crowns": 2}, {"crowns": 2}, {"crowns": 1}, "crowns", {"Ann": 15, "Bob": 15, "Cy": 0}),
-    ("In the case of a tie, all tied players receive this full bonus.",
-     {"swords": 4}, {"swords": 4}, {"swords": 4}, "swords", {"Ann": 20, "Bob": 20, "Cy": 20}),
-    ("docs/rules.md: a symbol bonus needs at least one symbol; when nobody has one, nobody scores it.",
-     {}, {}, {}, "quills", {"Ann": 0, "Bob": 0, "Cy": 0}),
+    (
+        "In the case of a tie, all tied players receive this full bonus.",
+        {"crowns": 2},
+        {"crowns": 2},
+        {"crowns": 1},
+        "crowns",
+        {"Ann": 15, "Bob": 15, "Cy": 0},
+    ),
+    (
+        "In the case of a tie, all tied players receive this full bonus.",
+        {"swords": 4},
+        {"swords": 4},
+        {"swords": 4},
+        "swords",
+        {"Ann": 20, "Bob": 20, "Cy": 20},
+    ),
+    (
+        "docs/rules.md: a symbol bonus needs at least one symbol; when nobody has one, nobody scores it.",
+        {},
+        {},
+        {},
+        "quills",
+        {"Ann": 0, "Bob": 0, "Cy": 0},
+    ),
 ]
 
 
@@ -84,14 +116,30 @@ def test_rulebook_example() -> None:
 
 TIES = [
     # (rule, Ann, Bob, winners, ranks, tie-break sentence fragment)
-    ("In the case of a tie, the player with the least negative points wins.",
-     player("Ann", {"red": 3, "blue": 4}, scroll_vp=4), player("Bob", {"red": 3}),
-     ["Bob"], [2, 1], "fewest negative points"),
-    ("In the case of a tie, the player with the least negative points wins.",
-     player("Ann", {"red": 3, "blue": 4, "black": 5}, scroll_vp=9), player("Bob", {"red": 3, "blue": 4}, scroll_vp=4),
-     ["Bob"], [2, 1], "Tie-break, fewest negative points: Bob −4 VP, Ann −9 VP."),
-    ("docs/rules.md: still tied after the fewest negative points: shared victory.",
-     player("Ann", {"red": 2}), player("Bob", {"blue": 2}), ["Ann", "Bob"], [1, 1], "share the victory"),
+    (
+        "In the case of a tie, the player with the least negative points wins.",
+        player("Ann", {"red": 3, "blue": 4}, scroll_vp=4),
+        player("Bob", {"red": 3}),
+        ["Bob"],
+        [2, 1],
+        "fewest negative points",
+    ),
+    (
+        "In the case of a tie, the player with the least negative points wins.",
+        player("Ann", {"red": 3, "blue": 4, "black": 5}, scroll_vp=9),
+        player("Bob", {"red": 3, "blue": 4}, scroll_vp=4),
+        ["Bob"],
+        [2, 1],
+        "Tie-break, fewest negative points: Bob −4 VP, Ann −9 VP.",
+    ),
+    (
+        "docs/rules.md: still tied after the fewest negative points: shared victory.",
+        player("Ann", {"red": 2}),
+        player("Bob", {"blue": 2}),
+        ["Ann", "Bob"],
+        [1, 1],
+        "share the victory",
+    ),
     ("A clear winner needs no tie-break.", player("Ann", {"red": 3}), player("Bob", {"red": 1}), ["Ann"], [1, 2], None),
 ]
 
@@ -126,12 +174,27 @@ def test_all_zero() -> None:
 
 SOLO = [
     # (rule, your counts, discard pile, symbol, points)
-    ("If you have a number equal to or greater than the amount in the discard pile, score the bonus for that symbol.",
-     {"crowns": 2}, {"crowns": 2}, "crowns", 15),
-    ("If you have a number equal to or greater than the amount in the discard pile, score the bonus for that symbol.",
-     {"swords": 5}, {"swords": 3}, "swords", 20),
-    ("compare the amount of symbols in your buildings compared to the amount in the discard pile.",
-     {"quills": 1}, {"quills": 2}, "quills", 0),
+    (
+        "If you have a number equal to or greater than the amount in the discard pile, score the bonus for that symbol.",
+        {"crowns": 2},
+        {"crowns": 2},
+        "crowns",
+        15,
+    ),
+    (
+        "If you have a number equal to or greater than the amount in the discard pile, score the bonus for that symbol.",
+        {"swords": 5},
+        {"swords": 3},
+        "swords",
+        20,
+    ),
+    (
+        "compare the amount of symbols in your buildings compared to the amount in the discard pile.",
+        {"quills": 1},
+        {"quills": 2},
+        "quills",
+        0,
+    ),
     ("docs/rules.md: in solo, a count of 0 never scores the bonus.", {}, {}, "quills", 0),
     ("docs/rules.md: in solo, a count of 0 never scores the bonus.", {}, {"crowns": 0}, "crowns", 0),
 ]
@@ -187,8 +250,12 @@ BAD = [
     ("empty name", [player("  "), player("Bob")], {}, "players[0].name"),
     ("duplicate name", [player("Ann"), player(" ann ")], {}, "players[1].name"),
     ("more crowns than the deck's 8", [player("Ann", crowns=5), player("Bob", crowns=4)], {}, "players[1].crowns"),
-    ("more red cards than the deck's 15", [player("Ann", {"red": 9}), player("Bob", {"red": 8})], {},
-     "players[1].towers.red"),
+    (
+        "more red cards than the deck's 15",
+        [player("Ann", {"red": 9}), player("Bob", {"red": 8})],
+        {},
+        "players[1].towers.red",
+    ),
     ("unknown option", [player("Ann"), player("Bob")], {"undercut": True}, "options.undercut"),
     ("a discard pile outside solo", [player("Ann"), player("Bob")], {"discard": {"crowns": 1}}, "options.discard"),
     ("discard beyond the deck", [player("Ann")], {"solo": True, "discard": {"swords": 13}}, "options.discard.swords"),
@@ -207,48 +274,68 @@ SUIT_RULE = "The rules: “Each suit has 12 values”, plus an Architect and car
 DECK_CHECK = [
     # (players, options, {field: message}); the id quotes the rule sentence
     pytest.param(
-        [player("Ann", {"red": 9}), player("Bob", {"red": 8})], {},
-        {"players[1].towers.red": f"The deck has only 15 red cards; more are counted in all towers together. "
-                                  f"{SUIT_RULE}"},
+        [player("Ann", {"red": 9}), player("Bob", {"red": 8})],
+        {},
+        {
+            "players[1].towers.red": f"The deck has only 15 red cards; more are counted in all towers together. "
+            f"{SUIT_RULE}"
+        },
         id="Each suit has 12 values (notes: 15 cards of one suit in all towers together): 17 red between two",
     ),
     pytest.param(
-        [player("Ann", {"blue": 4}), player("Bob", {"blue": 4}), player("Cy", {"blue": 4}),
-         player("Dee", {"blue": 4})], {},
-        {"players[3].towers.blue": f"The deck has only 15 blue cards; more are counted in all towers together. "
-                                   f"{SUIT_RULE}"},
+        [player("Ann", {"blue": 4}), player("Bob", {"blue": 4}), player("Cy", {"blue": 4}), player("Dee", {"blue": 4})],
+        {},
+        {
+            "players[3].towers.blue": f"The deck has only 15 blue cards; more are counted in all towers together. "
+            f"{SUIT_RULE}"
+        },
         id="Each suit has 12 values (notes): four towers of 4 blue, said on the last player",
     ),
     pytest.param(
-        [player("Ann", crowns=5), player("Bob", crowns=4)], {},
-        {"players[1].crowns": "The deck has only 8 crowns; more are counted in all. The rules: “Crowns: 15 "
-                              "points (8 symbols total)”."},
+        [player("Ann", crowns=5), player("Bob", crowns=4)],
+        {},
+        {
+            "players[1].crowns": "The deck has only 8 crowns; more are counted in all. The rules: “Crowns: 15 "
+            "points (8 symbols total)”."
+        },
         id="Crowns: 15 points (8 symbols total)",
     ),
     pytest.param(
-        [player("Ann", quills=3), player("Bob", quills=3), player("Cy", quills=3)], {},
-        {"players[2].quills": "The deck has only 8 quills; more are counted in all. The rules: “Quills: 10 "
-                              "points (8 symbols total)”."},
+        [player("Ann", quills=3), player("Bob", quills=3), player("Cy", quills=3)],
+        {},
+        {
+            "players[2].quills": "The deck has only 8 quills; more are counted in all. The rules: “Quills: 10 "
+            "points (8 symbols total)”."
+        },
         id="Quills: 10 points (8 symbols total)",
     ),
     pytest.param(
-        [player("Ann", swords=7), player("Bob", swords=6)], {},
-        {"players[1].swords": "The deck has only 12 swords; more are counted in all. The rules: “Swords: 20 "
-                              "points (12 symbols total)”."},
+        [player("Ann", swords=7), player("Bob", swords=6)],
+        {},
+        {
+            "players[1].swords": "The deck has only 12 swords; more are counted in all. The rules: “Swords: 20 "
+            "points (12 symbols total)”."
+        },
         id="Swords: 20 points (12 symbols total)",
     ),
     pytest.param(
-        [player("Ann", quills=5)], {"solo": True, "discard": {"quills": 4}},
-        {"players[0].quills": "The deck has only 8 quills; more are counted in all. The rules: “Quills: 10 "
-                              "points (8 symbols total)”."},
+        [player("Ann", quills=5)],
+        {"solo": True, "discard": {"quills": 4}},
+        {
+            "players[0].quills": "The deck has only 8 quills; more are counted in all. The rules: “Quills: 10 "
+            "points (8 symbols total)”."
+        },
         id="solo: the amount in the discard pile counts towards the deck's 8 quills",
     ),
     pytest.param(
-        [player("Ann", {"green": 9}, crowns=5), player("Bob", {"green": 9}, crowns=4)], {},
-        {"players[1].towers.green": f"The deck has only 15 green cards; more are counted in all towers together. "
-                                    f"{SUIT_RULE}",
-         "players[1].crowns": "The deck has only 8 crowns; more are counted in all. The rules: “Crowns: 15 "
-                              "points (8 symbols total)”."},
+        [player("Ann", {"green": 9}, crowns=5), player("Bob", {"green": 9}, crowns=4)],
+        {},
+        {
+            "players[1].towers.green": f"The deck has only 15 green cards; more are counted in all towers together. "
+            f"{SUIT_RULE}",
+            "players[1].crowns": "The deck has only 8 crowns; more are counted in all. The rules: “Crowns: 15 "
+            "points (8 symbols total)”.",
+        },
         id="every total past the deck is said at once",
     ),
 ]
@@ -267,8 +354,9 @@ DECK_HOLDS = [
     pytest.param([player("Ann", {"red": 8}), player("Bob", {"red": 7})], {}, id="15 red cards in all"),
     pytest.param([player("Ann", {"red": 14}), player("Bob", {"red": 1})], {}, id="14 in one tower and 1"),
     pytest.param([player("Ann", crowns=8), player("Bob", swords=12, quills=8)], {}, id="every symbol of the deck"),
-    pytest.param([player("Ann", quills=4)], {"solo": True, "discard": {"quills": 4}},
-                 id="solo: 8 quills with the pile"),
+    pytest.param(
+        [player("Ann", quills=4)], {"solo": True, "discard": {"quills": 4}}, id="solo: 8 quills with the pile"
+    ),
 ]
 
 
@@ -315,8 +403,10 @@ def test_total_is_sum_of_breakdown_and_order_free(raw: list[dict]) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(spires_player, min_size=2, max_size=4).map(within_deck),
-       st.sampled_from(["crowns", "swords", "quills", "scroll_vp"]))
+@given(
+    st.lists(spires_player, min_size=2, max_size=4).map(within_deck),
+    st.sampled_from(["crowns", "swords", "quills", "scroll_vp"]),
+)
 def test_more_of_a_positive_thing_never_scores_less(raw: list[dict], what: str) -> None:
     """Property: symbols and scroll VP only ever score positively, so one more never lowers your score."""
     players = [{"name": f"P{i}", **p} for i, p in enumerate(raw)]

@@ -86,72 +86,121 @@ def errors(call: Any) -> dict[str, str]:
 DECK_REFUSED = [
     # (players, options, steps before, the refused step, {field: message})
     pytest.param(
-        2, {}, [("Ann", set_to("towers.red", 10))], ("Bob", set_to("towers.red", 7)),
+        2,
+        {},
+        [("Ann", set_to("towers.red", 10))],
+        ("Bob", set_to("towers.red", 7)),
         {"towers.red": f"The deck has only 15 red cards; 17 counted in all. Ann has 10 and Bob 7. {SUIT_RULE}"},
         id="Each suit has 12 values (notes: 15 in all towers): 17 red cards between two players",
     ),
     pytest.param(
-        2, {}, [("Ann", set_to("towers.black", 8)), ("Bob", set_to("towers.black", 7))],
+        2,
+        {},
+        [("Ann", set_to("towers.black", 8)), ("Bob", set_to("towers.black", 7))],
         ("Bob", add("towers.black", 1)),
         {"towers.black": f"The deck has only 15 black cards; 16 counted in all. Ann has 8 and Bob 8. {SUIT_RULE}"},
         id="Each suit has 12 values (notes: 15 in all towers): the 16th black card, one tap",
     ),
     pytest.param(
-        4, {}, [("Ann", set_to("towers.green", 4)), ("Bob", set_to("towers.green", 4)),
-                ("Cy", set_to("towers.green", 4))], ("Dee", set_to("towers.green", 4)),
-        {"towers.green": f"The deck has only 15 green cards; 16 counted in all. Ann has 4, Bob 4, Cy 4 and Dee 4. "
-                         f"{SUIT_RULE}"},
+        4,
+        {},
+        [("Ann", set_to("towers.green", 4)), ("Bob", set_to("towers.green", 4)), ("Cy", set_to("towers.green", 4))],
+        ("Dee", set_to("towers.green", 4)),
+        {
+            "towers.green": f"The deck has only 15 green cards; 16 counted in all. Ann has 4, Bob 4, Cy 4 and Dee 4. "
+            f"{SUIT_RULE}"
+        },
         id="Each suit has 12 values (notes: 15 in all towers): four towers of 4, every holder named",
     ),
     pytest.param(
-        2, {}, [("Ann", set_to("crowns", 5))], ("Bob", add("crowns", 4)),
+        2,
+        {},
+        [("Ann", set_to("crowns", 5))],
+        ("Bob", add("crowns", 4)),
         {"crowns": f"The deck has only 8 crowns; 9 counted in all. Ann has 5 and Bob 4. {CROWNS_RULE}"},
         id="Crowns: 15 points (8 symbols total): an add spanning two seats",
     ),
     pytest.param(
-        3, {}, [("Bob", set_to("crowns", 5))], ("Ann", add("crowns", 4)),
+        3,
+        {},
+        [("Bob", set_to("crowns", 5))],
+        ("Ann", add("crowns", 4)),
         {"crowns": f"The deck has only 8 crowns; 9 counted in all. Ann has 4 and Bob 5. {CROWNS_RULE}"},
         id="Crowns: 15 points (8 symbols total): the holders in turn order, whoever tapped",
     ),
     pytest.param(
-        3, {}, [("Ann", set_to("quills", 3)), ("Bob", set_to("quills", 3))], ("Cy", set_to("quills", 3)),
+        3,
+        {},
+        [("Ann", set_to("quills", 3)), ("Bob", set_to("quills", 3))],
+        ("Cy", set_to("quills", 3)),
         {"quills": f"The deck has only 8 quills; 9 counted in all. Ann has 3, Bob 3 and Cy 3. {QUILLS_RULE}"},
         id="Quills: 10 points (8 symbols total): spread over three seats",
     ),
     pytest.param(
-        2, {}, [("Ann", set_to("swords", 12))], ("Bob", add("swords", 1)),
+        2,
+        {},
+        [("Ann", set_to("swords", 12))],
+        ("Bob", add("swords", 1)),
         {"swords": f"The deck has only 12 swords; 13 counted in all. Ann has 12 and Bob 1. {SWORDS_RULE}"},
         id="Swords: 20 points (12 symbols total)",
     ),
     pytest.param(
-        1, {"solo": True}, [(None, set_to("discard.crowns", 6))], ("Ann", add("crowns", 3)),
+        1,
+        {"solo": True},
+        [(None, set_to("discard.crowns", 6))],
+        ("Ann", add("crowns", 3)),
         {"crowns": f"The deck has only 8 crowns; 9 counted in all. Ann has 3 and the discard pile 6. {CROWNS_RULE}"},
         id="solo: compare ... the amount in the discard pile: the pile counts towards the deck's 8 crowns",
     ),
     pytest.param(
-        1, {"solo": True}, [("Ann", set_to("quills", 5))], (None, add("discard.quills", 4)),
-        {"discard.quills": f"The deck has only 8 quills; 9 counted in all. Ann has 5 and the discard pile 4. "
-                           f"{QUILLS_RULE}"},
+        1,
+        {"solo": True},
+        [("Ann", set_to("quills", 5))],
+        (None, add("discard.quills", 4)),
+        {
+            "discard.quills": f"The deck has only 8 quills; 9 counted in all. Ann has 5 and the discard pile 4. "
+            f"{QUILLS_RULE}"
+        },
         id="solo: the discard pile's own counter is bounded by the deck too",
     ),
     pytest.param(
-        2, {}, [], ("Ann", set_to("crowns", 9)), {"players[0].crowns": "Must be at most 8."},
+        2,
+        {},
+        [],
+        ("Ann", set_to("crowns", 9)),
+        {"players[0].crowns": "Must be at most 8."},
         id="Crowns (8 symbols total): one seat past the deck is said by its own box",
     ),
     pytest.param(
-        2, {}, [], ("Bob", set_to("towers.red", 15)), {"players[1].towers.red": "Must be at most 14."},
+        2,
+        {},
+        [],
+        ("Bob", set_to("towers.red", 15)),
+        {"players[1].towers.red": "Must be at most 14."},
         id="12 values per suit, and cards 73 and 74: 14 cards in one tower at most",
     ),
     pytest.param(
-        1, {"solo": True}, [], (None, set_to("discard.swords", 13)), {"options.discard.swords": "Must be at most 12."},
+        1,
+        {"solo": True},
+        [],
+        (None, set_to("discard.swords", 13)),
+        {"options.discard.swords": "Must be at most 12."},
         id="solo: Swords (12 symbols total) in the discard pile alone",
     ),
     pytest.param(
-        2, {}, [], ("Ann", add("towers.red", -1)), {"players[0].towers.red": "Must be at least 0."},
+        2,
+        {},
+        [],
+        ("Ann", add("towers.red", -1)),
+        {"players[0].towers.red": "Must be at least 0."},
         id="a tower never has fewer than 0 cards",
     ),
     pytest.param(
-        1, {"solo": True}, [], (None, add("discard.swords", -1)), {"options.discard.swords": "Must be at least 0."},
+        1,
+        {"solo": True},
+        [],
+        (None, add("discard.swords", -1)),
+        {"options.discard.swords": "Must be at least 0."},
         id="solo: the discard pile is never negative",
     ),
 ]
@@ -169,23 +218,59 @@ def test_deck_refused(count: int, options: dict, steps: list, refused: tuple, ex
 
 DECK_ALLOWED = [
     # (players, options, steps)
-    pytest.param(2, {}, [("Ann", set_to("crowns", 5)), ("Bob", add("crowns", 3))],
-                 id="Crowns (8 symbols total): exactly the deck's 8"),
-    pytest.param(2, {}, [("Ann", set_to("swords", 6)), ("Bob", set_to("swords", 6))],
-                 id="Swords (12 symbols total): exactly the deck's 12"),
-    pytest.param(3, {}, [("Ann", set_to("crowns", 8)), ("Ann", add("crowns", -3)), ("Cy", add("crowns", 3))],
-                 id="Crowns (8 symbols total): moved between seats, never more than 8 in all"),
-    pytest.param(2, {}, [("Ann", set_to("towers.red", 8)), ("Bob", set_to("towers.red", 7))],
-                 id="Each suit has 12 values (notes: 15 in all towers): exactly 15 red between two"),
-    pytest.param(4, {}, [("Ann", set_to("towers.purple", 4)), ("Bob", set_to("towers.purple", 4)),
-                         ("Cy", set_to("towers.purple", 4)), ("Dee", set_to("towers.purple", 3))],
-                 id="Each suit has 12 values (notes: 15 in all towers): 15 purple over four seats"),
-    pytest.param(2, {}, [("Ann", set_to("towers.red", 14)), ("Bob", set_to("towers.blue", 14))],
-                 id="Each suit has 12 values: the bound is per suit, not for all cards"),
-    pytest.param(1, {"solo": True}, [("Ann", set_to("quills", 4)), (None, set_to("discard.quills", 4))],
-                 id="solo: the player's and the discard pile's quills, exactly 8"),
-    pytest.param(2, {}, [("Ann", set_to("crowns", 8)), ("Ann", set_to("crowns", 8))],
-                 id="the same count typed again on a full deck"),
+    pytest.param(
+        2,
+        {},
+        [("Ann", set_to("crowns", 5)), ("Bob", add("crowns", 3))],
+        id="Crowns (8 symbols total): exactly the deck's 8",
+    ),
+    pytest.param(
+        2,
+        {},
+        [("Ann", set_to("swords", 6)), ("Bob", set_to("swords", 6))],
+        id="Swords (12 symbols total): exactly the deck's 12",
+    ),
+    pytest.param(
+        3,
+        {},
+        [("Ann", set_to("crowns", 8)), ("Ann", add("crowns", -3)), ("Cy", add("crowns", 3))],
+        id="Crowns (8 symbols total): moved between seats, never more than 8 in all",
+    ),
+    pytest.param(
+        2,
+        {},
+        [("Ann", set_to("towers.red", 8)), ("Bob", set_to("towers.red", 7))],
+        id="Each suit has 12 values (notes: 15 in all towers): exactly 15 red between two",
+    ),
+    pytest.param(
+        4,
+        {},
+        [
+            ("Ann", set_to("towers.purple", 4)),
+            ("Bob", set_to("towers.purple", 4)),
+            ("Cy", set_to("towers.purple", 4)),
+            ("Dee", set_to("towers.purple", 3)),
+        ],
+        id="Each suit has 12 values (notes: 15 in all towers): 15 purple over four seats",
+    ),
+    pytest.param(
+        2,
+        {},
+        [("Ann", set_to("towers.red", 14)), ("Bob", set_to("towers.blue", 14))],
+        id="Each suit has 12 values: the bound is per suit, not for all cards",
+    ),
+    pytest.param(
+        1,
+        {"solo": True},
+        [("Ann", set_to("quills", 4)), (None, set_to("discard.quills", 4))],
+        id="solo: the player's and the discard pile's quills, exactly 8",
+    ),
+    pytest.param(
+        2,
+        {},
+        [("Ann", set_to("crowns", 8)), ("Ann", set_to("crowns", 8))],
+        id="the same count typed again on a full deck",
+    ),
 ]
 
 
@@ -203,8 +288,7 @@ def test_a_play_saved_past_the_deck_is_corrected_one_tap_at_a_time() -> None:
     state["seats"][0]["towers"]["red"] = 10
     state["seats"][1]["towers"]["red"] = 7
     assert errors(lambda: live.standing(GAME, state, ctx)) == {
-        "players[1].towers.red": f"The deck has only 15 red cards; more are counted in all towers together. "
-                                 f"{SUIT_RULE}"
+        "players[1].towers.red": f"The deck has only 15 red cards; more are counted in all towers together. {SUIT_RULE}"
     }
     assert "towers.red" in errors(lambda: act(state, ctx, "Ann", add("towers.red", 1)))
     state = act(state, ctx, "Bob", add("crowns", 1))  # another counter may still be tapped
@@ -236,10 +320,18 @@ def test_each_seat_counts_its_towers_and_symbols_in_one_tap() -> None:
     assert view["count_to"] == (1, 2, 3, 4, 5, 6)
     assert view["tall_from"] == 4
     ann, bob = view["counts"]
-    assert [row["field"] for row in ann] == [*(f"towers.{suit}" for suit in spires.SUITS), "crowns", "swords",
-                                             "quills"]
-    assert [row["label"] for row in ann] == ["Purple", "Red", "Yellow", "Blue", "Green", "Black", "Crowns", "Swords",
-                                             "Quills"]
+    assert [row["field"] for row in ann] == [*(f"towers.{suit}" for suit in spires.SUITS), "crowns", "swords", "quills"]
+    assert [row["label"] for row in ann] == [
+        "Purple",
+        "Red",
+        "Yellow",
+        "Blue",
+        "Green",
+        "Black",
+        "Crowns",
+        "Swords",
+        "Quills",
+    ]
     assert [row["tower"] for row in ann] == [True] * 6 + [False] * 3
     assert {row["field"]: row["value"] for row in ann}["towers.red"] == 3
     assert {row["field"]: row["value"] for row in bob}["swords"] == 2
@@ -252,7 +344,9 @@ def test_solo_counts_the_discard_pile_in_one_tap() -> None:
     state, ctx = play(1, [(None, set_to("discard.swords", 3))], solo=True)
     view = spires.view(live.standing(GAME, state, ctx))
     assert [(row["field"], row["label"], row["value"]) for row in view["discard"]] == [
-        ("discard.crowns", "Crowns", 0), ("discard.swords", "Swords", 3), ("discard.quills", "Quills", 0)
+        ("discard.crowns", "Crowns", 0),
+        ("discard.swords", "Swords", 3),
+        ("discard.quills", "Quills", 0),
     ]
     state, ctx = play(2, [])
     assert spires.view(live.standing(GAME, state, ctx))["discard"] == []
@@ -261,19 +355,27 @@ def test_solo_counts_the_discard_pile_in_one_tap() -> None:
 COUNTED = [
     # (steps before, the count tapped as (player, field, value), what every seat holds after)
     pytest.param(
-        [], ("Ann", "towers.red", 3), [{"towers.red": 3}, {}],
+        [],
+        ("Ann", "towers.red", 3),
+        [{"towers.red": 3}, {}],
         id="The winning player gains the card(s) below the Market AND all cards played: 3 red cards in one tap",
     ),
     pytest.param(
-        [("Ann", set_to("towers.purple", 4))], ("Ann", "towers.purple", 3), [{"towers.purple": 3}, {}],
+        [("Ann", set_to("towers.purple", 4))],
+        ("Ann", "towers.purple", 3),
+        [{"towers.purple": 3}, {}],
         id="Scroll cards featuring a card and arrow allow the player to discard 1-2 cards: counted down",
     ),
     pytest.param(
-        [("Ann", set_to("towers.red", 10))], ("Bob", "towers.red", 5), [{"towers.red": 10}, {"towers.red": 5}],
+        [("Ann", set_to("towers.red", 10))],
+        ("Bob", "towers.red", 5),
+        [{"towers.red": 10}, {"towers.red": 5}],
         id="Each suit has 12 values (notes: 15 in all towers): exactly what the deck holds",
     ),
     pytest.param(
-        [("Ann", set_to("crowns", 1))], ("Ann", "crowns", 3), [{"crowns": 3}, {}],
+        [("Ann", set_to("crowns", 1))],
+        ("Ann", "crowns", 3),
+        [{"crowns": 3}, {}],
         id="a symbol's count, however many joined",
     ),
 ]
@@ -313,26 +415,40 @@ def test_a_count_past_the_deck_is_refused_with_everyones_count() -> None:
 NOTES = [
     # (players, options, steps, notes said, in order)
     pytest.param(
-        2, {}, [], ["Crowns: nobody has one yet.", "Swords: nobody has one yet.", "Quills: nobody has one yet."],
+        2,
+        {},
+        [],
+        ["Crowns: nobody has one yet.", "Swords: nobody has one yet.", "Quills: nobody has one yet."],
         id="notes: a symbol bonus needs at least one symbol",
     ),
     pytest.param(
-        2, {}, [("Ann", set_to("crowns", 2)), ("Bob", set_to("crowns", 2)), ("Bob", add("swords", 1))],
+        2,
+        {},
+        [("Ann", set_to("crowns", 2)), ("Bob", set_to("crowns", 2)), ("Bob", add("swords", 1))],
         ["Crowns: Ann and Bob lead with 2.", "Swords: Bob leads with 1.", "Quills: nobody has one yet."],
         id="The player with the most symbols ... In the case of a tie, all tied players receive this full bonus",
     ),
     pytest.param(
-        2, {}, [("Ann", set_to("towers.blue", 4))],
-        ["Crowns: nobody has one yet.", "Swords: nobody has one yet.", "Quills: nobody has one yet.",
-         "Ann's blue tower has 4 cards: each card scores −1 VP now."],
+        2,
+        {},
+        [("Ann", set_to("towers.blue", 4))],
+        [
+            "Crowns: nobody has one yet.",
+            "Swords: nobody has one yet.",
+            "Quills: nobody has one yet.",
+            "Ann's blue tower has 4 cards: each card scores −1 VP now.",
+        ],
         id="-1 point per Spire card in each of your Towers with 4 or more total cards",
     ),
     pytest.param(
-        1, {"solo": True}, [("Ann", set_to("crowns", 2)), (None, set_to("discard.crowns", 2)),
-                            (None, set_to("discard.quills", 1))],
-        ["Crowns: Ann 2, discard pile 2: the 15 VP bonus scores.",
-         "Swords: Ann 0, discard pile 0: the 20 VP bonus does not score.",
-         "Quills: Ann 0, discard pile 1: the 10 VP bonus does not score."],
+        1,
+        {"solo": True},
+        [("Ann", set_to("crowns", 2)), (None, set_to("discard.crowns", 2)), (None, set_to("discard.quills", 1))],
+        [
+            "Crowns: Ann 2, discard pile 2: the 15 VP bonus scores.",
+            "Swords: Ann 0, discard pile 0: the 20 VP bonus does not score.",
+            "Quills: Ann 0, discard pile 1: the 10 VP bonus does not score.",
+        ],
         id="solo: If you have a number equal to or greater than the amount in the discard pile, score the bonus",
     ),
 ]
@@ -350,8 +466,9 @@ def test_notes(count: int, options: dict, steps: list, said: list[str]) -> None:
 def test_flagged_towers() -> None:
     """'-1 point per Spire card in each of your Towers with 4 or more total cards': those towers are marked, per
     seat, a tower of 3 is not."""
-    state, ctx = play(2, [("Ann", set_to("towers.blue", 4)), ("Ann", set_to("towers.red", 3)),
-                          ("Bob", set_to("towers.green", 9))])
+    state, ctx = play(
+        2, [("Ann", set_to("towers.blue", 4)), ("Ann", set_to("towers.red", 3)), ("Bob", set_to("towers.green", 9))]
+    )
     standing = live.standing(GAME, state, ctx)
     assert spires.flagged(standing, 0) == {"towers.blue"}
     assert spires.flagged(standing, 1) == {"towers.green"}
@@ -384,8 +501,19 @@ def test_untracked_says_what_stays_on_the_table() -> None:
     Markets and hands, the phases and competitions, which tower a card joins, the symbols on cards, the end, solo."""
     untracked = GAME.live.untracked
     text = " ".join(untracked)
-    for words in ("deck", "Markets", "hand", "Plan and Compete", "cards 73 and 74", "Scroll", "symbol",
-                  "player count", "3 cards from each hand", "Solo Markets", "discard pile"):
+    for words in (
+        "deck",
+        "Markets",
+        "hand",
+        "Plan and Compete",
+        "cards 73 and 74",
+        "Scroll",
+        "symbol",
+        "player count",
+        "3 cards from each hand",
+        "Solo Markets",
+        "discard pile",
+    ):
         assert words in text, words
     assert all(line[:1].isupper() and line.endswith(".") for line in untracked)
     assert not any(mark in text for mark in ("_", "[", "{", "towers."))

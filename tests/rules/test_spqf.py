@@ -347,104 +347,163 @@ TWO = [player("Ann"), player("Bob")]
 
 BAD_INPUT = [
     pytest.param(
-        [player("Ann"), player("Bob", civ_level=6)], {}, "players[1].civ_level", "Must be at most 5.",
+        [player("Ann"), player("Bob", civ_level=6)],
+        {},
+        "players[1].civ_level",
+        "Must be at most 5.",
         id="There are 5 Civilization Levels: level 6 is refused",
     ),
     pytest.param(
-        [player("Ann", civ_level=-1), player("Bob")], {}, "players[0].civ_level", "Must be at least 0.",
+        [player("Ann", civ_level=-1), player("Bob")],
+        {},
+        "players[0].civ_level",
+        "Must be at least 0.",
         id="Levels are earned from 0: a negative level is refused",
     ),
     pytest.param(
-        [player("Ann", vp_tokens=VP_TOKENS_MAX + 1), player("Bob")], {}, "players[0].vp_tokens",
+        [player("Ann", vp_tokens=VP_TOKENS_MAX + 1), player("Bob")],
+        {},
+        "players[0].vp_tokens",
         f"Must be at most {VP_TOKENS_MAX}.",
         id="notes: tokens are refused only above 150, as a typo guard (the 40 acorns are no limit)",
     ),
     pytest.param(
-        [player("Ann", vp_cards=PLAYER_CARDS_MAX + 1), player("Bob")], {}, "players[0].vp_cards",
+        [player("Ann", vp_cards=PLAYER_CARDS_MAX + 1), player("Bob")],
+        {},
+        "players[0].vp_cards",
         f"Must be at most {PLAYER_CARDS_MAX}.",
         id="notes: 48 Civilization cards + 5 starters of your own: more cards is refused",
     ),
     pytest.param(
-        [player("Ann", monument_modifiers=MONUMENT_MODIFIERS_MAX + 1), player("Bob")], {},
-        "players[0].monument_modifiers", f"Must be at most {MONUMENT_MODIFIERS_MAX}.",
+        [player("Ann", monument_modifiers=MONUMENT_MODIFIERS_MAX + 1), player("Bob")],
+        {},
+        "players[0].monument_modifiers",
+        f"Must be at most {MONUMENT_MODIFIERS_MAX}.",
         id="a card with two modifiers, on every card you can own, is the most",
     ),
     pytest.param(
-        [player("Ann", vp_tokens=-2), player("Bob")], {}, "players[0].vp_tokens", "Must be at least 0.",
+        [player("Ann", vp_tokens=-2), player("Bob")],
+        {},
+        "players[0].vp_tokens",
+        "Must be at least 0.",
         id="VP tokens collected: a count is never negative",
     ),
     pytest.param(
-        [player("Ann", vp_tokens="3"), player("Bob")], {}, "players[0].vp_tokens", "Enter a whole number.",
+        [player("Ann", vp_tokens="3"), player("Bob")],
+        {},
+        "players[0].vp_tokens",
+        "Enter a whole number.",
         id="wrong type: '3' as text for an integer",
     ),
     pytest.param(
-        [player("Ann"), player("Bob", civ_level=True)], {}, "players[1].civ_level", "Enter a whole number.",
+        [player("Ann"), player("Bob", civ_level=True)],
+        {},
+        "players[1].civ_level",
+        "Enter a whole number.",
         id="wrong type: true for an integer",
     ),
     pytest.param(
-        [player("Ann", monument_modifiers=2.0), player("Bob")], {}, "players[0].monument_modifiers",
+        [player("Ann", monument_modifiers=2.0), player("Bob")],
+        {},
+        "players[0].monument_modifiers",
         "Enter a whole number.",
         id="wrong type: 2.0 for an integer",
     ),
     pytest.param(
-        [player("Ann", oak_leaves=3), player("Bob")], {}, "players[0].oak_leaves", "Unknown field.",
+        [player("Ann", oak_leaves=3), player("Bob")],
+        {},
+        "players[0].oak_leaves",
+        "Unknown field.",
         id="Don't count oak leaves!: there is no oak leaf field, unknown fields are refused",
     ),
     pytest.param(
-        [{"vp_tokens": 3}, player("Bob")], {}, "players[0].name", "This field is required.",
+        [{"vp_tokens": 3}, player("Bob")],
+        {},
+        "players[0].name",
+        "This field is required.",
         id="every player has a name",
     ),
     pytest.param(
-        [player("Ann"), player("ann")], {}, "players[1].name", "ann is already playing.",
+        [player("Ann"), player("ann")],
+        {},
+        "players[1].name",
+        "ann is already playing.",
         id="duplicate names (case-insensitive) are refused",
     ),
     pytest.param(
-        [player("Ann")], {}, "players", "SPQF is for 2 to 4 players; 1 given.",
+        [player("Ann")],
+        {},
+        "players",
+        "SPQF is for 2 to 4 players; 1 given.",
         id="A deck-building game for 2-4 players: 1 player is refused",
     ),
     pytest.param(
-        [player(f"P{i}") for i in range(5)], {}, "players", "SPQF is for 2 to 4 players; 5 given.",
+        [player(f"P{i}") for i in range(5)],
+        {},
+        "players",
+        "SPQF is for 2 to 4 players; 5 given.",
         id="A deck-building game for 2-4 players: 5 players are refused",
     ),
     pytest.param(
-        {"Ann": {}}, {}, "players", "Give the players as a list.",
+        {"Ann": {}},
+        {},
+        "players",
+        "Give the players as a list.",
         id="players must be a list",
     ),
     pytest.param(
-        TWO, {"level_vp": [0, 3, 6, 9, 12]}, "options.level_vp",
+        TWO,
+        {"level_vp": [0, 3, 6, 9, 12]},
+        "options.level_vp",
         "Give exactly 6 whole numbers, the VP for levels 0 to 5; 5 given.",
         id="notes: options.level_vp is 6 integers: 5 are refused",
     ),
     pytest.param(
-        TWO, {"level_vp": [0, 3, 6, 9, 12, 15, 18]}, "options.level_vp",
+        TWO,
+        {"level_vp": [0, 3, 6, 9, 12, 15, 18]},
+        "options.level_vp",
         "Give exactly 6 whole numbers, the VP for levels 0 to 5; 7 given.",
         id="notes: options.level_vp is 6 integers: 7 are refused",
     ),
     pytest.param(
-        TWO, {"level_vp": [0, 3, 6, -9, 12, 15]}, "options.level_vp",
+        TWO,
+        {"level_vp": [0, 3, 6, -9, 12, 15]},
+        "options.level_vp",
         "Entry 4 is -9: each number must be between 0 and 99.",
         id="notes: options.level_vp: a negative entry is refused",
     ),
     pytest.param(
-        TWO, {"level_vp": [0, 3, 6, "9", 12, 15]}, "options.level_vp",
+        TWO,
+        {"level_vp": [0, 3, 6, "9", 12, 15]},
+        "options.level_vp",
         "Entry 4 is not a whole number: give 6 whole numbers, the VP for levels 0 to 5.",
         id="notes: options.level_vp: text in the table is refused",
     ),
     pytest.param(
-        TWO, {"level_vp": [0, 3, 6, 9, 12, True]}, "options.level_vp",
+        TWO,
+        {"level_vp": [0, 3, 6, 9, 12, True]},
+        "options.level_vp",
         "Entry 6 is not a whole number: give 6 whole numbers, the VP for levels 0 to 5.",
         id="notes: options.level_vp: true in the table is refused",
     ),
     pytest.param(
-        TWO, {"level_vp": 9}, "options.level_vp", "Give a list of 6 whole numbers, the VP for levels 0 to 5.",
+        TWO,
+        {"level_vp": 9},
+        "options.level_vp",
+        "Give a list of 6 whole numbers, the VP for levels 0 to 5.",
         id="notes: options.level_vp: a single number is refused",
     ),
     pytest.param(
-        TWO, {"solo": True}, "options.solo", "Unknown field.",
+        TWO,
+        {"solo": True},
+        "options.solo",
+        "Unknown field.",
         id="unknown option is refused",
     ),
     pytest.param(
-        [player("Ann", vp_cards=40), player("Bob", vp_cards=19)], {}, "players[1].vp_cards",
+        [player("Ann", vp_cards=40), player("Bob", vp_cards=19)],
+        {},
+        "players[1].vp_cards",
         "Only 58 cards are in play with 2 players (48 Civilization + 5 starters each); "
         "59 cards with a 1 VP corner counted in all.",
         id="notes: 48 Civilization cards, 5 starters a player: more 1 VP cards in all than are in play",
@@ -491,8 +550,11 @@ def test_total_is_the_sum_of_the_breakdown(rows: list[dict[str, int]], table: li
         assert [ln.key for ln in scored.lines] == KEYS
         assert scored.total == sum(ln.points for ln in scored.lines)
         assert scored.total == (
-            row["vp_tokens"] + table[row["civ_level"]] + row["monument_modifiers"]
-            + scored.points("monument_bonus") + row["vp_cards"]
+            row["vp_tokens"]
+            + table[row["civ_level"]]
+            + row["monument_modifiers"]
+            + scored.points("monument_bonus")
+            + row["vp_cards"]
         )
     assert sum(1 for p in result.players if p.points("monument_bonus")) <= 1
 

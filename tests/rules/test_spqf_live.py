@@ -178,9 +178,7 @@ def test_turn_one_is_the_first_players(count: int) -> None:
         applied = act(state, ctx, None, NEXT)
         state = applied.state
         seen.append(applied.said[0])
-    expected = [
-        f"Round {turn // count + 1}: {NAMES[turn % count]}'s turn." for turn in range(1, 2 * count + 1)
-    ]
+    expected = [f"Round {turn // count + 1}: {NAMES[turn % count]}'s turn." for turn in range(1, 2 * count + 1)]
     assert seen == expected
     assert state["table"]["turn"] == 2 * count + 1
 
@@ -190,129 +188,206 @@ def test_turn_one_is_the_first_players(count: int) -> None:
 FIRST_TO_LEVEL = [
     # (players, steps, VP tokens per seat, {level: holder})
     pytest.param(
-        2, [("Ann", UP)], [1, 0], {1: "Ann"},
+        2,
+        [("Ann", UP)],
+        [1, 0],
+        {1: "Ann"},
         id="The first player to earn each level scores 1VP",
     ),
     pytest.param(
-        2, [("Bob", UP)], [0, 1], {1: "Bob"},
+        2,
+        [("Bob", UP)],
+        [0, 1],
+        {1: "Bob"},
         id="The first player to earn each level scores 1VP: a non-active (following) player too",
     ),
     pytest.param(
-        3, [("Ann", UP), ("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP)], [3, 0, 0],
+        3,
+        [("Ann", UP), ("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP)],
+        [3, 0, 0],
         {1: "Ann", 2: "Ann", 3: "Ann"},
         id="The first player to earn EACH level scores 1VP: several levels in a row",
     ),
     pytest.param(
-        3, [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))],
-        [5, 0, 0], {1: "Ann", 2: "Ann", 3: "Ann", 4: "Ann", 5: "Ann"},
+        3,
+        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))],
+        [5, 0, 0],
+        {1: "Ann", 2: "Ann", 3: "Ann", 4: "Ann", 5: "Ann"},
         id="The first player to earn each level scores 1VP: set one level at a time, all five",
     ),
     pytest.param(
-        2, [("Ann", UP), (None, NEXT), ("Bob", UP)], [1, 0], {1: "Ann"},
+        2,
+        [("Ann", UP), (None, NEXT), ("Bob", UP)],
+        [1, 0],
+        {1: "Ann"},
         id="The FIRST player to earn each level scores 1VP: the second on a level gets no token",
     ),
     pytest.param(
-        3, [("Ann", UP), (None, NEXT), ("Bob", UP), (None, NEXT), ("Cy", UP)], [1, 0, 0], {1: "Ann"},
+        3,
+        [("Ann", UP), (None, NEXT), ("Bob", UP), (None, NEXT), ("Cy", UP)],
+        [1, 0, 0],
+        {1: "Ann"},
         id="The FIRST player to earn each level scores 1VP: nor does the third",
     ),
     pytest.param(
-        2, [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP)], [1, 1], {1: "Ann", 2: "Bob"},
+        2,
+        [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP)],
+        [1, 1],
+        {1: "Ann", 2: "Bob"},
         id="The first player to earn each level: first to level 2 after being second to level 1",
     ),
     pytest.param(
-        2, [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP), (None, NEXT), ("Ann", UP)], [1, 1],
+        2,
+        [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP), (None, NEXT), ("Ann", UP)],
+        [1, 1],
         {1: "Ann", 2: "Bob"},
         id="The first player to earn each level: Ann second to level 2 in a later turn gets nothing",
     ),
     # Turns followed (Next turn tapped at least once): "break ties in turn order beginning with the active player"
     # whatever order the taps came in, within the turn. ROUND brings Ann back as the active player in round 2.
     pytest.param(
-        3, [*ROUND, ("Bob", UP), ("Ann", UP)], [1, 0, 0], {1: "Ann"},
+        3,
+        [*ROUND, ("Bob", UP), ("Ann", UP)],
+        [1, 0, 0],
+        {1: "Ann"},
         id="break ties in turn order beginning with the active player: active Ann taps after Bob, takes it",
     ),
     pytest.param(
-        3, [*ROUND, ("Cy", UP), ("Bob", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [*ROUND, ("Cy", UP), ("Bob", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="break ties in turn order beginning with the active player: Bob before Cy, tapped later, takes it",
     ),
     pytest.param(
-        3, [*ROUND, ("Bob", UP), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [*ROUND, ("Bob", UP), ("Cy", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="break ties in turn order beginning with the active player: Cy after Bob in order does not take it",
     ),
     pytest.param(
-        3, [(None, NEXT), ("Ann", UP), ("Cy", UP)], [0, 0, 1], {1: "Cy"},
+        3,
+        [(None, NEXT), ("Ann", UP), ("Cy", UP)],
+        [0, 0, 1],
+        {1: "Cy"},
         id="break ties in turn order BEGINNING WITH THE ACTIVE PLAYER: Bob active, Cy comes before Ann",
     ),
     pytest.param(
-        3, [(None, NEXT), ("Cy", UP), ("Ann", UP)], [0, 0, 1], {1: "Cy"},
+        3,
+        [(None, NEXT), ("Cy", UP), ("Ann", UP)],
+        [0, 0, 1],
+        {1: "Cy"},
         id="break ties in turn order BEGINNING WITH THE ACTIVE PLAYER: Bob active, Ann after Cy keeps nothing",
     ),
     pytest.param(
-        3, [(None, NEXT), ("Ann", UP), ("Cy", UP), ("Bob", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [(None, NEXT), ("Ann", UP), ("Cy", UP), ("Bob", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="break ties in turn order beginning with the active player: the active Bob beats both",
     ),
     pytest.param(
-        4, [(None, NEXT), (None, NEXT), (None, NEXT), ("Cy", UP), ("Bob", UP), ("Ann", UP), ("Dee", UP)],
-        [0, 0, 0, 1], {1: "Dee"},
+        4,
+        [(None, NEXT), (None, NEXT), (None, NEXT), ("Cy", UP), ("Bob", UP), ("Ann", UP), ("Dee", UP)],
+        [0, 0, 0, 1],
+        {1: "Dee"},
         id="break ties in turn order beginning with the active player: Dee active, taps last, 4 players",
     ),
     pytest.param(
-        4, [(None, NEXT), (None, NEXT), (None, NEXT), ("Cy", UP), ("Bob", UP), ("Ann", UP)],
-        [1, 0, 0, 0], {1: "Ann"},
+        4,
+        [(None, NEXT), (None, NEXT), (None, NEXT), ("Cy", UP), ("Bob", UP), ("Ann", UP)],
+        [1, 0, 0, 0],
+        {1: "Ann"},
         id="break ties in turn order beginning with the active player: Dee active, Ann next, Bob, then Cy",
     ),
     pytest.param(
-        3, [*ROUND, ("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)], [2, 0, 0],
+        3,
+        [*ROUND, ("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)],
+        [2, 0, 0],
         {1: "Ann", 2: "Ann"},
         id="break ties in turn order beginning with the active player: for each level in the same turn",
     ),
     pytest.param(
-        3, [("Cy", UP), (None, NEXT), ("Bob", UP)], [0, 0, 1], {1: "Cy"},
+        3,
+        [("Cy", UP), (None, NEXT), ("Bob", UP)],
+        [0, 0, 1],
+        {1: "Cy"},
         id="If multiple players are expanding: Cy's token of turn 1 stays when the active Bob expands in turn 2",
     ),
     # Before the first Next turn (the first player's first turn, or a group that never taps it): "The active player
     # resolves the action card. Following players resolve in turn order." The taps come in the order the expansions
     # resolve, which is the rule's tie-break order: the first tap takes the token.
     pytest.param(
-        3, [("Ann", UP), ("Bob", UP)], [1, 0, 0], {1: "Ann"},
+        3,
+        [("Ann", UP), ("Bob", UP)],
+        [1, 0, 0],
+        {1: "Ann"},
         id="break ties in turn order beginning with the active player: the active Ann resolves, and taps, first",
     ),
     pytest.param(
-        3, [(None, NEXT), ("Bob", UP), ("Cy", UP), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [(None, NEXT), ("Bob", UP), ("Cy", UP), ("Ann", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="break ties in turn order BEGINNING WITH THE ACTIVE PLAYER: Bob active, then Cy and Ann follow",
     ),
     pytest.param(
-        3, [(None, NEXT), (None, NEXT), ("Cy", UP), ("Ann", UP)], [0, 0, 1], {1: "Cy"},
+        3,
+        [(None, NEXT), (None, NEXT), ("Cy", UP), ("Ann", UP)],
+        [0, 0, 1],
+        {1: "Cy"},
         id="break ties in turn order beginning with the active player: Cy active, Ann following comes after",
     ),
     pytest.param(
-        4, [(None, NEXT), (None, NEXT), (None, NEXT), ("Dee", UP), ("Ann", UP), ("Bob", UP)], [0, 0, 0, 1],
+        4,
+        [(None, NEXT), (None, NEXT), (None, NEXT), ("Dee", UP), ("Ann", UP), ("Bob", UP)],
+        [0, 0, 0, 1],
         {1: "Dee"},
         id="break ties in turn order beginning with the active player: Dee active, then Ann and Bob, 4 players",
     ),
     pytest.param(
-        3, [("Bob", UP), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [("Bob", UP), ("Ann", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="break ties in turn order: turns not followed, taps in another order than they resolved leave the token "
-           "with the first tap; the group hands it over under First to each level (FIRST_TOKEN)",
+        "with the first tap; the group hands it over under First to each level (FIRST_TOKEN)",
     ),
     pytest.param(
-        3, [("Bob", UP), ("Ann", UP), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [("Bob", UP), ("Ann", UP), ("Cy", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="The FIRST player to earn each level scores 1VP: turns not followed, no later tap takes the token",
     ),
     pytest.param(
-        3, [("Bob", UP), ("Ann", UP), (None, NEXT), ("Cy", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [("Bob", UP), ("Ann", UP), (None, NEXT), ("Cy", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="The first player to earn each level scores 1VP: the first turn of a group that then taps Next turn is "
-           "first-tap too, and the token of turn 1 stays put",
+        "first-tap too, and the token of turn 1 stays put",
     ),
     pytest.param(
-        3, [("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)], [0, 1, 1], {1: "Cy", 2: "Bob"},
+        3,
+        [("Cy", UP), ("Bob", UP), ("Bob", UP), ("Ann", UP), ("Ann", UP)],
+        [0, 1, 1],
+        {1: "Cy", 2: "Bob"},
         id="The first player to earn each level scores 1VP: turns not followed, each level by the order of the taps",
     ),
     pytest.param(
-        3, [("Bob", UP), (None, NEXT), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [("Bob", UP), (None, NEXT), ("Ann", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="If multiple players are expanding: Ann earlier in order but in a LATER turn takes nothing",
     ),
     pytest.param(
-        3, [("Bob", UP), (None, NEXT), (None, NEXT), (None, NEXT), ("Ann", UP)], [0, 1, 0], {1: "Bob"},
+        3,
+        [("Bob", UP), (None, NEXT), (None, NEXT), (None, NEXT), ("Ann", UP)],
+        [0, 1, 0],
+        {1: "Bob"},
         id="If multiple players are expanding: not in the active player's next turn either",
     ),
 ]
@@ -336,9 +411,11 @@ def test_first_to_level_is_said() -> None:
         said += applied.said
     assert said == [
         "Bob is first to level 1: +1 VP token.",
-        ("Ann and Bob both reached level 1 this turn; in turn order from the active player (Ann) Ann comes first: "
-         "the level 1 token moves to Ann (+1 VP token), Bob gives it back (−1 VP token). If they expanded in "
-         "different actions, give it back under First to each level."),
+        (
+            "Ann and Bob both reached level 1 this turn; in turn order from the active player (Ann) Ann comes first: "
+            "the level 1 token moves to Ann (+1 VP token), Bob gives it back (−1 VP token). If they expanded in "
+            "different actions, give it back under First to each level."
+        ),
         "Cy reaches level 1; Ann was first to it.",
     ]
 
@@ -365,23 +442,42 @@ def test_the_first_token_is_scored_as_a_vp_token() -> None:
 FIRST_TOKEN = [
     # (players, steps before, who, level, VP tokens after, {level: holder} after, said)
     pytest.param(
-        3, [("Bob", UP), (None, NEXT), ("Ann", UP)], "Ann", 1, [1, 0, 0], {1: "Ann"},
+        3,
+        [("Bob", UP), (None, NEXT), ("Ann", UP)],
+        "Ann",
+        1,
+        [1, 0, 0],
+        {1: "Ann"},
         ["The level 1 token goes to Ann (+1 VP token), Bob gives it back (−1 VP token)."],
         id="The first player who earns each level earns 1VP: the group hands it to the real first",
     ),
     pytest.param(
-        3, [("Ann", UP), (None, NEXT), ("Bob", UP), ("Ann", DOWN)], "Bob", 1, [0, 1, 0], {1: "Bob"},
+        3,
+        [("Ann", UP), (None, NEXT), ("Bob", UP), ("Ann", DOWN)],
+        "Bob",
+        1,
+        [0, 1, 0],
+        {1: "Bob"},
         ["The level 1 token goes to Bob (+1 VP token)."],
         id="The first player who earns each level earns 1VP: a token nobody holds, after a correction",
     ),
     pytest.param(
-        2, [("Ann", UP), ("Ann", level(0)), ("Bob", UP), ("Bob", UP)], "Bob", 1, [0, 2], {1: "Bob", 2: "Bob"},
+        2,
+        [("Ann", UP), ("Ann", level(0)), ("Bob", UP), ("Bob", UP)],
+        "Bob",
+        1,
+        [0, 2],
+        {1: "Bob", 2: "Bob"},
         [],
         id="first_token to the holder already: nothing changes",
     ),
     pytest.param(
-        3, [("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP), ("Bob", UP)], "Bob", 2,
-        [1, 2, 0], {1: "Ann", 2: "Bob", 3: "Bob"},
+        3,
+        [("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP), ("Bob", UP)],
+        "Bob",
+        2,
+        [1, 2, 0],
+        {1: "Ann", 2: "Bob", 3: "Bob"},
         ["The level 2 token goes to Bob (+1 VP token), Ann gives it back (−1 VP token)."],
         id="first_token: a player above the level may be first to it",
     ),
@@ -417,35 +513,59 @@ HANDOVER = [
     # (steps before, who is handed the level 1 token, the turn it is dated to, steps after, {level: holder} and VP
     #  tokens at the end)
     pytest.param(
-        [("Ann", UP), ("Bob", UP), (None, NEXT), (None, NEXT), ("Ann", DOWN)], "Bob", 1, [("Cy", UP)],
-        {1: "Bob"}, [0, 1, 0],
+        [("Ann", UP), ("Bob", UP), (None, NEXT), (None, NEXT), ("Ann", DOWN)],
+        "Bob",
+        1,
+        [("Cy", UP)],
+        {1: "Bob"},
+        [0, 1, 0],
         id="notes: handed over after a correction, the token keeps the turn Bob reached level 1 on (turn 1): Cy, "
-           "active and expanding in turn 3, does not take it",
+        "active and expanding in turn 3, does not take it",
     ),
     pytest.param(
-        [("Ann", UP), ("Bob", UP), (None, NEXT), (None, NEXT), ("Ann", DOWN)], "Bob", 1,
-        [("Cy", UP), (None, NEXT), ("Ann", UP)], {1: "Bob"}, [0, 1, 0],
+        [("Ann", UP), ("Bob", UP), (None, NEXT), (None, NEXT), ("Ann", DOWN)],
+        "Bob",
+        1,
+        [("Cy", UP), (None, NEXT), ("Ann", UP)],
+        {1: "Bob"},
+        [0, 1, 0],
         id="The first player to earn each level scores 1VP: nor does anyone in a later turn",
     ),
     pytest.param(
-        [(None, NEXT), (None, NEXT), ("Ann", UP), ("Bob", UP), ("Ann", DOWN)], "Bob", 3, [("Cy", UP)],
-        {1: "Cy"}, [0, 0, 1],
+        [(None, NEXT), (None, NEXT), ("Ann", UP), ("Bob", UP), ("Ann", DOWN)],
+        "Bob",
+        3,
+        [("Cy", UP)],
+        {1: "Cy"},
+        [0, 0, 1],
         id="break ties in turn order beginning with the active player: Bob reached it in this very turn, so Cy "
-           "(active) expanding in the same turn comes first",
+        "(active) expanding in the same turn comes first",
     ),
     pytest.param(
-        [("Ann", UP), ("Bob", UP), ("Bob", DOWN), (None, NEXT), (None, NEXT), ("Bob", UP), ("Ann", DOWN)], "Bob", 3,
-        [("Cy", UP)], {1: "Cy"}, [0, 0, 1],
+        [("Ann", UP), ("Bob", UP), ("Bob", DOWN), (None, NEXT), (None, NEXT), ("Bob", UP), ("Ann", DOWN)],
+        "Bob",
+        3,
+        [("Cy", UP)],
+        {1: "Cy"},
+        [0, 0, 1],
         id="notes: a level corrected away and reached again counts from the turn it was reached again",
     ),
     pytest.param(
-        [("Bob", UP), (None, NEXT), ("Ann", UP), (None, NEXT)], "Ann", 1, [("Cy", UP)], {1: "Ann"}, [1, 0, 0],
-        id="notes: the taps came in another order: Ann, who really was first, got there by turn 1, when Bob "
-           "tapped",
+        [("Bob", UP), (None, NEXT), ("Ann", UP), (None, NEXT)],
+        "Ann",
+        1,
+        [("Cy", UP)],
+        {1: "Ann"},
+        [1, 0, 0],
+        id="notes: the taps came in another order: Ann, who really was first, got there by turn 1, when Bob tapped",
     ),
     pytest.param(
-        [(None, NEXT), ("Ann", UP), (None, NEXT), ("Bob", UP), ("Ann", DOWN)], "Bob", 3, [],
-        {1: "Bob"}, [0, 1, 0],
+        [(None, NEXT), ("Ann", UP), (None, NEXT), ("Bob", UP), ("Ann", DOWN)],
+        "Bob",
+        3,
+        [],
+        {1: "Bob"},
+        [0, 1, 0],
         id="notes: handed over in the turn it was reached, the token is dated to that turn",
     ),
 ]
@@ -487,34 +607,52 @@ def test_handover_in_a_play_begun_before_reached_turns_were_kept() -> None:
 FIRST_TOKEN_REFUSED = [
     # (steps before, who, action, {field: message})
     pytest.param(
-        [("Bob", UP)], "Cy", token(1),
+        [("Bob", UP)],
+        "Cy",
+        token(1),
         {"level": "Cy has not reached level 1: only a player who has earned a level can be first to it."},
         id="The first player to EARN each level: not a player who has not reached it",
     ),
     pytest.param(
-        [("Bob", UP), ("Bob", UP), ("Ann", UP)], "Ann", token(2),
+        [("Bob", UP), ("Bob", UP), ("Ann", UP)],
+        "Ann",
+        token(2),
         {"level": "Ann has not reached level 2: only a player who has earned a level can be first to it."},
         id="The first player to EARN each level: not a player one level below",
     ),
     pytest.param(
-        [], "Ann", token(0), {"level": "The levels are 1 to 5."},
+        [],
+        "Ann",
+        token(0),
+        {"level": "The levels are 1 to 5."},
         id="There are 5 Civilization Levels: no token for level 0",
     ),
     pytest.param(
-        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))], "Ann",
-        token(6), {"level": "The levels are 1 to 5."},
+        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))],
+        "Ann",
+        token(6),
+        {"level": "The levels are 1 to 5."},
         id="There are 5 Civilization Levels: no token for level 6",
     ),
     pytest.param(
-        [("Ann", UP)], "Ann", {"action": "first_token", "level": "1"}, {"level": "Enter a whole number."},
+        [("Ann", UP)],
+        "Ann",
+        {"action": "first_token", "level": "1"},
+        {"level": "Enter a whole number."},
         id="first_token, strict JSON: the level is a number",
     ),
     pytest.param(
-        [("Ann", UP)], "Ann", {"action": "first_token"}, {"level": "This field is required."},
+        [("Ann", UP)],
+        "Ann",
+        {"action": "first_token"},
+        {"level": "This field is required."},
         id="first_token: says which level",
     ),
     pytest.param(
-        [("Ann", UP)], None, token(1), {"player": "Say which player this is for."},
+        [("Ann", UP)],
+        None,
+        token(1),
+        {"player": "Say which player this is for."},
         id="first_token needs a player",
     ),
 ]
@@ -532,15 +670,28 @@ def test_first_token_refused(steps: list[Step], who: str | None, raw: dict[str, 
 UNDO = [
     # (players, steps before, the action undone as (who, raw))
     pytest.param(3, [], ("Ann", UP), id="undo: the first to a level gives the token back"),
-    pytest.param(3, [("Bob", UP)], ("Ann", UP),
-                 id="undo: a takeover in turn order gives the token back to the one who had it"),
+    pytest.param(
+        3, [("Bob", UP)], ("Ann", UP), id="undo: a takeover in turn order gives the token back to the one who had it"
+    ),
     pytest.param(3, [("Bob", UP), (None, NEXT), ("Ann", UP)], ("Ann", token(1)), id="undo: first_token"),
-    pytest.param(3, [("Ann", UP), ("Ann", UP)], ("Ann", level(0)),
-                 id="undo: a correction down gives the tokens that went back again"),
-    pytest.param(2, [("Ann", set_tokens(24))], ("Ann", UP),
-                 id="undo: the token that took a player to 25 VP tokens, and the end it began"),
-    pytest.param(2, [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4))], ("Ann", UP),
-                 id="undo: level 5, its token and the end"),
+    pytest.param(
+        3,
+        [("Ann", UP), ("Ann", UP)],
+        ("Ann", level(0)),
+        id="undo: a correction down gives the tokens that went back again",
+    ),
+    pytest.param(
+        2,
+        [("Ann", set_tokens(24))],
+        ("Ann", UP),
+        id="undo: the token that took a player to 25 VP tokens, and the end it began",
+    ),
+    pytest.param(
+        2,
+        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4))],
+        ("Ann", UP),
+        id="undo: level 5, its token and the end",
+    ),
     pytest.param(2, [], (None, LAST), id="undo: the last card mark"),
     pytest.param(2, [], (None, NEXT), id="undo: next turn"),
 ]
@@ -596,58 +747,93 @@ def test_apply_does_not_change_the_state_given() -> None:
 LEVEL_REFUSED = [
     # (steps before, who, action, {field: message})
     pytest.param(
-        [], "Ann", level(2),
-        {"civ_level": "Levels are earned one at a time, in ascending order: Ann is on level 0, so the next is "
-                      "level 1."},
+        [],
+        "Ann",
+        level(2),
+        {
+            "civ_level": "Levels are earned one at a time, in ascending order: Ann is on level 0, so the next is "
+            "level 1."
+        },
         id="Levels must be earned in ascending order from 1 to 5: set 0 to 2 is refused",
     ),
     pytest.param(
-        [("Bob", UP)], "Bob", {"action": "add", "field": "civ_level", "delta": 2},
-        {"civ_level": "Levels are earned one at a time, in ascending order: Bob is on level 1, so the next is "
-                      "level 2."},
+        [("Bob", UP)],
+        "Bob",
+        {"action": "add", "field": "civ_level", "delta": 2},
+        {
+            "civ_level": "Levels are earned one at a time, in ascending order: Bob is on level 1, so the next is "
+            "level 2."
+        },
         id="Levels must be earned in ascending order from 1 to 5: add +2 is refused",
     ),
     pytest.param(
-        [("Cy", UP), ("Cy", UP)], "Cy", level(4),
+        [("Cy", UP), ("Cy", UP)],
+        "Cy",
+        level(4),
         {"civ_level": "Levels are earned one at a time, in ascending order: Cy is on level 2, so the next is level 3."},
         id="Levels must be earned in ascending order from 1 to 5: set 2 to 4 is refused",
     ),
     pytest.param(
-        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))], "Ann", UP,
+        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))],
+        "Ann",
+        UP,
         {"civ_level": "There are 5 Civilization Levels: Ann can't go past level 5."},
         id="There are 5 Civilization Levels: +1 from level 5 is refused",
     ),
     pytest.param(
-        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))], "Ann",
-        level(6), {"civ_level": "There are 5 Civilization Levels: Ann can't go past level 5."},
+        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4)), ("Ann", level(5))],
+        "Ann",
+        level(6),
+        {"civ_level": "There are 5 Civilization Levels: Ann can't go past level 5."},
         id="There are 5 Civilization Levels: set level 6 is refused",
     ),
     pytest.param(
-        [], "Bob", level(6), {"civ_level": "There are 5 Civilization Levels: Bob can't go past level 5."},
+        [],
+        "Bob",
+        level(6),
+        {"civ_level": "There are 5 Civilization Levels: Bob can't go past level 5."},
         id="There are 5 Civilization Levels: set 0 to 6 is refused",
     ),
     pytest.param(
-        [], "Ann", DOWN, {"players[0].civ_level": "Must be at least 0."},
+        [],
+        "Ann",
+        DOWN,
+        {"players[0].civ_level": "Must be at least 0."},
         id="places their Civilization Level marker on the zero: nothing below it",
     ),
     pytest.param(
-        [], "Bob", tokens(-1), {"players[1].vp_tokens": "Must be at least 0."},
+        [],
+        "Bob",
+        tokens(-1),
+        {"players[1].vp_tokens": "Must be at least 0."},
         id="VP tokens collected: a count is never negative (add)",
     ),
     pytest.param(
-        [("Bob", tokens(2))], "Bob", set_tokens(-3), {"players[1].vp_tokens": "Must be at least 0."},
+        [("Bob", tokens(2))],
+        "Bob",
+        set_tokens(-3),
+        {"players[1].vp_tokens": "Must be at least 0."},
         id="VP tokens collected: a count is never negative (set)",
     ),
     pytest.param(
-        [("Ann", set_tokens(150))], "Ann", tokens(1), {"players[0].vp_tokens": "Must be at most 150."},
+        [("Ann", set_tokens(150))],
+        "Ann",
+        tokens(1),
+        {"players[0].vp_tokens": "Must be at most 150."},
         id="notes: VP tokens are refused only above 150, as a typo guard",
     ),
     pytest.param(
-        [("Ann", set_tokens(150))], "Ann", UP, {"players[0].vp_tokens": "Must be at most 150."},
+        [("Ann", set_tokens(150))],
+        "Ann",
+        UP,
+        {"players[0].vp_tokens": "Must be at most 150."},
         id="notes: refused above 150, also when the +1 is a first-to-level token",
     ),
     pytest.param(
-        [], "Ann", {"action": "add", "field": "vp_tokens", "delta": "3"}, {"delta": "Enter a whole number."},
+        [],
+        "Ann",
+        {"action": "add", "field": "vp_tokens", "delta": "3"},
+        {"delta": "Enter a whole number."},
         id="strict JSON: '3' as text is not a delta",
     ),
 ]
@@ -662,20 +848,40 @@ def test_refused(steps: list[Step], who: str, raw: dict[str, Any], errors: dict[
 
 ALLOWED = [
     # (steps, who, VP tokens and level after)
-    pytest.param([("Ann", set_tokens(40)), ("Ann", tokens(1))], "Ann", (41, 0),
-                 id="notes: the 40 acorns in the box are no limit: 41 VP tokens"),
-    pytest.param([("Ann", tokens(40)), ("Ann", UP)], "Ann", (41, 1),
-                 id="notes: the 40 acorns are no limit: a first token as the 41st"),
-    pytest.param([("Bob", set_tokens(150))], "Bob", (150, 0),
-                 id="notes: VP tokens are refused only ABOVE 150"),
-    pytest.param([("Ann", UP), ("Ann", UP), ("Ann", UP), ("Ann", UP), ("Ann", UP)], "Ann", (5, 5),
-                 id="Levels must be earned in ascending order from 1 to 5: all five by +1"),
-    pytest.param([("Ann", UP), ("Ann", UP), ("Ann", level(1))], "Ann", (1, 1),
-                 id="notes: the tracker lets the group correct a level downwards (set)"),
-    pytest.param([("Ann", UP), ("Ann", UP), ("Ann", UP), ("Ann", {**DOWN, "delta": -2})], "Ann", (1, 1),
-                 id="notes: the tracker lets the group correct a level downwards (add −2)"),
-    pytest.param([("Ann", UP), ("Ann", level(1))], "Ann", (1, 1),
-                 id="setting the level it already has changes nothing"),
+    pytest.param(
+        [("Ann", set_tokens(40)), ("Ann", tokens(1))],
+        "Ann",
+        (41, 0),
+        id="notes: the 40 acorns in the box are no limit: 41 VP tokens",
+    ),
+    pytest.param(
+        [("Ann", tokens(40)), ("Ann", UP)],
+        "Ann",
+        (41, 1),
+        id="notes: the 40 acorns are no limit: a first token as the 41st",
+    ),
+    pytest.param([("Bob", set_tokens(150))], "Bob", (150, 0), id="notes: VP tokens are refused only ABOVE 150"),
+    pytest.param(
+        [("Ann", UP), ("Ann", UP), ("Ann", UP), ("Ann", UP), ("Ann", UP)],
+        "Ann",
+        (5, 5),
+        id="Levels must be earned in ascending order from 1 to 5: all five by +1",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Ann", UP), ("Ann", level(1))],
+        "Ann",
+        (1, 1),
+        id="notes: the tracker lets the group correct a level downwards (set)",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Ann", UP), ("Ann", UP), ("Ann", {**DOWN, "delta": -2})],
+        "Ann",
+        (1, 1),
+        id="notes: the tracker lets the group correct a level downwards (add −2)",
+    ),
+    pytest.param(
+        [("Ann", UP), ("Ann", level(1))], "Ann", (1, 1), id="setting the level it already has changes nothing"
+    ),
 ]
 
 
@@ -690,45 +896,85 @@ def test_allowed(steps: list[Step], who: str, expected: tuple[int, int]) -> None
 CORRECTIONS = [
     # (steps before, correction, VP tokens after, {level: holder} after, said)
     pytest.param(
-        [("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP)], ("Ann", level(1)), [1, 0, 0], {1: "Ann"},
-        ["Ann's Civilization Level corrected from 2 down to 1.",
-         ("The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them.")],
+        [("Ann", UP), ("Ann", UP), (None, NEXT), ("Bob", UP)],
+        ("Ann", level(1)),
+        [1, 0, 0],
+        {1: "Ann"},
+        [
+            "Ann's Civilization Level corrected from 2 down to 1.",
+            (
+                "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+                "hand it to them."
+            ),
+        ],
         id="notes: a correction down is allowed and said; the token of a level no longer held goes back",
     ),
     pytest.param(
-        [("Ann", UP), ("Ann", UP)], ("Ann", level(0)), [0, 0, 0], {},
-        ["Ann's Civilization Level corrected from 2 down to 0.",
-         ("The level 1 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them."),
-         ("The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them.")],
+        [("Ann", UP), ("Ann", UP)],
+        ("Ann", level(0)),
+        [0, 0, 0],
+        {},
+        [
+            "Ann's Civilization Level corrected from 2 down to 0.",
+            (
+                "The level 1 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+                "hand it to them."
+            ),
+            (
+                "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+                "hand it to them."
+            ),
+        ],
         id="notes: corrected two levels down, both tokens go back",
     ),
     pytest.param(
-        [("Ann", UP), (None, NEXT), ("Bob", UP)], ("Bob", DOWN), [1, 0, 0], {1: "Ann"},
+        [("Ann", UP), (None, NEXT), ("Bob", UP)],
+        ("Bob", DOWN),
+        [1, 0, 0],
+        {1: "Ann"},
         ["Bob's Civilization Level corrected from 1 down to 0."],
         id="notes: a correction down by a player who was not first: Ann keeps her token",
     ),
     pytest.param(
-        [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP)], ("Bob", DOWN), [1, 0, 0], {1: "Ann"},
-        ["Bob's Civilization Level corrected from 2 down to 1.",
-         ("The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
-         "hand it to them.")],
+        [("Ann", UP), (None, NEXT), ("Bob", UP), ("Bob", UP)],
+        ("Bob", DOWN),
+        [1, 0, 0],
+        {1: "Ann"},
+        [
+            "Bob's Civilization Level corrected from 2 down to 1.",
+            (
+                "The level 2 token goes back (−1 VP token): nobody holds it now; if someone else reached it first, "
+                "hand it to them."
+            ),
+        ],
         id="notes: a correction down gives back only the tokens of the levels no longer held",
     ),
     pytest.param(
-        [("Ann", UP), ("Bob", UP)], ("Ann", DOWN), [0, 0, 0], {},
-        ["Ann's Civilization Level corrected from 1 down to 0.",
-         ("The level 1 token goes back (−1 VP token): nobody holds it now; Bob has reached it too: hand it to "
-         "whoever was first under First to each level.")],
+        [("Ann", UP), ("Bob", UP)],
+        ("Ann", DOWN),
+        [0, 0, 0],
+        {},
+        [
+            "Ann's Civilization Level corrected from 1 down to 0.",
+            (
+                "The level 1 token goes back (−1 VP token): nobody holds it now; Bob has reached it too: hand it to "
+                "whoever was first under First to each level."
+            ),
+        ],
         id="notes: the token goes back, and the table hears who else reached the level",
     ),
     pytest.param(
-        [("Ann", UP), ("Bob", UP), ("Cy", UP)], ("Ann", DOWN), [0, 0, 0], {},
-        ["Ann's Civilization Level corrected from 1 down to 0.",
-         ("The level 1 token goes back (−1 VP token): nobody holds it now; Bob and Cy have reached it too: hand "
-         "it to whoever was first under First to each level.")],
+        [("Ann", UP), ("Bob", UP), ("Cy", UP)],
+        ("Ann", DOWN),
+        [0, 0, 0],
+        {},
+        [
+            "Ann's Civilization Level corrected from 1 down to 0.",
+            (
+                "The level 1 token goes back (−1 VP token): nobody holds it now; Bob and Cy have reached it too: hand "
+                "it to whoever was first under First to each level."
+            ),
+        ],
         id="notes: the token goes back; two others reached the level",
     ),
 ]
@@ -758,42 +1004,75 @@ def test_token_given_back_can_be_earned_again() -> None:
 END_TRIGGERS = [
     # (players, steps before, trigger, why the end began, round in which it began)
     pytest.param(
-        3, [], ("Bob", tokens(25)), "Bob has 25 VP tokens (25 or more)", 1,
+        3,
+        [],
+        ("Bob", tokens(25)),
+        "Bob has 25 VP tokens (25 or more)",
+        1,
         id="One player has 25 or more VP tokens: 25",
     ),
     pytest.param(
-        3, [("Cy", set_tokens(20))], ("Cy", set_tokens(31)), "Cy has 31 VP tokens (25 or more)", 1,
+        3,
+        [("Cy", set_tokens(20))],
+        ("Cy", set_tokens(31)),
+        "Cy has 31 VP tokens (25 or more)",
+        1,
         id="One player has 25 or MORE VP tokens: 31",
     ),
     pytest.param(
-        3, [("Ann", set_tokens(24))], ("Ann", UP), "Ann has 25 VP tokens (25 or more)", 1,
+        3,
+        [("Ann", set_tokens(24))],
+        ("Ann", UP),
+        "Ann has 25 VP tokens (25 or more)",
+        1,
         id="One player has 25 or more VP tokens: the 25th is a first-to-level token",
     ),
     pytest.param(
-        2, [("Bob", UP), (None, NEXT), ("Ann", UP), ("Ann", set_tokens(24)), (None, NEXT)], ("Ann", token(1)),
-        "Ann has 25 VP tokens (25 or more)", 2,
+        2,
+        [("Bob", UP), (None, NEXT), ("Ann", UP), ("Ann", set_tokens(24)), (None, NEXT)],
+        ("Ann", token(1)),
+        "Ann has 25 VP tokens (25 or more)",
+        2,
         id="One player has 25 or more VP tokens: the 25th handed over with first_token, in round 2",
     ),
     pytest.param(
-        3, [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4))], ("Ann", UP),
-        "Ann reached Civilization Level 5", 1,
+        3,
+        [("Ann", level(1)), ("Ann", level(2)), ("Ann", level(3)), ("Ann", level(4))],
+        ("Ann", UP),
+        "Ann reached Civilization Level 5",
+        1,
         id="One player reaches the fifth Civilization Level",
     ),
     pytest.param(
-        4, [(None, NEXT)] * 5 + [("Dee", UP)] * 4, ("Dee", level(5)), "Dee reached Civilization Level 5", 2,
+        4,
+        [(None, NEXT)] * 5 + [("Dee", UP)] * 4,
+        ("Dee", level(5)),
+        "Dee reached Civilization Level 5",
+        2,
         id="One player reaches the fifth Civilization Level: in round 2",
     ),
     pytest.param(
-        2, [("Ann", UP)] * 4 + [("Ann", set_tokens(24))], ("Ann", UP),
-        "Ann has 25 VP tokens (25 or more) and Ann reached Civilization Level 5", 1,
+        2,
+        [("Ann", UP)] * 4 + [("Ann", set_tokens(24))],
+        ("Ann", UP),
+        "Ann has 25 VP tokens (25 or more) and Ann reached Civilization Level 5",
+        1,
         id="at least 1 of 3 occurs: two at once, both said",
     ),
     pytest.param(
-        3, [], (None, LAST), "the last Civilization card is in the central trade row", 1,
+        3,
+        [],
+        (None, LAST),
+        "the last Civilization card is in the central trade row",
+        1,
         id="The last card in the Civilization deck is placed in the central trade row",
     ),
     pytest.param(
-        3, [(None, NEXT)] * 7, (None, LAST), "the last Civilization card is in the central trade row", 3,
+        3,
+        [(None, NEXT)] * 7,
+        (None, LAST),
+        "the last Civilization card is in the central trade row",
+        3,
         id="The last card in the Civilization deck is placed in the central trade row: round 3",
     ),
 ]
@@ -826,21 +1105,37 @@ def test_end_said_once() -> None:
 
 CLEARED = [
     # (players, steps that began the end, correction)
-    pytest.param(3, [("Ann", tokens(25))], ("Ann", tokens(-1)),
-                 id="One player has 25 or more VP tokens: corrected to 24"),
-    pytest.param(3, [("Ann", tokens(30))], ("Ann", set_tokens(0)),
-                 id="One player has 25 or more VP tokens: set back to 0"),
-    pytest.param(3, [("Ann", set_tokens(24)), ("Ann", UP)], ("Ann", DOWN),
-                 id="One player has 25 or more VP tokens: the level corrected, the 25th token goes back"),
-    pytest.param(2, [("Ann", set_tokens(24)), ("Ann", UP), ("Bob", UP)], ("Bob", token(1)),
-                 id="One player has 25 or more VP tokens: first_token moves the 25th away"),
-    pytest.param(2, [(None, NEXT), ("Ann", UP), ("Bob", set_tokens(24)), ("Bob", UP)], ("Ann", token(1)),
-                 id="One player has 25 or more VP tokens: the 25th taken over in turn order from the active Bob, "
-                    "first_token moves it away"),
-    pytest.param(3, [("Ann", UP)] * 5, ("Ann", level(4)),
-                 id="One player reaches the fifth Civilization Level: corrected to 4"),
-    pytest.param(3, [(None, LAST)], (None, UNLAST),
-                 id="The last card in the Civilization deck is placed: the mark taken off"),
+    pytest.param(
+        3, [("Ann", tokens(25))], ("Ann", tokens(-1)), id="One player has 25 or more VP tokens: corrected to 24"
+    ),
+    pytest.param(
+        3, [("Ann", tokens(30))], ("Ann", set_tokens(0)), id="One player has 25 or more VP tokens: set back to 0"
+    ),
+    pytest.param(
+        3,
+        [("Ann", set_tokens(24)), ("Ann", UP)],
+        ("Ann", DOWN),
+        id="One player has 25 or more VP tokens: the level corrected, the 25th token goes back",
+    ),
+    pytest.param(
+        2,
+        [("Ann", set_tokens(24)), ("Ann", UP), ("Bob", UP)],
+        ("Bob", token(1)),
+        id="One player has 25 or more VP tokens: first_token moves the 25th away",
+    ),
+    pytest.param(
+        2,
+        [(None, NEXT), ("Ann", UP), ("Bob", set_tokens(24)), ("Bob", UP)],
+        ("Ann", token(1)),
+        id="One player has 25 or more VP tokens: the 25th taken over in turn order from the active Bob, "
+        "first_token moves it away",
+    ),
+    pytest.param(
+        3, [("Ann", UP)] * 5, ("Ann", level(4)), id="One player reaches the fifth Civilization Level: corrected to 4"
+    ),
+    pytest.param(
+        3, [(None, LAST)], (None, UNLAST), id="The last card in the Civilization deck is placed: the mark taken off"
+    ),
 ]
 
 
@@ -877,8 +1172,12 @@ def test_last_card_said() -> None:
 
 
 FINISH_ROUND = [
-    pytest.param(count, seat, rounds, id=f"finish the current round: {count}p, end begins in {NAMES[seat]}'s turn, "
-                                          f"round {rounds + 1}")
+    pytest.param(
+        count,
+        seat,
+        rounds,
+        id=f"finish the current round: {count}p, end begins in {NAMES[seat]}'s turn, round {rounds + 1}",
+    )
     for count in (2, 3, 4)
     for seat in range(count)
     for rounds in (0, 1)
@@ -939,15 +1238,26 @@ def test_turns_left(active: int, first: int, count: int) -> None:
 
 
 COUNTDOWN = [
-    pytest.param(3, 0, "Finish the round up to Cy's turn, the last in turn order; then enter the Monuments "
-                       "and finish.",
-                 id="3p, turns not followed (still turn 1): the round ends with the last in turn order"),
+    pytest.param(
+        3,
+        0,
+        "Finish the round up to Cy's turn, the last in turn order; then enter the Monuments and finish.",
+        id="3p, turns not followed (still turn 1): the round ends with the last in turn order",
+    ),
     pytest.param(3, 1, "Finish the round: after Bob's turn, Cy still plays.", id="3p, second player's turn"),
     pytest.param(3, 2, "Cy's turn is the last one: then enter the Monuments and finish.", id="3p, last player's turn"),
-    pytest.param(4, 0, "Finish the round up to Dee's turn, the last in turn order; then enter the Monuments "
-                       "and finish.", id="4p, turns not followed"),
-    pytest.param(4, 4, "Finish the round: after Ann's turn, Bob, Cy and Dee still play.",
-                 id="4p, round 2, the first player's turn"),
+    pytest.param(
+        4,
+        0,
+        "Finish the round up to Dee's turn, the last in turn order; then enter the Monuments and finish.",
+        id="4p, turns not followed",
+    ),
+    pytest.param(
+        4,
+        4,
+        "Finish the round: after Ann's turn, Bob, Cy and Dee still play.",
+        id="4p, round 2, the first player's turn",
+    ),
     pytest.param(4, 6, "Finish the round: after Cy's turn, Dee still plays.", id="4p, round 2, Cy's turn"),
     pytest.param(2, 1, "Bob's turn is the last one: then enter the Monuments and finish.", id="2p, second player"),
     pytest.param(2, 2, "Finish the round: after Ann's turn, Bob still plays.", id="2p, round 2, Ann's turn"),
@@ -988,8 +1298,9 @@ def test_notes_tie_break_as_it_stands() -> None:
     state = seated(start(2), Ann={"vp_tokens": 3, "civ_level": 3}, Bob={"vp_tokens": 6, "civ_level": 2})
     notes = [note.text for note in spqf.live_notes(live.standing(GAME, state, context(2)))]
     assert "Ann leads with 12 VP." in notes
-    assert ("As it stands: Ann and Bob tied on 12 VP. Tie-break, highest Civilization Level: "
-            "Ann level 3, Bob level 2.") in notes
+    assert (
+        "As it stands: Ann and Bob tied on 12 VP. Tie-break, highest Civilization Level: Ann level 3, Bob level 2."
+    ) in notes
 
 
 def test_notes_shared_as_it_stands() -> None:
@@ -1006,8 +1317,10 @@ def test_notes_shared_tie_keeps_the_rule_words() -> None:
     """The tie-break sentence keeps the rule's own term, 'Civilization Level', when it starts a sentence."""
     state = seated(start(2), Ann={"vp_tokens": 6, "civ_level": 2}, Bob={"vp_tokens": 6, "civ_level": 2})
     notes = [note.text for note in spqf.live_notes(live.standing(GAME, state, context(2)))]
-    assert ("As it stands: Ann and Bob tied on 12 VP. Highest Civilization Level is equal too: level 2 each. "
-            "Still tied, Ann and Bob share the victory.") in notes
+    assert (
+        "As it stands: Ann and Bob tied on 12 VP. Highest Civilization Level is equal too: level 2 each. "
+        "Still tied, Ann and Bob share the victory."
+    ) in notes
 
 
 def test_notes_end_warning() -> None:
@@ -1041,12 +1354,21 @@ def test_end_not_triggered() -> None:
 
 
 END_WHY = [
-    pytest.param({"Cy": {"vp_tokens": 30}}, False, "Cy has 30 VP tokens (25 or more).",
-                 id="One player has 25 or more VP tokens"),
-    pytest.param({"Ann": {"civ_level": 5}}, False, "Ann reached Civilization Level 5.",
-                 id="One player reaches the fifth Civilization Level"),
-    pytest.param({}, True, "The last Civilization card is in the central trade row.",
-                 id="The last card in the Civilization deck is placed in the central trade row"),
+    pytest.param(
+        {"Cy": {"vp_tokens": 30}}, False, "Cy has 30 VP tokens (25 or more).", id="One player has 25 or more VP tokens"
+    ),
+    pytest.param(
+        {"Ann": {"civ_level": 5}},
+        False,
+        "Ann reached Civilization Level 5.",
+        id="One player reaches the fifth Civilization Level",
+    ),
+    pytest.param(
+        {},
+        True,
+        "The last Civilization card is in the central trade row.",
+        id="The last card in the Civilization deck is placed in the central trade row",
+    ),
 ]
 
 
@@ -1117,8 +1439,18 @@ def test_untracked_says_what_stays_on_the_table() -> None:
     Civilization deck and hands, the phases, cubes and storage, expansion costs, Score actions, the Monuments."""
     untracked = GAME.live.untracked
     text = " ".join(untracked)
-    for words in ("Civilization deck", "hand", "trade row", "Action, Recruit, Discard, Draw", "follows",
-                  "Resource cubes", "stored cards", "expansion costs", "Score actions", "Monuments"):
+    for words in (
+        "Civilization deck",
+        "hand",
+        "trade row",
+        "Action, Recruit, Discard, Draw",
+        "follows",
+        "Resource cubes",
+        "stored cards",
+        "expansion costs",
+        "Score actions",
+        "Monuments",
+    ):
         assert words in text, words
     assert all(line[:1].isupper() and line.endswith(".") for line in untracked)
     assert not any(mark in text for mark in ("_", "[", "{", "table"))

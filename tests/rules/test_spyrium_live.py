@@ -170,13 +170,22 @@ def turns(n: int) -> list[Step]:
 # --- Start: "Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token on the 2 space" ---
 
 START_SEAT = {
-    "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 8, "workers": 3, "spyrium": 2, "residence": 1,
-    "bonus_8": None, "bonus_20": False, "replaced": 0,
+    "vp_track": 0,
+    "building_vp": [],
+    "technique_vp": [],
+    "money": 8,
+    "workers": 3,
+    "spyrium": 2,
+    "residence": 1,
+    "bonus_8": None,
+    "bonus_20": False,
+    "replaced": 0,
 }
 
 
 @pytest.mark.parametrize(
-    "count", [2, 3, 4, 5],
+    "count",
+    [2, 3, 4, 5],
     ids=lambda n: f"Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ({n}p)",
 )
 def test_start_state(count: int) -> None:
@@ -198,8 +207,13 @@ def test_start_token_on_the_2_space_of_the_residence_track() -> None:
     view = spyrium.view(live.standing(GAME, state, ctx))
     state_keys = ("turn", "period", "last_turn", "income", "space_price", "choosing")
     assert {key: view[key] for key in state_keys} == {
-        "turn": 0, "period": None, "last_turn": False, "income": [2, 2, 2], "space_price": [0, 0, 0],
-        "choosing": [False, False, False]}
+        "turn": 0,
+        "period": None,
+        "last_turn": False,
+        "income": [2, 2, 2],
+        "space_price": [0, 0, 0],
+        "choosing": [False, False, False],
+    }
 
 
 def test_start_before_turn_one() -> None:
@@ -224,35 +238,82 @@ def test_start_on_the_2_space_of_a_custom_track() -> None:
 
 INCOME = [
     # (Residence track or None for the default, steps, money per seat, what the last turn start said)
-    pytest.param(None, turns(1), [10, 10], "Turn 1 (period A): income paid: Ann £2, Bob £2.",
-                 id="so at the beginning of turn 1, each player will gain £2"),
-    pytest.param(None, turns(2), [12, 12], "Turn 2 (period A): income paid: Ann £2, Bob £2.",
-                 id="At the beginning of EACH turn, each player earns income: turn 2 again"),
-    pytest.param(None, turns(6), [20, 20], "Turn 6 (period C): income paid: Ann £2, Bob £2.",
-                 id="At the beginning of each turn: six turns of £2"),
-    pytest.param(None, [("Ann", add("residence", 1)), (None, TURN)], [11, 10],
-                 "Turn 1 (period A): income paid: Ann £3, Bob £2.",
-                 id="income based on their token's position: Ann moved one space up (£3)"),
-    pytest.param(None, [("Bob", put("residence", 6)), (None, TURN)], [10, 15],
-                 "Turn 1 (period A): income paid: Ann £2, Bob £7.",
-                 id="income based on their token's position: Bob on the top space (£7)"),
-    pytest.param(None, [(None, TURN), ("Ann", add("residence", 1)), (None, TURN), ("Ann", add("residence", 1)),
-                        (None, TURN)],
-                 [8 + 2 + 3 + 4, 8 + 2 + 2 + 2], "Turn 3 (period A): income paid: Ann £4, Bob £2.",
-                 id="income based on their token's position: each turn pays the space the token is on then"),
-    pytest.param(None, [("Ann", put("residence", 4)), ("Ann", add("residence", -2)), (None, TURN)], [11, 10],
-                 "Turn 1 (period A): income paid: Ann £3, Bob £2.",
-                 id="income based on their token's position: a Residence correction down pays the lower space"),
-    pytest.param(CUSTOM, [("Ann", put("residence", 2)), ("Bob", put("residence", 1)), (None, TURN)], [10, 9],
-                 "Turn 1 (period A): income paid: Ann £2, Bob £1.",
-                 id="income based on their token's position: custom track 1,2,4,6,8,10, space 2 pays £2, space 1 £1"),
-    pytest.param(CUSTOM, [("Ann", put("residence", 3)), ("Bob", put("residence", 6)), (None, TURN)], [12, 18],
-                 "Turn 1 (period A): income paid: Ann £4, Bob £10.",
-                 id="income based on their token's position: custom track, spaces 3 (£4) and 6 (£10)"),
-    pytest.param(CUSTOM, [("Ann", put("residence", 5)), ("Bob", put("residence", 1)), (None, TURN),
-                          ("Ann", add("residence", 1)), (None, TURN)],
-                 [8 + 8 + 10, 8 + 1 + 1], "Turn 2 (period A): income paid: Ann £10, Bob £1.",
-                 id="income based on their token's position: custom track, after a move up between turns"),
+    pytest.param(
+        None,
+        turns(1),
+        [10, 10],
+        "Turn 1 (period A): income paid: Ann £2, Bob £2.",
+        id="so at the beginning of turn 1, each player will gain £2",
+    ),
+    pytest.param(
+        None,
+        turns(2),
+        [12, 12],
+        "Turn 2 (period A): income paid: Ann £2, Bob £2.",
+        id="At the beginning of EACH turn, each player earns income: turn 2 again",
+    ),
+    pytest.param(
+        None,
+        turns(6),
+        [20, 20],
+        "Turn 6 (period C): income paid: Ann £2, Bob £2.",
+        id="At the beginning of each turn: six turns of £2",
+    ),
+    pytest.param(
+        None,
+        [("Ann", add("residence", 1)), (None, TURN)],
+        [11, 10],
+        "Turn 1 (period A): income paid: Ann £3, Bob £2.",
+        id="income based on their token's position: Ann moved one space up (£3)",
+    ),
+    pytest.param(
+        None,
+        [("Bob", put("residence", 6)), (None, TURN)],
+        [10, 15],
+        "Turn 1 (period A): income paid: Ann £2, Bob £7.",
+        id="income based on their token's position: Bob on the top space (£7)",
+    ),
+    pytest.param(
+        None,
+        [(None, TURN), ("Ann", add("residence", 1)), (None, TURN), ("Ann", add("residence", 1)), (None, TURN)],
+        [8 + 2 + 3 + 4, 8 + 2 + 2 + 2],
+        "Turn 3 (period A): income paid: Ann £4, Bob £2.",
+        id="income based on their token's position: each turn pays the space the token is on then",
+    ),
+    pytest.param(
+        None,
+        [("Ann", put("residence", 4)), ("Ann", add("residence", -2)), (None, TURN)],
+        [11, 10],
+        "Turn 1 (period A): income paid: Ann £3, Bob £2.",
+        id="income based on their token's position: a Residence correction down pays the lower space",
+    ),
+    pytest.param(
+        CUSTOM,
+        [("Ann", put("residence", 2)), ("Bob", put("residence", 1)), (None, TURN)],
+        [10, 9],
+        "Turn 1 (period A): income paid: Ann £2, Bob £1.",
+        id="income based on their token's position: custom track 1,2,4,6,8,10, space 2 pays £2, space 1 £1",
+    ),
+    pytest.param(
+        CUSTOM,
+        [("Ann", put("residence", 3)), ("Bob", put("residence", 6)), (None, TURN)],
+        [12, 18],
+        "Turn 1 (period A): income paid: Ann £4, Bob £10.",
+        id="income based on their token's position: custom track, spaces 3 (£4) and 6 (£10)",
+    ),
+    pytest.param(
+        CUSTOM,
+        [
+            ("Ann", put("residence", 5)),
+            ("Bob", put("residence", 1)),
+            (None, TURN),
+            ("Ann", add("residence", 1)),
+            (None, TURN),
+        ],
+        [8 + 8 + 10, 8 + 1 + 1],
+        "Turn 2 (period A): income paid: Ann £10, Bob £1.",
+        id="income based on their token's position: custom track, after a move up between turns",
+    ),
 ]
 
 
@@ -277,21 +338,41 @@ def test_income_changes_nothing_but_money_and_the_turn() -> None:
 
 RESIDENCE_REFUSED = [
     # (Residence track, steps, action for Ann, the message)
-    pytest.param(None, [], add("residence", -1),
-                 "Ann's token is on the bottom space of the Residence track (2): it can't go lower.",
-                 id="Residence track: no space below the first (the 2 space), said as the board shows it"),
-    pytest.param(None, [("Ann", put("residence", 6))], add("residence", 1),
-                 "Ann's token is on the top space of the Residence track (7): it can't go higher.",
-                 id="Residence track: no space above the top (7)"),
-    pytest.param(None, [], put("residence", 0),
-                 "Ann's token is on the bottom space of the Residence track (2): it can't go lower.",
-                 id="Residence track: set to 0 refused"),
-    pytest.param(None, [("Ann", put("residence", 3))], put("residence", 0),
-                 "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann's token stays on 4.",
-                 id="Residence track: set below the track from its middle, the token's own space said"),
-    pytest.param(CUSTOM, [], put("residence", 7),
-                 "The Residence track has 6 spaces, from 1 at the bottom to 10 at the top: Ann's token stays on 2.",
-                 id="Residence track: custom track, set to 7 refused, its own printed ends said"),
+    pytest.param(
+        None,
+        [],
+        add("residence", -1),
+        "Ann's token is on the bottom space of the Residence track (2): it can't go lower.",
+        id="Residence track: no space below the first (the 2 space), said as the board shows it",
+    ),
+    pytest.param(
+        None,
+        [("Ann", put("residence", 6))],
+        add("residence", 1),
+        "Ann's token is on the top space of the Residence track (7): it can't go higher.",
+        id="Residence track: no space above the top (7)",
+    ),
+    pytest.param(
+        None,
+        [],
+        put("residence", 0),
+        "Ann's token is on the bottom space of the Residence track (2): it can't go lower.",
+        id="Residence track: set to 0 refused",
+    ),
+    pytest.param(
+        None,
+        [("Ann", put("residence", 3))],
+        put("residence", 0),
+        "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann's token stays on 4.",
+        id="Residence track: set below the track from its middle, the token's own space said",
+    ),
+    pytest.param(
+        CUSTOM,
+        [],
+        put("residence", 7),
+        "The Residence track has 6 spaces, from 1 at the bottom to 10 at the top: Ann's token stays on 2.",
+        id="Residence track: custom track, set to 7 refused, its own printed ends said",
+    ),
 ]
 
 
@@ -336,8 +417,11 @@ def test_start_turn_refused_after_turn_six() -> None:
     assert [seat["money"] for seat in state["seats"]] == [20, 20]
 
 
-@pytest.mark.parametrize(("turn", "triggered"), [(0, False), (5, False), (6, True)],
-                         ids=["end: not before turn 1", "end: not in turn 5", "end: at the end of 6 turns"])
+@pytest.mark.parametrize(
+    ("turn", "triggered"),
+    [(0, False), (5, False), (6, True)],
+    ids=["end: not before turn 1", "end: not in turn 5", "end: at the end of 6 turns"],
+)
 def test_end(turn: int, triggered: bool) -> None:
     """The game ends with turn 6; the notes warn it is the last turn."""
     state, ctx, _ = play(turns(turn))
@@ -360,43 +444,85 @@ CHOOSE = "Ann reached 8 VP: choose +1 worker or £5."
 
 BONUSES = [
     # (steps, Ann's (vp, money, workers, bonus_8, bonus_20), everything said)
-    pytest.param([("Ann", vp(7))], (7, 8, 3, None, False), [],
-                 id="When you reach 8 VP: 7 VP is not yet"),
-    pytest.param([("Ann", vp(8))], (8, 8, 3, None, False), [CHOOSE],
-                 id="When you reach 8 VP, you can get either ...: the choice is asked, nothing given yet"),
-    pytest.param([("Ann", put("vp_track", 9))], (9, 8, 3, None, False), [CHOOSE],
-                 id="When you reach 8 VP: set past 8 asks the choice too"),
-    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], (8, 8, 4, "worker", False),
-                 [CHOOSE, "Ann takes an extra worker (4)."],
-                 id="When you reach 8 VP, you can get either an extra worker"),
-    pytest.param([("Ann", vp(8)), ("Ann", MONEY)], (8, 13, 3, "money", False), [CHOOSE, "Ann takes £5."],
-                 id="When you reach 8 VP, you can get either ... or £5"),
-    pytest.param([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(11))], (19, 8, 4, "worker", False),
-                 [CHOOSE, "Ann takes an extra worker (4)."],
-                 id="When you reach 20 VP: 19 VP is not yet"),
-    pytest.param([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(12))], (20, 13, 4, "worker", True),
-                 [CHOOSE, "Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
-                 id="When you reach 20 VP, you get the bonus you didn't pick: worker first, then £5"),
-    pytest.param([("Ann", vp(8)), ("Ann", MONEY), ("Ann", put("vp_track", 23))], (23, 13, 4, "money", True),
-                 [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
-                 id="When you reach 20 VP, you get the bonus you didn't pick: £5 first, then the worker"),
-    pytest.param([("Ann", vp(10)), ("Ann", MONEY), ("Ann", vp(12)), ("Ann", vp(5)), ("Ann", vp(-3)), ("Ann", vp(4))],
-                 (28, 13, 4, "money", True),
-                 [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
-                 id="When you reach 20 VP, you get the bonus you didn't pick: once, not again on later VP"),
-    pytest.param([("Ann", vp(25))], (25, 8, 3, None, False), [CHOOSE],
-                 id="one jump past 20 VP: the 8 VP choice is asked once, nothing given before it"),
-    pytest.param([("Ann", vp(25)), ("Ann", WORKER)], (25, 13, 4, "worker", True),
-                 [CHOOSE, "Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
-                 id="one jump past 20 VP: the bonus action gives the worker picked, then the £5 not picked"),
-    pytest.param([("Ann", put("vp_track", 20)), ("Ann", MONEY)], (20, 13, 4, "money", True),
-                 [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
-                 id="one jump to exactly 20 VP: the £5 picked, then the worker not picked"),
-    pytest.param([("Ann", vp(25)), ("Ann", vp(2))], (27, 8, 3, None, False), [CHOOSE, CHOOSE],
-                 id="one jump past 20 VP: no 20 VP bonus while the 8 VP choice is still waiting"),
-    pytest.param([("Bob", vp(20)), ("Ann", vp(3))], (3, 8, 3, None, False),
-                 ["Bob reached 8 VP: choose +1 worker or £5."],
-                 id="When YOU reach 8 VP: another player's VP give Ann nothing"),
+    pytest.param([("Ann", vp(7))], (7, 8, 3, None, False), [], id="When you reach 8 VP: 7 VP is not yet"),
+    pytest.param(
+        [("Ann", vp(8))],
+        (8, 8, 3, None, False),
+        [CHOOSE],
+        id="When you reach 8 VP, you can get either ...: the choice is asked, nothing given yet",
+    ),
+    pytest.param(
+        [("Ann", put("vp_track", 9))],
+        (9, 8, 3, None, False),
+        [CHOOSE],
+        id="When you reach 8 VP: set past 8 asks the choice too",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", WORKER)],
+        (8, 8, 4, "worker", False),
+        [CHOOSE, "Ann takes an extra worker (4)."],
+        id="When you reach 8 VP, you can get either an extra worker",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", MONEY)],
+        (8, 13, 3, "money", False),
+        [CHOOSE, "Ann takes £5."],
+        id="When you reach 8 VP, you can get either ... or £5",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(11))],
+        (19, 8, 4, "worker", False),
+        [CHOOSE, "Ann takes an extra worker (4)."],
+        id="When you reach 20 VP: 19 VP is not yet",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(12))],
+        (20, 13, 4, "worker", True),
+        [CHOOSE, "Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
+        id="When you reach 20 VP, you get the bonus you didn't pick: worker first, then £5",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", MONEY), ("Ann", put("vp_track", 23))],
+        (23, 13, 4, "money", True),
+        [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
+        id="When you reach 20 VP, you get the bonus you didn't pick: £5 first, then the worker",
+    ),
+    pytest.param(
+        [("Ann", vp(10)), ("Ann", MONEY), ("Ann", vp(12)), ("Ann", vp(5)), ("Ann", vp(-3)), ("Ann", vp(4))],
+        (28, 13, 4, "money", True),
+        [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
+        id="When you reach 20 VP, you get the bonus you didn't pick: once, not again on later VP",
+    ),
+    pytest.param(
+        [("Ann", vp(25))],
+        (25, 8, 3, None, False),
+        [CHOOSE],
+        id="one jump past 20 VP: the 8 VP choice is asked once, nothing given before it",
+    ),
+    pytest.param(
+        [("Ann", vp(25)), ("Ann", WORKER)],
+        (25, 13, 4, "worker", True),
+        [CHOOSE, "Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
+        id="one jump past 20 VP: the bonus action gives the worker picked, then the £5 not picked",
+    ),
+    pytest.param(
+        [("Ann", put("vp_track", 20)), ("Ann", MONEY)],
+        (20, 13, 4, "money", True),
+        [CHOOSE, "Ann takes £5.", "Ann reached 20 VP: the other bonus. Ann takes an extra worker (4)."],
+        id="one jump to exactly 20 VP: the £5 picked, then the worker not picked",
+    ),
+    pytest.param(
+        [("Ann", vp(25)), ("Ann", vp(2))],
+        (27, 8, 3, None, False),
+        [CHOOSE, CHOOSE],
+        id="one jump past 20 VP: no 20 VP bonus while the 8 VP choice is still waiting",
+    ),
+    pytest.param(
+        [("Bob", vp(20)), ("Ann", vp(3))],
+        (3, 8, 3, None, False),
+        ["Bob reached 8 VP: choose +1 worker or £5."],
+        id="When YOU reach 8 VP: another player's VP give Ann nothing",
+    ),
 ]
 
 
@@ -424,14 +550,30 @@ BONUS_REFUSED = [
     # (steps, bonus action for Ann, the message)
     pytest.param([], WORKER, "Ann has 0 VP: the bonus comes at 8.", id="When you reach 8 VP: not at 0 VP"),
     pytest.param([("Ann", vp(7))], MONEY, "Ann has 7 VP: the bonus comes at 8.", id="When you reach 8 VP: not at 7"),
-    pytest.param([("Ann", vp(9)), ("Ann", vp(-2))], WORKER, "Ann has 7 VP: the bonus comes at 8.",
-                 id="When you reach 8 VP: not after a correction back below 8"),
-    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], MONEY, "Ann chose the 8 VP bonus already (worker).",
-                 id="you can get EITHER an extra worker or £5: not both at 8 VP"),
-    pytest.param([("Ann", vp(8)), ("Ann", MONEY)], MONEY, "Ann chose the 8 VP bonus already (money).",
-                 id="you can get either ... or £5: not the same one twice"),
-    pytest.param([("Ann", vp(21)), ("Ann", MONEY)], WORKER, "Ann chose the 8 VP bonus already (money).",
-                 id="When you reach 20 VP, you get the bonus: nothing more to choose after both"),
+    pytest.param(
+        [("Ann", vp(9)), ("Ann", vp(-2))],
+        WORKER,
+        "Ann has 7 VP: the bonus comes at 8.",
+        id="When you reach 8 VP: not after a correction back below 8",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", WORKER)],
+        MONEY,
+        "Ann chose the 8 VP bonus already (worker).",
+        id="you can get EITHER an extra worker or £5: not both at 8 VP",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", MONEY)],
+        MONEY,
+        "Ann chose the 8 VP bonus already (money).",
+        id="you can get either ... or £5: not the same one twice",
+    ),
+    pytest.param(
+        [("Ann", vp(21)), ("Ann", MONEY)],
+        WORKER,
+        "Ann chose the 8 VP bonus already (money).",
+        id="When you reach 20 VP, you get the bonus: nothing more to choose after both",
+    ),
 ]
 
 
@@ -452,34 +594,65 @@ def test_bonus_parsing() -> None:
 
 WORKER_LOST = [
     # (steps, Ann's (vp, money, workers, bonus_8, bonus_20), everything said after the workers were set to 7)
-    pytest.param([("Ann", vp(8))], (8, 8, 7, None, False),
-                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost."],
-                 id="Maximum number of workers: 7 — reaching 8 VP at 7 workers warns a worker would be lost"),
-    pytest.param([("Ann", vp(8)), ("Ann", WORKER)], (8, 8, 7, "worker", False),
-                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.",
-                  "Ann has 7 workers already (maximum number of workers: 7): the worker is lost."],
-                 id="Maximum number of workers: 7 — an extra worker chosen at 7 is lost, and said"),
-    pytest.param([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(12))], (20, 13, 7, "worker", True),
-                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.",
-                  "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
-                  "Ann reached 20 VP: the other bonus. Ann takes £5."],
-                 id="a worker lost at 8 VP still counts as picked: the £5 follows at 20"),
-    pytest.param([("Ann", vp(8)), ("Ann", MONEY), ("Ann", vp(12))], (20, 13, 7, "money", True),
-                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.", "Ann takes £5.",
-                  ("Ann reached 20 VP: the other bonus. Ann has 7 workers already (maximum number of workers: 7): "
-                   "the worker is lost.")],
-                 id="When you reach 20 VP, you get the bonus you didn't pick: the worker, lost at 7"),
-    pytest.param([("Ann", vp(30)), ("Ann", WORKER)], (30, 13, 7, "worker", True),
-                 [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost.",
-                  "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
-                  "Ann reached 20 VP: the other bonus. Ann takes £5."],
-                 id="one jump past 20 VP at 7 workers: the worker lost, the £5 given"),
+    pytest.param(
+        [("Ann", vp(8))],
+        (8, 8, 7, None, False),
+        [CHOOSE, "Ann has 7 workers already: a worker chosen would be lost."],
+        id="Maximum number of workers: 7 — reaching 8 VP at 7 workers warns a worker would be lost",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", WORKER)],
+        (8, 8, 7, "worker", False),
+        [
+            CHOOSE,
+            "Ann has 7 workers already: a worker chosen would be lost.",
+            "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
+        ],
+        id="Maximum number of workers: 7 — an extra worker chosen at 7 is lost, and said",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(12))],
+        (20, 13, 7, "worker", True),
+        [
+            CHOOSE,
+            "Ann has 7 workers already: a worker chosen would be lost.",
+            "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
+            "Ann reached 20 VP: the other bonus. Ann takes £5.",
+        ],
+        id="a worker lost at 8 VP still counts as picked: the £5 follows at 20",
+    ),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", MONEY), ("Ann", vp(12))],
+        (20, 13, 7, "money", True),
+        [
+            CHOOSE,
+            "Ann has 7 workers already: a worker chosen would be lost.",
+            "Ann takes £5.",
+            (
+                "Ann reached 20 VP: the other bonus. Ann has 7 workers already (maximum number of workers: 7): "
+                "the worker is lost."
+            ),
+        ],
+        id="When you reach 20 VP, you get the bonus you didn't pick: the worker, lost at 7",
+    ),
+    pytest.param(
+        [("Ann", vp(30)), ("Ann", WORKER)],
+        (30, 13, 7, "worker", True),
+        [
+            CHOOSE,
+            "Ann has 7 workers already: a worker chosen would be lost.",
+            "Ann has 7 workers already (maximum number of workers: 7): the worker is lost.",
+            "Ann reached 20 VP: the other bonus. Ann takes £5.",
+        ],
+        id="one jump past 20 VP at 7 workers: the worker lost, the £5 given",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("steps", "expected", "said"), WORKER_LOST)
-def test_worker_lost_at_seven(steps: list[Step], expected: tuple[int, int, int, str | None, bool],
-                              said: list[str]) -> None:
+def test_worker_lost_at_seven(
+    steps: list[Step], expected: tuple[int, int, int, str | None, bool], said: list[str]
+) -> None:
     """A bonus worker beyond 7 is lost (the bonus still counts as given)."""
     state, _, told = play([("Ann", put("workers", 7)), *steps])
     assert bonus_state(ann(state)) == expected
@@ -501,10 +674,15 @@ WORKER_CAP = [
     pytest.param([], put("workers", 7), False, id="Maximum number of workers: 7 — set to 7 allowed"),
     pytest.param([], add("workers", 5), True, id="Maximum number of workers: 7 — 3 + 5 = 8 refused"),
     pytest.param([], put("workers", 8), True, id="Maximum number of workers: 7 — set to 8 refused"),
-    pytest.param([("Ann", put("workers", 7))], add("workers", 1), True,
-                 id="Maximum number of workers: 7 — +1 at 7 refused"),
-    pytest.param([("Ann", put("workers", 7))], add("workers", -1), False,
-                 id="Maximum number of workers: 7 — a worker lost at 7 allowed"),
+    pytest.param(
+        [("Ann", put("workers", 7))], add("workers", 1), True, id="Maximum number of workers: 7 — +1 at 7 refused"
+    ),
+    pytest.param(
+        [("Ann", put("workers", 7))],
+        add("workers", -1),
+        False,
+        id="Maximum number of workers: 7 — a worker lost at 7 allowed",
+    ),
 ]
 
 
@@ -524,56 +702,116 @@ def test_worker_cap(steps: list[Step], raw: dict[str, Any], refused: bool) -> No
 
 BUILDS = [
     # (steps, Ann's money, Ann's building VP, what the last build said)
-    pytest.param([("Ann", build(3, 2))], 6, [3], "Ann pays £2: £2 for the card; the first building space is free.",
-                 id="Thus, the first building space is free"),
-    pytest.param([("Ann", build(3, 2)), ("Ann", build(4, 1))], 4, [3, 4],
-                 "Ann pays £2: £1 for the card and £1 for the building space (1 building built before).",
-                 id="the second one is £1"),
-    pytest.param([("Ann", build(3)), ("Ann", build(4)), ("Ann", build(5, 1))], 8 - 1 - 3, [3, 4, 5],
-                 "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).",
-                 id="the third one is £2"),
-    pytest.param([("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", build(2))], 8 - 1 - 2 - 3,
-                 [1, 1, 1, 2],
-                 "Ann pays £3: £0 for the card and £3 for the building space (3 buildings built before).",
-                 id="equal to the number of buildings that the player has already built: the fourth one is £3"),
-    pytest.param([("Bob", build(1)), ("Bob", build(1)), ("Ann", build(2))], 8, [2],
-                 "Ann pays £0: £0 for the card; the first building space is free.",
-                 id="buildings that THE PLAYER has already built: Bob's buildings do not raise Ann's price"),
-    pytest.param([("Ann", build(3, 1)), ("Ann", build(6, 4, replace=1))], 8 - 1 - 4, [6],
-                 "Building 1 (3 VP) is discarded for a 6 VP building; Ann pays £4: £4 for the card, no building "
-                 "space to pay (it replaces one).",
-                 id="discard an existing building ... without having to pay for the space"),
-    pytest.param([("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 3, replace=1))], 8 - 1 - 3, [5, 2],
-                 "Building 1 (1 VP) is discarded for a 5 VP building; Ann pays £3: £3 for the card, no building "
-                 "space to pay (it replaces one).",
-                 id="discard an existing building to place the newly-acquired building IN ITS building space"),
-    pytest.param([("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 0, replace=2)), ("Ann", build(3))],
-                 8 - 1 - 2, [1, 5, 3],
-                 "Ann pays £2: £0 for the card and £2 for the building space (2 buildings built before).",
-                 id="a replacement adds no space: the next new space still costs the number of buildings"),
-    pytest.param([("Ann", build(2, 8))], 0, [2], "Ann pays £8: £8 for the card; the first building space is free.",
-                 id="Pay the cost listed: exactly the money Ann has is enough"),
-    pytest.param([("Ann", build(0, 1))], 7, [0], "Ann pays £1: £1 for the card; the first building space is free.",
-                 id="a building printed 0 VP takes a space too"),
-    pytest.param([("Ann", build(2, 1)), ("Ann", build(4, 5, replace=1, matching=True))], 8 - 1 - 2, [4],
-                 "Building 1 (2 VP) is discarded for a 4 VP building; Ann pays £2: £5 − £3 for the matching icon "
-                 "= £2 for the card, no building space to pay (it replaces one).",
-                 id="if the building being discarded has an icon ... that matches ..., the cost ... is discounted "
-                    "by £3"),
-    pytest.param([("Ann", build(2, 1)), ("Ann", build(3, 2, replace=1, matching=True))], 8 - 1, [3],
-                 "Building 1 (2 VP) is discarded for a 3 VP building; Ann pays £0: £2 − £3 for the matching icon "
-                 "= £0 for the card, no building space to pay (it replaces one).",
-                 id="discounted by £3: a £2 card costs nothing, never less (docs/rules.md: the app does the "
-                    "subtraction)"),
-    pytest.param([("Ann", build(2, 1)), ("Ann", build(2, 0, replace=1))], 8 - 1, [2],
-                 "Building 1 (2 VP) is discarded for a 2 VP building; Ann pays £0: £0 for the card, no building "
-                 "space to pay (it replaces one).",
-                 id="A player may, instead, discard an existing building: at £0 for an equal building, said too"),
+    pytest.param(
+        [("Ann", build(3, 2))],
+        6,
+        [3],
+        "Ann pays £2: £2 for the card; the first building space is free.",
+        id="Thus, the first building space is free",
+    ),
+    pytest.param(
+        [("Ann", build(3, 2)), ("Ann", build(4, 1))],
+        4,
+        [3, 4],
+        "Ann pays £2: £1 for the card and £1 for the building space (1 building built before).",
+        id="the second one is £1",
+    ),
+    pytest.param(
+        [("Ann", build(3)), ("Ann", build(4)), ("Ann", build(5, 1))],
+        8 - 1 - 3,
+        [3, 4, 5],
+        "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).",
+        id="the third one is £2",
+    ),
+    pytest.param(
+        [("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", build(2))],
+        8 - 1 - 2 - 3,
+        [1, 1, 1, 2],
+        "Ann pays £3: £0 for the card and £3 for the building space (3 buildings built before).",
+        id="equal to the number of buildings that the player has already built: the fourth one is £3",
+    ),
+    pytest.param(
+        [("Bob", build(1)), ("Bob", build(1)), ("Ann", build(2))],
+        8,
+        [2],
+        "Ann pays £0: £0 for the card; the first building space is free.",
+        id="buildings that THE PLAYER has already built: Bob's buildings do not raise Ann's price",
+    ),
+    pytest.param(
+        [("Ann", build(3, 1)), ("Ann", build(6, 4, replace=1))],
+        8 - 1 - 4,
+        [6],
+        "Building 1 (3 VP) is discarded for a 6 VP building; Ann pays £4: £4 for the card, no building "
+        "space to pay (it replaces one).",
+        id="discard an existing building ... without having to pay for the space",
+    ),
+    pytest.param(
+        [("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 3, replace=1))],
+        8 - 1 - 3,
+        [5, 2],
+        "Building 1 (1 VP) is discarded for a 5 VP building; Ann pays £3: £3 for the card, no building "
+        "space to pay (it replaces one).",
+        id="discard an existing building to place the newly-acquired building IN ITS building space",
+    ),
+    pytest.param(
+        [("Ann", build(1)), ("Ann", build(2)), ("Ann", build(5, 0, replace=2)), ("Ann", build(3))],
+        8 - 1 - 2,
+        [1, 5, 3],
+        "Ann pays £2: £0 for the card and £2 for the building space (2 buildings built before).",
+        id="a replacement adds no space: the next new space still costs the number of buildings",
+    ),
+    pytest.param(
+        [("Ann", build(2, 8))],
+        0,
+        [2],
+        "Ann pays £8: £8 for the card; the first building space is free.",
+        id="Pay the cost listed: exactly the money Ann has is enough",
+    ),
+    pytest.param(
+        [("Ann", build(0, 1))],
+        7,
+        [0],
+        "Ann pays £1: £1 for the card; the first building space is free.",
+        id="a building printed 0 VP takes a space too",
+    ),
+    pytest.param(
+        [("Ann", build(2, 1)), ("Ann", build(4, 5, replace=1, matching=True))],
+        8 - 1 - 2,
+        [4],
+        "Building 1 (2 VP) is discarded for a 4 VP building; Ann pays £2: £5 − £3 for the matching icon "
+        "= £2 for the card, no building space to pay (it replaces one).",
+        id="if the building being discarded has an icon ... that matches ..., the cost ... is discounted by £3",
+    ),
+    pytest.param(
+        [("Ann", build(2, 1)), ("Ann", build(3, 2, replace=1, matching=True))],
+        8 - 1,
+        [3],
+        "Building 1 (2 VP) is discarded for a 3 VP building; Ann pays £0: £2 − £3 for the matching icon "
+        "= £0 for the card, no building space to pay (it replaces one).",
+        id="discounted by £3: a £2 card costs nothing, never less (docs/rules.md: the app does the subtraction)",
+    ),
+    pytest.param(
+        [("Ann", build(2, 1)), ("Ann", build(2, 0, replace=1))],
+        8 - 1,
+        [2],
+        "Building 1 (2 VP) is discarded for a 2 VP building; Ann pays £0: £0 for the card, no building "
+        "space to pay (it replaces one).",
+        id="A player may, instead, discard an existing building: at £0 for an equal building, said too",
+    ),
     # Issue 15: build, build, replace building 1, then a new building as usual: a new space, nothing replaced.
-    pytest.param([("Ann", put("money", 20)), ("Ann", build(5, 3)), ("Ann", build(2, 1)),
-                  ("Ann", build(4, 2, replace=1)), ("Ann", build(2, 1))], 20 - 3 - 2 - 2 - 3, [4, 2, 2],
-                 "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).",
-                 id="the cost to purchase a building space ...: a build after a replacement takes a new space"),
+    pytest.param(
+        [
+            ("Ann", put("money", 20)),
+            ("Ann", build(5, 3)),
+            ("Ann", build(2, 1)),
+            ("Ann", build(4, 2, replace=1)),
+            ("Ann", build(2, 1)),
+        ],
+        20 - 3 - 2 - 2 - 3,
+        [4, 2, 2],
+        "Ann pays £3: £1 for the card and £2 for the building space (2 buildings built before).",
+        id="the cost to purchase a building space ...: a build after a replacement takes a new space",
+    ),
 ]
 
 
@@ -612,35 +850,69 @@ def test_a_replacement_on_a_seat_saved_before_replacements_were_counted() -> Non
 
 BUILD_REFUSED = [
     # (steps, build for Ann, {field: message})
-    pytest.param([], build(2, 9),
-                 {"cost": "Ann has £8, and this building costs £9: £9 for the card; the first building space is "
-                          "free."},
-                 id="Pay the cost listed ... to acquire the card: not without the money"),
-    pytest.param([("Ann", build(1, 7))], build(2, 1),
-                 {"cost": "Ann has £1, and this building costs £2: £1 for the card and £1 for the building space "
-                          "(1 building built before)."},
-                 id="The cost to purchase a building space: card affordable, card + space not"),
-    pytest.param([("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", put("money", 2))], build(1),
-                 {"cost": "Ann has £2, and this building costs £3: £0 for the card and £3 for the building space "
-                          "(3 buildings built before)."},
-                 id="the space alone (£3) more than Ann has"),
-    pytest.param([], build(4, 0, replace=1), {"replace": "Ann has 0 buildings: no building 1 to replace."},
-                 id="discard an EXISTING building: none yet"),
-    pytest.param([("Ann", build(1)), ("Ann", build(2))], build(4, 0, replace=3),
-                 {"replace": "Ann has 2 buildings: no building 3 to replace."},
-                 id="discard an EXISTING building: no third one"),
-    pytest.param([("Ann", build(1, 8))], build(4, 1, replace=1),
-                 {"cost": "Ann has £0, and this building costs £1: £1 for the card, no building space to pay (it "
-                          "replaces one)."},
-                 id="without having to pay for the space, but still the card's cost"),
-    pytest.param([("Ann", build(1, 4))], build(4, 8, replace=1, matching=True),
-                 {"cost": "Ann has £4, and this building costs £5: £8 − £3 for the matching icon = £5 for the card, "
-                          "no building space to pay (it replaces one)."},
-                 id="discounted by £3: still more than Ann has"),
-    pytest.param([], build(4, 5, matching=True),
-                 {"matching": "The −£3 for a matching icon is only for a building that replaces another: choose the "
-                              "building it replaces, or untick the matching icon."},
-                 id="if the building being DISCARDED has an icon ...: no discount for a new building space"),
+    pytest.param(
+        [],
+        build(2, 9),
+        {"cost": "Ann has £8, and this building costs £9: £9 for the card; the first building space is free."},
+        id="Pay the cost listed ... to acquire the card: not without the money",
+    ),
+    pytest.param(
+        [("Ann", build(1, 7))],
+        build(2, 1),
+        {
+            "cost": "Ann has £1, and this building costs £2: £1 for the card and £1 for the building space "
+            "(1 building built before)."
+        },
+        id="The cost to purchase a building space: card affordable, card + space not",
+    ),
+    pytest.param(
+        [("Ann", build(1)), ("Ann", build(1)), ("Ann", build(1)), ("Ann", put("money", 2))],
+        build(1),
+        {
+            "cost": "Ann has £2, and this building costs £3: £0 for the card and £3 for the building space "
+            "(3 buildings built before)."
+        },
+        id="the space alone (£3) more than Ann has",
+    ),
+    pytest.param(
+        [],
+        build(4, 0, replace=1),
+        {"replace": "Ann has 0 buildings: no building 1 to replace."},
+        id="discard an EXISTING building: none yet",
+    ),
+    pytest.param(
+        [("Ann", build(1)), ("Ann", build(2))],
+        build(4, 0, replace=3),
+        {"replace": "Ann has 2 buildings: no building 3 to replace."},
+        id="discard an EXISTING building: no third one",
+    ),
+    pytest.param(
+        [("Ann", build(1, 8))],
+        build(4, 1, replace=1),
+        {
+            "cost": "Ann has £0, and this building costs £1: £1 for the card, no building space to pay (it "
+            "replaces one)."
+        },
+        id="without having to pay for the space, but still the card's cost",
+    ),
+    pytest.param(
+        [("Ann", build(1, 4))],
+        build(4, 8, replace=1, matching=True),
+        {
+            "cost": "Ann has £4, and this building costs £5: £8 − £3 for the matching icon = £5 for the card, "
+            "no building space to pay (it replaces one)."
+        },
+        id="discounted by £3: still more than Ann has",
+    ),
+    pytest.param(
+        [],
+        build(4, 5, matching=True),
+        {
+            "matching": "The −£3 for a matching icon is only for a building that replaces another: choose the "
+            "building it replaces, or untick the matching icon."
+        },
+        id="if the building being DISCARDED has an icon ...: no discount for a new building space",
+    ),
 ]
 
 
@@ -652,12 +924,15 @@ def test_build_refused(steps: list[Step], raw: dict[str, Any], errors: dict[str,
     assert refusal(state, ctx, "Ann", raw) == errors
 
 
-@pytest.mark.parametrize("raw", [
-    pytest.param(build(2, 0, replace=0), id="building numbers start at 1"),
-    pytest.param({"action": "build", "vp": -1}, id="no negative printed VP"),
-    pytest.param({"action": "build", "vp": 2, "cost": -1}, id="no negative cost"),
-    pytest.param({"action": "build", "vp": 2, "matching": "yes"}, id="strict: the matching icon is true or false"),
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(build(2, 0, replace=0), id="building numbers start at 1"),
+        pytest.param({"action": "build", "vp": -1}, id="no negative printed VP"),
+        pytest.param({"action": "build", "vp": 2, "cost": -1}, id="no negative cost"),
+        pytest.param({"action": "build", "vp": 2, "matching": "yes"}, id="strict: the matching icon is true or false"),
+    ],
+)
 def test_build_parsing_refused(raw: dict[str, Any]) -> None:
     """Build parameters out of range are refused before anything runs."""
     assert parse_refusal(raw, 0)
@@ -668,24 +943,41 @@ def test_a_building_without_its_printed_vp_is_refused_in_words() -> None:
     (no chip tapped, no box filled) the build is refused and says what to do, nothing paid."""
     state, ctx = start(2), context(2)
     assert refusal(state, ctx, "Ann", {"action": "build", "cost": 2}) == {
-        "vp": "Tap the VP printed on Ann's building (or type it), then its cost."}
+        "vp": "Tap the VP printed on Ann's building (or type it), then its cost."
+    }
 
 
-@pytest.mark.parametrize(("raw", "params"), [
-    pytest.param({"vp": "4", "cost": ["", "8"]}, {"vp": 4, "cost": 8},
-                 id="a cost button tapped with the cost box empty: the button's cost"),
-    pytest.param({"vp": "4", "cost": ["12", "3"]}, {"vp": 4, "cost": 3},
-                 id="a cost button tapped after typing: the button, the last value sent"),
-    pytest.param({"vp": ["2", "14"], "cost": "5"}, {"vp": 14, "cost": 5},
-                 id="a VP chip and a typed VP: the typed box, sent after the chips"),
-    pytest.param({"vp": ["", "3"], "cost": ["", ""]}, {"vp": 3, "cost": 0},
-                 id="boxes left empty are no value"),
-    pytest.param({"vp": "6", "cost": "7", "replace": "1 matching"},
-                 {"vp": 6, "cost": 7, "replace": 1, "matching": True},
-                 id="the chip 'Replace 1, icons match': replace 1 with the −£3"),
-    pytest.param({"vp": "6", "cost": "7", "replace": "2"}, {"vp": 6, "cost": 7, "replace": 2, "matching": False},
-                 id="the chip 'Replace building 2': no discount"),
-])
+@pytest.mark.parametrize(
+    ("raw", "params"),
+    [
+        pytest.param(
+            {"vp": "4", "cost": ["", "8"]},
+            {"vp": 4, "cost": 8},
+            id="a cost button tapped with the cost box empty: the button's cost",
+        ),
+        pytest.param(
+            {"vp": "4", "cost": ["12", "3"]},
+            {"vp": 4, "cost": 3},
+            id="a cost button tapped after typing: the button, the last value sent",
+        ),
+        pytest.param(
+            {"vp": ["2", "14"], "cost": "5"},
+            {"vp": 14, "cost": 5},
+            id="a VP chip and a typed VP: the typed box, sent after the chips",
+        ),
+        pytest.param({"vp": ["", "3"], "cost": ["", ""]}, {"vp": 3, "cost": 0}, id="boxes left empty are no value"),
+        pytest.param(
+            {"vp": "6", "cost": "7", "replace": "1 matching"},
+            {"vp": 6, "cost": 7, "replace": 1, "matching": True},
+            id="the chip 'Replace 1, icons match': replace 1 with the −£3",
+        ),
+        pytest.param(
+            {"vp": "6", "cost": "7", "replace": "2"},
+            {"vp": 6, "cost": 7, "replace": 2, "matching": False},
+            id="the chip 'Replace building 2': no discount",
+        ),
+    ],
+)
 def test_the_page_s_chips_and_boxes(raw: dict[str, Any], params: dict[str, Any]) -> None:
     """The build form's VP chips and box, cost box and buttons share their names: the last value sent counts; a
     replacement chip may carry the matching icon."""
@@ -701,15 +993,18 @@ def test_a_replacement_chip_with_matching_icons_takes_3_off() -> None:
     after = live.apply(GAME, state, live.parse_action(GAME, page_form, 0, strict=False), ctx)
     assert ann(after.state)["building_vp"] == [6]
     assert ann(after.state)["money"] == 8 - 5 - 2
-    said = ("Building 1 (2 VP) is discarded for a 6 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 for "
-            "the card, no building space to pay (it replaces one).")
+    said = (
+        "Building 1 (2 VP) is discarded for a 6 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 for "
+        "the card, no building space to pay (it replaces one)."
+    )
     assert after.said == (said,)
 
 
 def test_the_page_s_matching_box_and_empty_replace_choice() -> None:
     """The form sends the ticked box as 'true' and 'a new building space' as no replace at all (lax parsing)."""
-    parsed = live.parse_action(GAME, {"action": "build", "vp": "4", "cost": "5", "replace": "1", "matching": "true"},
-                               0, strict=False)
+    parsed = live.parse_action(
+        GAME, {"action": "build", "vp": "4", "cost": "5", "replace": "1", "matching": "true"}, 0, strict=False
+    )
     assert parsed.params == spyrium.BuildParams(vp=4, cost=5, replace=1, matching=True)
     assert live.parse_action(GAME, {"action": "build", "vp": "2"}, 0, strict=False).params.replace is None
 
@@ -719,26 +1014,55 @@ def test_the_page_s_matching_box_and_empty_replace_choice() -> None:
 
 TECHNIQUES = [
     # (steps, Ann's money, Ann's technique VP, what the last action said)
-    pytest.param([("Ann", PATENT)], 2, [0],
-                 "Ann pays £6 for technique 1; its end VP (up to 7) is entered at the end.",
-                 id="Pay £6 to acquire the technique card: its end-game VP not known yet (0)"),
-    pytest.param([("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", PATENT)], 0, [0, 0],
-                 "Ann pays £6 for technique 2; its end VP (up to 7) is entered at the end.",
-                 id="Pay £6 to acquire the technique card: a second one, £6 again, the first one kept"),
-    pytest.param([("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", end_vp(1, 4)), ("Ann", PATENT)], 0, [4, 0],
-                 "Ann pays £6 for technique 2; its end VP (up to 7) is entered at the end.",
-                 id="Pay £6 to acquire the technique card: a new one never overwrites technique 1's end VP"),
-    pytest.param([("Ann", PATENT), ("Ann", end_vp(1, 7))], 2, [7], "Ann's technique 1 scores 7 VP at the end.",
-                 id="bonus points (up to 7): 7 allowed"),
-    pytest.param([("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", PATENT), ("Ann", end_vp(2, 5))],
-                 0, [0, 5], "Ann's technique 2 scores 5 VP at the end.",
-                 id="bonus points (up to 7) at the end of the game: entered later by number, no money paid"),
-    pytest.param([("Ann", PATENT), ("Ann", end_vp(1, 6)), ("Ann", end_vp(1, 3))], 2, [3],
-                 "Ann's technique 1 scores 3 VP at the end.",
-                 id="bonus points at the end of the game: a correction of technique 1"),
-    pytest.param([("Ann", PATENT), ("Ann", put("money", 0)), ("Ann", end_vp(1, 7))], 0, [7],
-                 "Ann's technique 1 scores 7 VP at the end.",
-                 id="bonus points at the end of the game: entering them needs no money"),
+    pytest.param(
+        [("Ann", PATENT)],
+        2,
+        [0],
+        "Ann pays £6 for technique 1; its end VP (up to 7) is entered at the end.",
+        id="Pay £6 to acquire the technique card: its end-game VP not known yet (0)",
+    ),
+    pytest.param(
+        [("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", PATENT)],
+        0,
+        [0, 0],
+        "Ann pays £6 for technique 2; its end VP (up to 7) is entered at the end.",
+        id="Pay £6 to acquire the technique card: a second one, £6 again, the first one kept",
+    ),
+    pytest.param(
+        [("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", end_vp(1, 4)), ("Ann", PATENT)],
+        0,
+        [4, 0],
+        "Ann pays £6 for technique 2; its end VP (up to 7) is entered at the end.",
+        id="Pay £6 to acquire the technique card: a new one never overwrites technique 1's end VP",
+    ),
+    pytest.param(
+        [("Ann", PATENT), ("Ann", end_vp(1, 7))],
+        2,
+        [7],
+        "Ann's technique 1 scores 7 VP at the end.",
+        id="bonus points (up to 7): 7 allowed",
+    ),
+    pytest.param(
+        [("Ann", put("money", 12)), ("Ann", PATENT), ("Ann", PATENT), ("Ann", end_vp(2, 5))],
+        0,
+        [0, 5],
+        "Ann's technique 2 scores 5 VP at the end.",
+        id="bonus points (up to 7) at the end of the game: entered later by number, no money paid",
+    ),
+    pytest.param(
+        [("Ann", PATENT), ("Ann", end_vp(1, 6)), ("Ann", end_vp(1, 3))],
+        2,
+        [3],
+        "Ann's technique 1 scores 3 VP at the end.",
+        id="bonus points at the end of the game: a correction of technique 1",
+    ),
+    pytest.param(
+        [("Ann", PATENT), ("Ann", put("money", 0)), ("Ann", end_vp(1, 7))],
+        0,
+        [7],
+        "Ann's technique 1 scores 7 VP at the end.",
+        id="bonus points at the end of the game: entering them needs no money",
+    ),
 ]
 
 
@@ -752,12 +1076,24 @@ def test_technique(steps: list[Step], money: int, techniques: list[int], said: s
 
 
 TECHNIQUE_REFUSED = [
-    pytest.param([("Ann", put("money", 5))], PATENT, {"action": "Ann has £5: a technique costs £6."},
-                 id="Pay £6 to acquire the technique card: not with £5"),
-    pytest.param([], end_vp(1, 3), {"number": "Ann has no technique: no technique 1 to score."},
-                 id="bonus points of a technique Ann does not have: none yet"),
-    pytest.param([("Ann", PATENT)], end_vp(2, 3), {"number": "Ann has 1 technique: no technique 2 to score."},
-                 id="bonus points of a technique Ann does not have: no second one"),
+    pytest.param(
+        [("Ann", put("money", 5))],
+        PATENT,
+        {"action": "Ann has £5: a technique costs £6."},
+        id="Pay £6 to acquire the technique card: not with £5",
+    ),
+    pytest.param(
+        [],
+        end_vp(1, 3),
+        {"number": "Ann has no technique: no technique 1 to score."},
+        id="bonus points of a technique Ann does not have: none yet",
+    ),
+    pytest.param(
+        [("Ann", PATENT)],
+        end_vp(2, 3),
+        {"number": "Ann has 1 technique: no technique 2 to score."},
+        id="bonus points of a technique Ann does not have: no second one",
+    ),
 ]
 
 
@@ -768,13 +1104,16 @@ def test_technique_refused(steps: list[Step], raw: dict[str, Any], errors: dict[
     assert refusal(state, ctx, "Ann", raw) == errors
 
 
-@pytest.mark.parametrize("raw", [
-    pytest.param(end_vp(1, 8), id="bonus points (UP TO 7): 8 refused"),
-    pytest.param(end_vp(1, -1), id="no negative technique VP"),
-    pytest.param(end_vp(0, 3), id="technique numbers start at 1"),
-    pytest.param({"action": "technique_vp", "vp": 3}, id="end VP needs the technique's number"),
-    pytest.param({"action": "technique", "vp": 8}, id="the API's older patent with an end VP: up to 7 too"),
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(end_vp(1, 8), id="bonus points (UP TO 7): 8 refused"),
+        pytest.param(end_vp(1, -1), id="no negative technique VP"),
+        pytest.param(end_vp(0, 3), id="technique numbers start at 1"),
+        pytest.param({"action": "technique_vp", "vp": 3}, id="end VP needs the technique's number"),
+        pytest.param({"action": "technique", "vp": 8}, id="the API's older patent with an end VP: up to 7 too"),
+    ],
+)
 def test_technique_parsing_refused(raw: dict[str, Any]) -> None:
     """Technique parameters out of range are refused before anything runs."""
     assert parse_refusal(raw, 0)
@@ -783,11 +1122,20 @@ def test_technique_parsing_refused(raw: dict[str, Any]) -> None:
 OLDER_API_FORMS = [
     # (steps, Ann's money, Ann's technique VP, what the last action said): the API's contract only ever grows, so the
     # technique action still takes what it took before the page split patenting from the end VP.
-    pytest.param([("Ann", {"action": "technique", "vp": 4})], 2, [4], "Ann pays £6 for technique 1, 4 VP at the end.",
-                 id="Pay £6 to acquire the technique card ... bonus points (up to 7): the end VP given at once"),
-    pytest.param([("Ann", PATENT), ("Ann", {"action": "technique", "vp": 6, "number": 1})], 2, [6],
-                 "Ann's technique 1 scores 6 VP at the end.",
-                 id="bonus points (up to 7) at the end of the game: by number, as technique_vp, no money paid"),
+    pytest.param(
+        [("Ann", {"action": "technique", "vp": 4})],
+        2,
+        [4],
+        "Ann pays £6 for technique 1, 4 VP at the end.",
+        id="Pay £6 to acquire the technique card ... bonus points (up to 7): the end VP given at once",
+    ),
+    pytest.param(
+        [("Ann", PATENT), ("Ann", {"action": "technique", "vp": 6, "number": 1})],
+        2,
+        [6],
+        "Ann's technique 1 scores 6 VP at the end.",
+        id="bonus points (up to 7) at the end of the game: by number, as technique_vp, no money paid",
+    ),
 ]
 
 
@@ -813,14 +1161,18 @@ UNDO = [
     pytest.param([("Ann", vp(8))], ("Ann", WORKER), id="undo: the 8 VP worker"),
     pytest.param([("Ann", vp(8))], ("Ann", MONEY), id="undo: the 8 VP £5"),
     pytest.param([("Ann", vp(8)), ("Ann", WORKER)], ("Ann", vp(12)), id="undo: reaching 20 VP and its £5"),
-    pytest.param([("Ann", vp(8)), ("Ann", MONEY)], ("Ann", put("vp_track", 20)),
-                 id="undo: reaching 20 VP (set) and its worker"),
+    pytest.param(
+        [("Ann", vp(8)), ("Ann", MONEY)], ("Ann", put("vp_track", 20)), id="undo: reaching 20 VP (set) and its worker"
+    ),
     pytest.param([("Ann", vp(25))], ("Ann", WORKER), id="undo: one jump past 20, both bonuses at once"),
     pytest.param([("Ann", build(1))], ("Ann", build(2, 1)), id="undo: a build and its space"),
     pytest.param([("Ann", build(1))], ("Ann", build(2, 1, replace=1)), id="undo: a replacement"),
     pytest.param([("Ann", build(1))], ("Ann", build(1, 0, replace=1)), id="undo: a replacement at £0, equal VP"),
-    pytest.param([("Ann", build(1, 3))], ("Ann", build(2, 4, replace=1, matching=True)),
-                 id="undo: a replacement with the matching icon's −£3"),
+    pytest.param(
+        [("Ann", build(1, 3))],
+        ("Ann", build(2, 4, replace=1, matching=True)),
+        id="undo: a replacement with the matching icon's −£3",
+    ),
     pytest.param([], ("Ann", PATENT), id="undo: a technique"),
     pytest.param([("Ann", PATENT)], ("Ann", end_vp(1, 6)), id="undo: a technique's end VP"),
     pytest.param([], ("Bob", add("residence", 1)), id="undo: a Residence move"),
@@ -879,16 +1231,34 @@ def test_to_input_scores_track_buildings_and_techniques() -> None:
     """Decision (docs/rules.md, "Spyrium"): final score = VP on the score track + printed VP of the buildings owned +
     end-game VP of each technique; money, Spyrium and workers score nothing."""
     steps: list[Step] = [
-        ("Ann", put("money", 40)), ("Ann", vp(10)), ("Ann", MONEY), ("Ann", build(3)), ("Ann", build(5, 2)),
-        ("Ann", PATENT), ("Ann", end_vp(1, 4)), ("Ann", PATENT), ("Ann", end_vp(2, 7)), ("Ann", put("spyrium", 9)),
+        ("Ann", put("money", 40)),
+        ("Ann", vp(10)),
+        ("Ann", MONEY),
+        ("Ann", build(3)),
+        ("Ann", build(5, 2)),
+        ("Ann", PATENT),
+        ("Ann", end_vp(1, 4)),
+        ("Ann", PATENT),
+        ("Ann", end_vp(2, 7)),
+        ("Ann", put("spyrium", 9)),
         ("Ann", put("workers", 7)),
-        ("Bob", vp(10)), ("Bob", WORKER), ("Bob", build(2)), ("Bob", build(4, 1, replace=1)),
+        ("Bob", vp(10)),
+        ("Bob", WORKER),
+        ("Bob", build(2)),
+        ("Bob", build(4, 1, replace=1)),
     ]
     state, ctx, _ = play(steps)
     players, opts = spyrium.to_input(state, ctx)
     assert opts == {"residence_values": [2, 3, 4, 5, 6, 7]}
-    assert players[0] == {"name": "Ann", "vp_track": 10, "building_vp": [3, 5], "technique_vp": [4, 7],
-                          "money": 40 + 5 - 0 - 3 - 12, "spyrium": 9, "workers": 7}
+    assert players[0] == {
+        "name": "Ann",
+        "vp_track": 10,
+        "building_vp": [3, 5],
+        "technique_vp": [4, 7],
+        "money": 40 + 5 - 0 - 3 - 12,
+        "spyrium": 9,
+        "workers": 7,
+    }
     # Residence and the bonus marks are live-play state, not scoring input.
     assert set(players[1]) == {"name", *spyrium.SCORING_FIELDS}
     result = live.standing(GAME, state, ctx).result
@@ -903,9 +1273,18 @@ def test_to_input_scores_track_buildings_and_techniques() -> None:
 def test_money_spyrium_and_workers_score_nothing() -> None:
     """Decision (docs/rules.md, "Spyrium"): 'Money and Spyrium score nothing' (nor workers): a rich player with the same
     VP ties."""
-    state, ctx, _ = play([("Ann", vp(5)), ("Bob", vp(5)), ("Ann", put("money", 150)),
-                          ("Ann", put("spyrium", 60)), ("Ann", put("workers", 7)), ("Bob", put("money", 0)),
-                          ("Bob", put("workers", 0)), ("Bob", put("spyrium", 0))])
+    state, ctx, _ = play(
+        [
+            ("Ann", vp(5)),
+            ("Bob", vp(5)),
+            ("Ann", put("money", 150)),
+            ("Ann", put("spyrium", 60)),
+            ("Ann", put("workers", 7)),
+            ("Bob", put("money", 0)),
+            ("Bob", put("workers", 0)),
+            ("Bob", put("spyrium", 0)),
+        ]
+    )
     result = live.standing(GAME, state, ctx).result
     assert [(p.name, p.total, p.rank) for p in result.players] == [("Ann", 5, 1), ("Bob", 5, 1)]
     assert result.winners == ("Ann", "Bob")
@@ -924,13 +1303,16 @@ def test_scoring_follows_the_custom_track_in_options() -> None:
 # --- Parsing: JSON is strict ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("raw", [
-    pytest.param({"action": "add", "field": "vp_track", "delta": "5"}, id="strict: '5' is not a delta"),
-    pytest.param({"action": "set", "field": "money", "value": "5"}, id="strict: '5' is not a value"),
-    pytest.param({"action": "add", "field": "workers", "delta": True}, id="strict: true is not a delta"),
-    pytest.param({"action": "build", "vp": "3"}, id="strict: '3' is not printed VP"),
-    pytest.param({"action": "technique_vp", "number": 1, "vp": 2.5}, id="strict: 2.5 is not technique VP"),
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param({"action": "add", "field": "vp_track", "delta": "5"}, id="strict: '5' is not a delta"),
+        pytest.param({"action": "set", "field": "money", "value": "5"}, id="strict: '5' is not a value"),
+        pytest.param({"action": "add", "field": "workers", "delta": True}, id="strict: true is not a delta"),
+        pytest.param({"action": "build", "vp": "3"}, id="strict: '3' is not printed VP"),
+        pytest.param({"action": "technique_vp", "number": 1, "vp": 2.5}, id="strict: 2.5 is not technique VP"),
+    ],
+)
 def test_strict_parsing_refuses_text_for_numbers(raw: dict[str, Any]) -> None:
     """The JSON API parses strictly: a number given as text is an error, not a number."""
     field = "delta" if "delta" in raw else "value" if "value" in raw else "vp"
@@ -973,22 +1355,42 @@ DESCRIBE = [
     pytest.param("Ann", WORKER, "Ann takes the 8 VP bonus: +1 worker", id="bonus"),
     pytest.param("Ann", MONEY, "Ann takes the 8 VP bonus: £5", id="bonus money"),
     pytest.param("Ann", build(5, 3), "Ann builds a 5 VP building, card £3", id="build"),
-    pytest.param("Bob", build(4, 2, replace=1), "Bob replaces building 1 with a 4 VP building, card £2",
-                 id="build replacing"),
-    pytest.param("Bob", build(4, 5, replace=2, matching=True),
-                 "Bob replaces building 2 with a 4 VP building, card £5 − £3 for the matching icon",
-                 id="build replacing, matching icon"),
+    pytest.param(
+        "Bob", build(4, 2, replace=1), "Bob replaces building 1 with a 4 VP building, card £2", id="build replacing"
+    ),
+    pytest.param(
+        "Bob",
+        build(4, 5, replace=2, matching=True),
+        "Bob replaces building 2 with a 4 VP building, card £5 − £3 for the matching icon",
+        id="build replacing, matching icon",
+    ),
     pytest.param("Ann", PATENT, "Ann patents a technique (−£6)", id="technique"),
     pytest.param("Ann", end_vp(2, 5), "Ann: technique 2 scores 5 VP at the end", id="technique_vp"),
-    pytest.param("Ann", {"action": "technique", "vp": 4}, "Ann patents a technique (−£6), 4 VP at the end",
-                 id="technique, the API's older form with an end VP"),
-    pytest.param("Ann", {"action": "technique", "vp": 4, "number": 2}, "Ann: technique 2 scores 4 VP at the end",
-                 id="technique, the API's older form by number"),
-    pytest.param("Bob", {"action": "technique", "beside": 2}, "Bob patents a technique (−£8, 2 workers beside it)",
-                 id="technique with workers beside its card"),
+    pytest.param(
+        "Ann",
+        {"action": "technique", "vp": 4},
+        "Ann patents a technique (−£6), 4 VP at the end",
+        id="technique, the API's older form with an end VP",
+    ),
+    pytest.param(
+        "Ann",
+        {"action": "technique", "vp": 4, "number": 2},
+        "Ann: technique 2 scores 4 VP at the end",
+        id="technique, the API's older form by number",
+    ),
+    pytest.param(
+        "Bob",
+        {"action": "technique", "beside": 2},
+        "Bob patents a technique (−£8, 2 workers beside it)",
+        id="technique with workers beside its card",
+    ),
     pytest.param("Ann", {"action": "pay", "amount": 7}, "Ann pays £7", id="pay"),
-    pytest.param("Ann", {"action": "residence_vp"}, "Ann's Residence action scores its value in VP",
-                 id="residence_vp, without the state before"),
+    pytest.param(
+        "Ann",
+        {"action": "residence_vp"},
+        "Ann's Residence action scores its value in VP",
+        id="residence_vp, without the state before",
+    ),
 ]
 
 
@@ -1021,19 +1423,35 @@ def test_pay_refused() -> None:
     """Nobody pays with money they don't have: refused, with what Ann has; 0 or less is no payment."""
     state, ctx, _ = play([])
     assert refusal(state, ctx, "Ann", {"action": "pay", "amount": 9}) == {
-        "amount": "Ann has £8: Ann can't pay £9. Nothing was paid."}
+        "amount": "Ann has £8: Ann can't pay £9. Nothing was paid."
+    }
     assert set(parse_refusal({"action": "pay", "amount": 0}, 0)) == {"amount"}
     assert set(parse_refusal({"action": "pay", "amount": "3"}, 0)) == {"amount"}
     assert parse_refusal({"action": "pay", "amount": 3}, None) == {"player": "Say which player this is for."}
 
 
 RESIDENCE_VP = [
-    pytest.param(None, [], 2, "Ann's Residence action scores 2 VP (the value of the token's space): 2 VP on the "
-                 "score track.", id="scores VP equal to the current income: the start space, 2"),
-    pytest.param(None, [("Ann", add("residence", 5))], 7, "Ann's Residence action scores 7 VP (the value of the "
-                 "token's space): 7 VP on the score track.", id="at the top (7), further Residence actions score 7 VP"),
-    pytest.param(CUSTOM, [("Ann", add("residence", 2))], 6, "Ann's Residence action scores 6 VP (the value of the "
-                 "token's space): 6 VP on the score track.", id="the value printed on a custom track's space"),
+    pytest.param(
+        None,
+        [],
+        2,
+        "Ann's Residence action scores 2 VP (the value of the token's space): 2 VP on the score track.",
+        id="scores VP equal to the current income: the start space, 2",
+    ),
+    pytest.param(
+        None,
+        [("Ann", add("residence", 5))],
+        7,
+        "Ann's Residence action scores 7 VP (the value of the token's space): 7 VP on the score track.",
+        id="at the top (7), further Residence actions score 7 VP",
+    ),
+    pytest.param(
+        CUSTOM,
+        [("Ann", add("residence", 2))],
+        6,
+        "Ann's Residence action scores 6 VP (the value of the token's space): 6 VP on the score track.",
+        id="the value printed on a custom track's space",
+    ),
 ]
 
 
@@ -1052,18 +1470,30 @@ def test_residence_vp_reaches_the_bonuses() -> None:
     """'When you reach 8 VP ...' and 'When you reach 20 VP ...' hold for VP a Residence action scores too."""
     _state, _ctx, said = play([("Ann", vp(5)), ("Ann", add("residence", 1)), ("Ann", {"action": "residence_vp"})])
     assert said[-1] == "Ann reached 8 VP: choose +1 worker or £5."
-    state, _ctx, said = play([("Ann", vp(8)), ("Ann", WORKER), ("Ann", vp(10)), ("Ann", add("residence", 1)),
-                             ("Ann", {"action": "residence_vp"})])
+    state, _ctx, said = play(
+        [
+            ("Ann", vp(8)),
+            ("Ann", WORKER),
+            ("Ann", vp(10)),
+            ("Ann", add("residence", 1)),
+            ("Ann", {"action": "residence_vp"}),
+        ]
+    )
     assert bonus_state(ann(state)) == (21, 13, 4, "worker", True)
     assert said[-1] == "Ann reached 20 VP: the other bonus. Ann takes £5."
 
 
 TECHNIQUE_BESIDE = [
-    pytest.param(1, 1, "Ann pays £7 (£6 and £1 for the worker beside it) for technique 1; its end VP (up to 7) is "
-                 "entered at the end.", id="£1 to the bank for each remaining worker next to that card: 1"),
+    pytest.param(
+        1,
+        1,
+        "Ann pays £7 (£6 and £1 for the worker beside it) for technique 1; its end VP (up to 7) is entered at the end.",
+        id="£1 to the bank for each remaining worker next to that card: 1",
+    ),
     pytest.param(3, -1, None, id="£9 with £8: refused"),
-    pytest.param(0, 2, "Ann pays £6 for technique 1; its end VP (up to 7) is entered at the end.",
-                 id="no worker beside: £6"),
+    pytest.param(
+        0, 2, "Ann pays £6 for technique 1; its end VP (up to 7) is entered at the end.", id="no worker beside: £6"
+    ),
 ]
 
 
@@ -1075,7 +1505,8 @@ def test_technique_with_workers_beside(beside: int, money: int, said: str | None
     raw = {"action": "technique", "beside": beside}
     if said is None:
         assert refusal(state, ctx, "Ann", raw) == {
-            "action": "Ann has £8: this technique costs £9 (£6 and £3 for the 3 workers beside it)."}
+            "action": "Ann has £8: this technique costs £9 (£6 and £3 for the 3 workers beside it)."
+        }
         return
     applied = act(state, ctx, "Ann", raw)
     assert ann(applied.state) == {**ann(state), "money": money, "technique_vp": [0]}
@@ -1097,8 +1528,10 @@ moves = st.one_of(
     st.tuples(st.integers(0, 2), st.sampled_from([WORKER, MONEY])),
     st.tuples(st.integers(0, 2), st.integers(-1, 2).map(lambda d: add("workers", d))),
     st.tuples(st.integers(0, 2), st.integers(-1, 1).map(lambda d: add("residence", d))),
-    st.tuples(st.integers(0, 2), st.builds(build, st.integers(0, 5), st.integers(0, 4),
-                                           st.one_of(st.none(), st.integers(1, 3)), st.booleans())),
+    st.tuples(
+        st.integers(0, 2),
+        st.builds(build, st.integers(0, 5), st.integers(0, 4), st.one_of(st.none(), st.integers(1, 3)), st.booleans()),
+    ),
     st.tuples(st.integers(0, 2), st.just(PATENT)),
     st.tuples(st.integers(0, 2), st.integers(0, 2).map(lambda n: {"action": "technique", "beside": n})),
     st.tuples(st.integers(0, 2), st.integers(1, 9).map(lambda n: {"action": "pay", "amount": n})),
@@ -1142,16 +1575,28 @@ def test_random_play_keeps_the_rules(steps: list[tuple[int | None, dict[str, Any
 # --- What the API says beside a seat, and what the tracker leaves on the table ------------------------------------
 
 
-@pytest.mark.parametrize(("values", "steps", "expected"), [
-    pytest.param(None, [], [2, 2], id="a token on the 2 space: the start space shows 2"),
-    pytest.param(None, [("Ann", add("residence", 1)), ("Bob", put("residence", 6))], [3, 7],
-                 id="one space up shows 3; the top space 7"),
-    pytest.param(CUSTOM, [], [2, 2], id="custom track 1, 2, 4, 6, 8, 10: the token starts on the space showing 2"),
-    pytest.param(CUSTOM, [("Ann", put("residence", 1)), ("Bob", put("residence", 5))], [1, 8],
-                 id="custom track: spaces 1 and 5 show 1 and 8"),
-])
-def test_residence_value_is_the_printed_value(values: tuple[int, ...] | None, steps: list[Step],
-                                              expected: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("values", "steps", "expected"),
+    [
+        pytest.param(None, [], [2, 2], id="a token on the 2 space: the start space shows 2"),
+        pytest.param(
+            None,
+            [("Ann", add("residence", 1)), ("Bob", put("residence", 6))],
+            [3, 7],
+            id="one space up shows 3; the top space 7",
+        ),
+        pytest.param(CUSTOM, [], [2, 2], id="custom track 1, 2, 4, 6, 8, 10: the token starts on the space showing 2"),
+        pytest.param(
+            CUSTOM,
+            [("Ann", put("residence", 1)), ("Bob", put("residence", 5))],
+            [1, 8],
+            id="custom track: spaces 1 and 5 show 1 and 8",
+        ),
+    ],
+)
+def test_residence_value_is_the_printed_value(
+    values: tuple[int, ...] | None, steps: list[Step], expected: list[int]
+) -> None:
     """Decision (docs/rules.md, "Spyrium"): 'The Residence track is shown as the board shows it: the value printed on
     the space (the start space is "2")'. seat_facts gives it as residence_value beside the space's number, which keeps
     its meaning."""

@@ -40,8 +40,9 @@ def free_port() -> int:
 class Server:
     """`python3 -m companion serve` as a child process: the waitress process itself, no shell in between."""
 
-    def __init__(self, database_url: str, instance: Path, log: Path, threads: int = 8,
-                 env: Mapping[str, str] | None = None):
+    def __init__(
+        self, database_url: str, instance: Path, log: Path, threads: int = 8, env: Mapping[str, str] | None = None
+    ):
         """Remember where the data is, where the server's output goes and any settings of its own (COMPANION_*
         variables in `env`); start() runs it."""
         self.database_url = database_url
@@ -60,15 +61,30 @@ class Server:
 
     def start(self) -> Server:
         """Start the server on a free port and wait until it answers HTTP (a few tries if the port was taken)."""
-        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url, "COMPANION_INSTANCE": str(self.instance),
-               "PYTHONUNBUFFERED": "1"}
+        env = {
+            **os.environ,
+            **self.env,
+            "DATABASE_URL": self.database_url,
+            "COMPANION_INSTANCE": str(self.instance),
+            "PYTHONUNBUFFERED": "1",
+        }
         for _attempt in range(3):
             self.port = free_port()
             with self.log.open("ab") as log:
                 log.write(f"--- serve on port {self.port}\n".encode())
                 self.process = subprocess.Popen(
-                    [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(self.port),
-                     "--threads", str(self.threads)],
+                    [
+                        sys.executable,
+                        "-m",
+                        "companion",
+                        "serve",
+                        "--host",
+                        HOST,
+                        "--port",
+                        str(self.port),
+                        "--threads",
+                        str(self.threads),
+                    ],
                     cwd=PROJECT_ROOT,
                     env=env,
                     stdin=subprocess.DEVNULL,

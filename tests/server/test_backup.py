@@ -84,8 +84,10 @@ def test_a_failed_pg_dump_says_why_and_leaves_no_file(postgres: str, tmp_path, m
     tools = tmp_path / "bin"
     tools.mkdir()
     fake = tools / "pg_dump"
-    fake.write_text("#!/bin/sh\necho 'pg_dump: error: server version: 99.0; pg_dump version: 15.0' >&2\n"
-                    "touch \"${2#--file=}\"\nexit 1\n")
+    fake.write_text(
+        "#!/bin/sh\necho 'pg_dump: error: server version: 99.0; pg_dump version: 15.0' >&2\n"
+        'touch "${2#--file=}"\nexit 1\n'
+    )
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", str(tools))
     target = tmp_path / "failed.dump"

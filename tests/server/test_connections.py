@@ -151,8 +151,10 @@ def test_a_slow_upload_is_not_cut_off_by_the_header_deadline(start_server) -> No
     server = start_server(SERVER_HEADER_TIMEOUT=1)
     body = b'{"game": "nope"}'
     with socket.create_connection((HOST, server.port), timeout=5) as sock:
-        sock.sendall(b"POST /api/v1/score/nope HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n")
+        sock.sendall(
+            b"POST /api/v1/score/nope HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n"
+        )
         for byte in range(len(body)):
             sock.sendall(body[byte : byte + 1])
             time.sleep(0.15)  # 2.4 s in all, past the 1 s deadline

@@ -40,8 +40,9 @@ class Answer:
 
 def start_spqf_play(client: Client) -> int:
     """A tracked four-player SPQF play started through the API; its id."""
-    status, view = client.call("POST", "/api/v1/plays", {"game": "spqf", "track": True,
-                                                           "players": [{"name": name} for name in NAMES]})
+    status, view = client.call(
+        "POST", "/api/v1/plays", {"game": "spqf", "track": True, "players": [{"name": name} for name in NAMES]}
+    )
     assert status == 201, view
     return view["id"]
 
@@ -143,8 +144,11 @@ def test_twenty_clients_on_one_play(serve, read_changes, database_url) -> None:
                     kind, url, body = "add", f"{path}/actions", add_token(player)
                 elif roll < 0.80:
                     value = chooser.randint(0, 12)  # four players hold at most 48 of the 68 cards in play
-                    kind, url, body = "set", f"{path}/actions", {"action": "set", "player": player,
-                                                                 "field": "vp_cards", "value": value}
+                    kind, url, body = (
+                        "set",
+                        f"{path}/actions",
+                        {"action": "set", "player": player, "field": "vp_cards", "value": value},
+                    )
                 elif roll < 0.92:
                     kind, url, body = "undo", f"{path}/undo", {}
                 else:
@@ -184,8 +188,9 @@ def test_twenty_clients_on_one_play(serve, read_changes, database_url) -> None:
     round_over = [a for a in answers if a.kind == "next_turn" and a.status == 422]
     acked_adds = Counter(a.player for a in answers if a.kind == "add" and a.status == 200)
     undos = [a for a in answers if a.kind == "undo" and a.status == 200]
-    undone_adds = Counter(a.body["undone"]["action"]["player"] for a in undos
-                          if a.body["undone"]["action"].get("action") == "add")
+    undone_adds = Counter(
+        a.body["undone"]["action"]["player"] for a in undos if a.body["undone"]["action"].get("action") == "add"
+    )
     lost = sum((acked_adds - logged_adds(changes)).values())
     print(
         f"\n[{label(database_url)}] twenty clients: {clients * each} requests tried, {len(answers)} answered in "
@@ -209,8 +214,9 @@ def test_twenty_clients_on_one_play(serve, read_changes, database_url) -> None:
     # (The server's clock is this machine's: every Change of the burst is stamped within the burst.)
     assert all(started_wall - 1 <= epoch(c.at) <= ended_wall + 1 for c in changes)
     spells = empty_spells(changes)
-    assert all(any(begin <= a.answered + 0.05 and a.sent - 0.05 <= end for begin, end in spells)
-               for a in nothing_to_undo), (nothing_to_undo, spells)
+    assert all(
+        any(begin <= a.answered + 0.05 and a.sent - 0.05 <= end for begin, end in spells) for a in nothing_to_undo
+    ), (nothing_to_undo, spells)
     assert all(ROUND_OVER in messages(a.body) for a in round_over), round_over[:3]
 
     # The log holds every acknowledged action once, and one undo row per acknowledged undo.

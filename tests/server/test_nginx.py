@@ -116,8 +116,9 @@ class Nginx:
         command = [binary, "-p", str(self.folder), "-c", str(self.config)]
         checked = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=STOP_TIMEOUT, check=False)
         assert checked.returncode == 0, f"nginx -t refused the config:\n{checked.stderr}\n{self.config.read_text()}"
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             assert self.process.poll() is None, f"nginx ended at once:\n{self.errors()}"
@@ -179,8 +180,14 @@ class Device:
         self.cookies: dict[str, str] = {}
         self.connection = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT, source_address=(address, 0))
 
-    def request(self, method: str, path: str, body: Any = None, form: dict[str, str] | None = None,
-                headers: dict[str, str] | None = None) -> Answer:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        form: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Answer:
         """Send a request as a browser on the club's address would (Host: the server's name), keeping cookies."""
         sent = {"Host": SERVER_NAME, **(headers or {})}
         data = None
@@ -260,9 +267,7 @@ def club(tmp_path) -> Iterator[ClubServer]:
         pytest.skip("nginx is not installed (.ci/run installs Debian's nginx)")
     urls = postgres_url()
     database = next(urls)
-    servers = [
-        Server(database, tmp_path, tmp_path / f"server-{n}.log", threads=4, env=APP_SETTINGS) for n in (1, 2)
-    ]
+    servers = [Server(database, tmp_path, tmp_path / f"server-{n}.log", threads=4, env=APP_SETTINGS) for n in (1, 2)]
     nginx: Nginx | None = None
     devices: list[Device] = []
     try:
@@ -317,8 +322,12 @@ def test_healthz_answers_through_nginx(club) -> None:
 def test_a_tap_through_one_server_shows_on_a_device_following_through_the_other(club) -> None:
     by_server = club.devices_by_server(wanted=1)
     tapper, follower = by_server[club.upstreams[0]][0], by_server[club.upstreams[1]][0]
-    started = tapper.request("POST", "/api/v1/plays", headers=bearer(),
-                             body={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    started = tapper.request(
+        "POST",
+        "/api/v1/plays",
+        headers=bearer(),
+        body={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]},
+    )
     assert started.status == 201, started
     play = started.json()["id"]
     assert started.headers[UPSTREAM_HEADER.lower()] == club.upstreams[0]
@@ -338,8 +347,12 @@ def test_a_tap_through_one_server_shows_on_a_device_following_through_the_other(
     assert check(version).status == 204  # nothing new yet
     delays = []
     for crowns in (1, 2, 3):
-        tap = tapper.request("POST", f"/api/v1/plays/{play}/actions", headers=bearer(),
-                             body={"action": "add", "player": "Ann", "field": "crowns", "delta": 1})
+        tap = tapper.request(
+            "POST",
+            f"/api/v1/plays/{play}/actions",
+            headers=bearer(),
+            body={"action": "add", "player": "Ann", "field": "crowns", "delta": 1},
+        )
         assert tap.status == 200 and tap.headers[UPSTREAM_HEADER.lower()] == club.upstreams[0], tap
         tapped = time.perf_counter()
         # The very next check through the other server already has it: shown within one check (400 ms).
@@ -350,8 +363,10 @@ def test_a_tap_through_one_server_shows_on_a_device_following_through_the_other(
         assert re.search(rf'id="c-\d+-crowns-value"[^>]*>{crowns}<', seen.text), seen.text[:800]
         version += 1
         assert check(version).status == 204  # and then nothing new again
-    print(f"\nseen through the other server {', '.join(f'{d * 1000:.0f} ms' for d in delays)} after the tap's "
-          f"answer (the tracker checks every {SYNC_EVERY_MS} ms)")
+    print(
+        f"\nseen through the other server {', '.join(f'{d * 1000:.0f} ms' for d in delays)} after the tap's "
+        f"answer (the tracker checks every {SYNC_EVERY_MS} ms)"
+    )
 
 
 def test_the_access_code_limit_keys_on_the_device_behind_nginx(club) -> None:
@@ -374,8 +389,12 @@ def test_the_access_code_limit_keys_on_the_device_behind_nginx(club) -> None:
 
 def test_the_join_code_holds_the_address_of_nginx_not_of_the_app_server(club) -> None:
     device = club.device("127.0.0.2")
-    started = device.request("POST", "/api/v1/plays", headers=bearer(),
-                             body={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    started = device.request(
+        "POST",
+        "/api/v1/plays",
+        headers=bearer(),
+        body={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]},
+    )
     play = started.json()["id"]
     assert device.enter_code(CODE).status == 303
     # The app servers listen on 127.0.0.1 alone, yet the devices reach them through nginx's address.
@@ -392,12 +411,20 @@ def test_the_join_code_holds_the_address_of_nginx_not_of_the_app_server(club) ->
 def test_a_device_is_answered_by_the_other_server_while_its_own_is_down(club) -> None:
     by_server = club.devices_by_server(wanted=1)
     device = by_server[club.upstreams[0]][0]
-    started = device.request("POST", "/api/v1/plays", headers=bearer(),
-                             body={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    started = device.request(
+        "POST",
+        "/api/v1/plays",
+        headers=bearer(),
+        body={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]},
+    )
     assert started.status == 201 and started.headers[UPSTREAM_HEADER.lower()] == club.upstreams[0]
     club.servers[0].stop()  # a restart, or a crash: its device's next taps go to the other server
-    tap = device.request("POST", f"/api/v1/plays/{started.json()['id']}/actions", headers=bearer(),
-                         body={"action": "add", "player": "Bob", "field": "swords", "delta": 1})
+    tap = device.request(
+        "POST",
+        f"/api/v1/plays/{started.json()['id']}/actions",
+        headers=bearer(),
+        body={"action": "add", "player": "Bob", "field": "swords", "delta": 1},
+    )
     assert tap.status == 200, tap
     # nginx names every server it tried: the other one answered.
     assert tap.headers[UPSTREAM_HEADER.lower()].split(", ")[-1] == club.upstreams[1]

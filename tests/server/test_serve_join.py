@@ -26,5 +26,7 @@ def test_the_default_serve_says_only_this_device_can_join(serve, htmx) -> None:
     assert '<code class="command">companion serve --host 0.0.0.0</code>' in html
     assert "<svg" not in html and "QR code of" not in html
     assert ("<html" in html) is not htmx
-    assert ("Only this machine can open it: start it with companion serve --host 0.0.0.0 to let phones on the same "
-            "Wi-Fi join (with COMPANION_ACCESS_CODE set on a Wi-Fi others share).") in server.output()
+    assert (
+        "Only this machine can open it: start it with companion serve --host 0.0.0.0 to let phones on the same "
+        "Wi-Fi join (with COMPANION_ACCESS_CODE set on a Wi-Fi others share)."
+    ) in server.output()

@@ -55,8 +55,13 @@ def test_the_join_code_holds_the_address_the_proxy_was_asked_at(behind_proxy, ht
     start = {"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}
     status, started = proxy.call("POST", "/api/v1/plays", start)
     assert status == 201, started
-    forwarded = {"X-Forwarded-For": "192.168.1.50", "X-Forwarded-Host": "club.example", "X-Forwarded-Proto": "https",
-                 "X-Forwarded-Port": "443", **({"HX-Request": "true"} if htmx else {})}
+    forwarded = {
+        "X-Forwarded-For": "192.168.1.50",
+        "X-Forwarded-Host": "club.example",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Port": "443",
+        **({"HX-Request": "true"} if htmx else {}),
+    }
     status, html = proxy.call("GET", f"/plays/{started['id']}/join", headers=forwarded)
     assert status == 200
     address = f"https://club.example/plays/{started['id']}"

@@ -461,8 +461,9 @@ def test_thirty_addresses_get_twenty_guesses_in_all_not_a_hundred_and_fifty(crow
         if attempt % 2:
             answers[client.post("/access", data={"code": f"guess{attempt}"}, environ_overrides=where).status_code] += 1
         else:
-            answers[client.get("/api/v1/plays/1", headers=bearer(f"guess{attempt}"),
-                               environ_overrides=where).status_code] += 1
+            answers[
+                client.get("/api/v1/plays/1", headers=bearer(f"guess{attempt}"), environ_overrides=where).status_code
+            ] += 1
     assert answers == {401: 20, 429: 130}
 
 
@@ -641,16 +642,29 @@ def test_trusted_proxies_also_give_the_host_and_scheme(tmp_path) -> None:
     assert client.get("/", headers={**headers, "Host": "127.0.0.1:5000"}).status_code == 200
     assert client.get("/", headers={"Host": "127.0.0.1:5000"}).status_code == 400
     # The browser's Origin is the proxy's public address, which is this site.
-    started = client.post("/plays", data={"game": "spires", "name-0": "Ann", "name-1": "Bob"},
-                          headers={**headers, "Origin": "https://club.example"})  # the test client's own Host
+    started = client.post(
+        "/plays",
+        data={"game": "spires", "name-0": "Ann", "name-1": "Bob"},
+        headers={**headers, "Origin": "https://club.example"},
+    )  # the test client's own Host
     assert started.status_code == 303
     app.extensions["db_engine"].dispose()
 
 
 @pytest.mark.parametrize(
     ("value", "parsed"),
-    [(None, None), ("", None), (" ", None), ("0", None), (0, None), ("2", 2), (1, 1), ("10.0.0.2", ("10.0.0.2/32",)),
-     ("10.0.0.0/24, ::1", ("10.0.0.0/24", "::1/128")), (["192.168.1.9"], ("192.168.1.9/32",))],
+    [
+        (None, None),
+        ("", None),
+        (" ", None),
+        ("0", None),
+        (0, None),
+        ("2", 2),
+        (1, 1),
+        ("10.0.0.2", ("10.0.0.2/32",)),
+        ("10.0.0.0/24, ::1", ("10.0.0.0/24", "::1/128")),
+        (["192.168.1.9"], ("192.168.1.9/32",)),
+    ],
 )
 def test_trusted_proxies_are_parsed(value: Any, parsed: Any) -> None:
     result = parse_proxies(value)

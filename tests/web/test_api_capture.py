@@ -39,8 +39,16 @@ def test_capture_answers(client, body: dict, answer: tuple) -> None:
         ({"encampments": 3}, "placements"),
         ({"encampments": 3, "placements": [], "extra": 1}, "extra"),
     ],
-    ids=["more units than encampments", "no encampment", "too many", "text", "empty name", "not a list",
-         "missing", "unknown field"],
+    ids=[
+        "more units than encampments",
+        "no encampment",
+        "too many",
+        "text",
+        "empty name",
+        "not a list",
+        "missing",
+        "unknown field",
+    ],
 )
 def test_capture_refusals_answer_422(client, body: dict, field: str) -> None:
     response = post_json(client, URL, body)

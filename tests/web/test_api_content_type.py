@@ -57,8 +57,9 @@ def send(client: Client, method: str, url: str, body: Any = None, **headers: str
 
 def spqf_play_with_two_taps(client: Client) -> int:
     """A live SPQF play where Ann has 3 VP tokens from two taps; its id."""
-    started = send(client, "POST", "/api/v1/plays", {"game": "spqf", "track": True,
-                                                      "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    started = send(
+        client, "POST", "/api/v1/plays", {"game": "spqf", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    )
     assert started.status_code == 201, started.get_json()
     play = started.get_json()["id"]
     for delta in (1, 2):
@@ -109,8 +110,9 @@ def test_the_probe_s_attack_changes_nothing(api) -> None:
     play = spqf_play_with_two_taps(api)
     foreign = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}
     for route, body in (("undo", "{}"), ("undo", ""), ("finish", "")):
-        response = api.post(f"/api/v1/plays/{play}/{route}", data=body, content_type="text/plain",
-                            headers=foreign, csrf=False)
+        response = api.post(
+            f"/api/v1/plays/{play}/{route}", data=body, content_type="text/plain", headers=foreign, csrf=False
+        )
         assert response.status_code in (403, 415)
     assert ann_tokens(api, play) == 3 and view(api, play)["status"] == "in_progress"
 
@@ -139,8 +141,9 @@ def test_json_with_a_charset_or_an_empty_body_is_json(api) -> None:
     undone = api.post(f"/api/v1/plays/{play}/undo", data=b"", content_type="application/json", csrf=False)
     assert undone.status_code == 200
     action = json.dumps({"action": "add", "player": "Bob", "field": "vp_tokens", "delta": 1})
-    acted = api.post(f"/api/v1/plays/{play}/actions", data=action, content_type="application/json; charset=utf-8",
-                     csrf=False)
+    acted = api.post(
+        f"/api/v1/plays/{play}/actions", data=action, content_type="application/json; charset=utf-8", csrf=False
+    )
     assert acted.status_code == 200
 
 
@@ -187,8 +190,14 @@ def test_same_origin_and_programs_pass(api, headers: dict[str, str]) -> None:
 
 
 def test_public_url_is_this_site_too(tmp_path) -> None:
-    app = create_app({"TESTING": True, "SECRET_KEY": "api", "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}",
-                      "PUBLIC_URL": "https://club.example/companion"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "api",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}",
+            "PUBLIC_URL": "https://club.example/companion",
+        }
+    )
     app.test_client_class = Client
     client = app.test_client()
     body = {"game": "spqf", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}

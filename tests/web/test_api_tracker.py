@@ -38,7 +38,12 @@ def test_start_a_tracked_play_answers_the_play_view(client) -> None:
     assert view["source"] == "api"
     assert [p["name"] for p in view["players"]] == ["Ann", "Bob", "Cy"]
     assert player(view, "Ann") == {
-        "name": "Ann", "colour": "red", "vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0
+        "name": "Ann",
+        "colour": "red",
+        "vp_tokens": 0,
+        "civ_level": 0,
+        "monument_modifiers": 0,
+        "vp_cards": 0,
     }
     assert "colour" not in player(view, "Cy")
     assert view["table"] == {"turn": 1, "first": {}, "last_card": False, "end_round": None}
@@ -59,12 +64,21 @@ def test_tracked_spires_play_starts_with_its_options(client) -> None:
 BAD_STARTS = [
     ("one player", {"game": "spqf", "players": [{"name": "Ann"}]}, "players"),
     ("a name twice", {"game": "spqf", "players": [{"name": "Ann"}, {"name": "ann"}]}, "players[1].name"),
-    ("a colour not the game's", {"game": "spqf", "players": [{"name": "Ann", "colour": "pink"}, {"name": "Bob"}]},
-     "players[0].colour"),
-    ("a colour twice", {"game": "spqf", "players": [{"name": "A", "colour": "red"}, {"name": "B", "colour": "red"}]},
-     "players[1].colour"),
-    ("a counter given at the start", {"game": "spqf", "players": [{"name": "A", "vp_tokens": 3}, {"name": "B"}]},
-     "players[0].vp_tokens"),
+    (
+        "a colour not the game's",
+        {"game": "spqf", "players": [{"name": "Ann", "colour": "pink"}, {"name": "Bob"}]},
+        "players[0].colour",
+    ),
+    (
+        "a colour twice",
+        {"game": "spqf", "players": [{"name": "A", "colour": "red"}, {"name": "B", "colour": "red"}]},
+        "players[1].colour",
+    ),
+    (
+        "a counter given at the start",
+        {"game": "spqf", "players": [{"name": "A", "vp_tokens": 3}, {"name": "B"}]},
+        "players[0].vp_tokens",
+    ),
     ("a bad option", {"game": "spqf", "players": TRIO, "options": {"level_vp": [1, 2]}}, "options.level_vp"),
 ]
 
@@ -223,15 +237,23 @@ def test_an_action_through_the_api_and_a_tap_on_the_page_give_the_same_state(cli
     html = client.get(f"/plays/{by_page}").get_data(as_text=True)
     seats = [int(s) for s in re.findall(r'id="seat-(\d+)"', html)]
     steps = [
-        ({"action": "add", "player": "Bob", "field": "civ_level", "delta": 1},
-         (f"/plays/{by_page}/seats/{seats[1]}", {"field": "civ_level", "delta": "1"})),
-        ({"action": "add", "player": "Ann", "field": "civ_level", "delta": 1},
-         (f"/plays/{by_page}/seats/{seats[0]}", {"field": "civ_level", "delta": "1"})),
-        ({"action": "set", "player": "Cy", "field": "vp_tokens", "value": 25},
-         (f"/plays/{by_page}/seats/{seats[2]}", {"field": "vp_tokens", "value": "25"})),
+        (
+            {"action": "add", "player": "Bob", "field": "civ_level", "delta": 1},
+            (f"/plays/{by_page}/seats/{seats[1]}", {"field": "civ_level", "delta": "1"}),
+        ),
+        (
+            {"action": "add", "player": "Ann", "field": "civ_level", "delta": 1},
+            (f"/plays/{by_page}/seats/{seats[0]}", {"field": "civ_level", "delta": "1"}),
+        ),
+        (
+            {"action": "set", "player": "Cy", "field": "vp_tokens", "value": 25},
+            (f"/plays/{by_page}/seats/{seats[2]}", {"field": "vp_tokens", "value": "25"}),
+        ),
         ({"action": "next_turn"}, (f"/plays/{by_page}/actions", {"action": "next_turn"})),
-        ({"action": "first_token", "player": "Bob", "level": 1},
-         (f"/plays/{by_page}/actions", {"action": "first_token", "seat": str(seats[1]), "level": "1"})),
+        (
+            {"action": "first_token", "player": "Bob", "level": 1},
+            (f"/plays/{by_page}/actions", {"action": "first_token", "seat": str(seats[1]), "level": "1"}),
+        ),
     ]
     for body, (url, form) in steps:
         act(client, by_api, body)

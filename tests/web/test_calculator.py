@@ -446,8 +446,13 @@ def test_saved_players_are_what_was_typed(client) -> None:
 
 def test_line_numbers_count_blank_lines_as_typed(client) -> None:
     """'Line 4' is the fourth line the person sees, leading blank lines included, and the text comes back whole."""
-    form = {"name-0": "Ann", "color-0": "green", "captured-0": "\n\n5 crystal forest\nfive gold ocean",
-            "name-1": "Bob", "color-1": "red"}
+    form = {
+        "name-0": "Ann",
+        "color-0": "green",
+        "captured-0": "\n\n5 crystal forest\nfive gold ocean",
+        "name-1": "Bob",
+        "color-1": "red",
+    }
     response = client.post("/calculator/speros", data=form)
     assert response.status_code == 422
     state = FormState(response.get_data(as_text=True))

@@ -37,7 +37,7 @@ def built(test_config: dict | None = None) -> Flask:
 def readme_settings_section() -> str:
     """The README's Settings subsection."""
     text = README.read_text()
-    return text[text.index("### Settings\n"):text.index("**Opening the app to a Wi-Fi**")]
+    return text[text.index("### Settings\n") : text.index("**Opening the app to a Wi-Fi**")]
 
 
 def test_every_setting_is_in_the_readme_table_and_back() -> None:
@@ -114,8 +114,7 @@ def test_tests_read_neither_file_nor_environment(clean_environment, monkeypatch,
     clean_environment.mkdir()
     (clean_environment / "config.py").write_text("PDF_CACHE_ENTRIES = 3\n")
     monkeypatch.setenv("COMPANION_PAPER_SIZE", "Letter")
-    app = built(test_config={"TESTING": True, "SECRET_KEY": "t",
-                             "DATABASE_URL": f"sqlite:///{tmp_path / 't.sqlite'}"})
+    app = built(test_config={"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{tmp_path / 't.sqlite'}"})
     assert app.config["PAPER_SIZE"] == "A4" and app.config["PDF_CACHE_ENTRIES"] == 128
 
 
@@ -123,8 +122,11 @@ def test_tests_read_neither_file_nor_environment(clean_environment, monkeypatch,
     ("variable", "value", "message"),
     [
         ("COMPANION_PDF_CACHE_ENTRIES", "many", "COMPANION_PDF_CACHE_ENTRIES must be a whole number, not 'many'."),
-        ("COMPANION_ACCESS_CODE_WINDOW_SECONDS", "a minute",
-         "COMPANION_ACCESS_CODE_WINDOW_SECONDS must be a number, not 'a minute'."),
+        (
+            "COMPANION_ACCESS_CODE_WINDOW_SECONDS",
+            "a minute",
+            "COMPANION_ACCESS_CODE_WINDOW_SECONDS must be a number, not 'a minute'.",
+        ),
     ],
 )
 def test_a_setting_that_is_no_number_stops_the_command_with_why(

@@ -108,8 +108,11 @@ def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) ->
         answers: dict[str, Any] = {}
 
         def correct(
-            play: int = play, notes: str = notes, fragment: bool = fragment,
-            start: threading.Barrier = start, answers: dict[str, Any] = answers,
+            play: int = play,
+            notes: str = notes,
+            fragment: bool = fragment,
+            start: threading.Barrier = start,
+            answers: dict[str, Any] = answers,
         ) -> None:
             """One device saves a correction."""
             other = device(app)

@@ -42,7 +42,10 @@ def test_a_reachable_database_at_the_newest_schema_is_healthy(database_url, htmx
     assert response.status_code == 200
     assert response.is_json and response.headers["Cache-Control"] == "no-store"
     assert response.get_json() == {
-        "status": "ok", "version": __version__, "schema": migrate.head(), "expected_schema": migrate.head(),
+        "status": "ok",
+        "version": __version__,
+        "schema": migrate.head(),
+        "expected_schema": migrate.head(),
         "database": "reachable",
     }
     app.extensions["db_engine"].dispose()
@@ -88,8 +91,14 @@ def test_the_health_check_needs_no_access_code(tmp_path, htmx) -> None:
 
 
 def test_the_health_check_answers_only_the_trusted_hosts(tmp_path) -> None:
-    app = create_app({"TESTING": True, "SECRET_KEY": "health", "DATABASE_URL": f"sqlite:///{tmp_path / 'h.sqlite'}",
-                      "TRUSTED_HOSTS": "companion.local"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "health",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'h.sqlite'}",
+            "TRUSTED_HOSTS": "companion.local",
+        }
+    )
     client = app.test_client()
     assert client.get("/healthz", headers={"Host": "companion.local"}).status_code == 200
     assert client.get("/healthz", headers={"Host": "elsewhere.example"}).status_code == 400

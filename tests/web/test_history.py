@@ -422,8 +422,14 @@ def test_a_refused_correction_changes_nothing_and_says_why_beside_the_field(clie
 def test_a_correction_of_a_play_deleted_meanwhile_says_so_and_saves_nothing(client) -> None:
     """Another device deleted the play after this one opened its correction: 409, the form as typed, the reason."""
     play = save(client, "spyrium", [{"name": "Ann", "vp_track": 30}, {"name": "Bob", "vp_track": 20}], notes="kept")
-    form = {"played_on": "2026-11-02", "notes": "fixed", "name-0": "Ann", "vp_track-0": "31", "name-1": "Bob",
-            "vp_track-1": "20"}
+    form = {
+        "played_on": "2026-11-02",
+        "notes": "fixed",
+        "name-0": "Ann",
+        "vp_track-0": "31",
+        "name-1": "Bob",
+        "vp_track-1": "20",
+    }
     assert client.get(f"/history/{play}/correct").status_code == 200
     assert client.post(f"/history/{play}/delete").status_code == 303
     before = client.get(f"/api/v1/plays/{play}").get_json()

@@ -26,8 +26,12 @@ from tests.conftest import TOKEN, Client
         # No network at all: the page's own address, the best there is.
         ("http://localhost:8000/plays/3", None, None, "http://localhost:8000/plays/3"),
         # A club behind a proxy says where the app lives.
-        ("http://localhost:8000/plays/3", "https://club.example/companion/", "10.0.0.5",
-         "https://club.example/companion/plays/3"),
+        (
+            "http://localhost:8000/plays/3",
+            "https://club.example/companion/",
+            "10.0.0.5",
+            "https://club.example/companion/plays/3",
+        ),
     ],
 )
 def test_the_join_address(monkeypatch, page, public, lan, expected) -> None:
@@ -53,9 +57,20 @@ def test_the_join_address_follows_where_serve_listens(monkeypatch, listening, ex
 
 @pytest.mark.parametrize(
     ("host", "loopback"),
-    [("127.0.0.1", True), ("127.0.1.1", True), ("::1", True), ("[::1]", True), ("localhost", True),
-     ("LOCALHOST.", True), ("0.0.0.0", False), ("::", False), ("192.168.1.20", False), ("tablet.lan", False),
-     ("", False), (None, False)],
+    [
+        ("127.0.0.1", True),
+        ("127.0.1.1", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("localhost", True),
+        ("LOCALHOST.", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.20", False),
+        ("tablet.lan", False),
+        ("", False),
+        (None, False),
+    ],
 )
 def test_which_hosts_only_this_machine_reaches(host, loopback) -> None:
     assert join.is_loopback(host) is loopback
@@ -98,8 +113,9 @@ LOCAL_ONLY = "Only this device can open this game now:"
 
 @pytest.mark.parametrize("listening", ["127.0.0.1", "::1", "localhost"])
 @pytest.mark.parametrize("htmx", [True, False], ids=["fragment", "page"])
-def test_a_server_on_this_machine_only_says_so_instead_of_a_code(app, client, play_id, monkeypatch, htmx,
-                                                                  listening) -> None:
+def test_a_server_on_this_machine_only_says_so_instead_of_a_code(
+    app, client, play_id, monkeypatch, htmx, listening
+) -> None:
     monkeypatch.setattr(join, "lan_address", lambda: "192.168.1.20")
     app.config["SERVE_HOST"] = listening
     html = get_join(client, play_id, htmx)
@@ -113,8 +129,15 @@ def test_a_server_on_this_machine_only_says_so_instead_of_a_code(app, client, pl
 
 
 def test_with_the_access_code_set_the_panel_says_it_is_asked(tmp_path) -> None:
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite'}",
-                      "COMPANION_ACCESS_CODE": "table-code-1", "SERVE_HOST": "127.0.0.1"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite'}",
+            "COMPANION_ACCESS_CODE": "table-code-1",
+            "SERVE_HOST": "127.0.0.1",
+        }
+    )
     app.test_client_class = Client
     client = app.test_client()
     with client.session_transaction() as session:
@@ -151,10 +174,12 @@ def test_not_started_by_serve_and_opened_here_shows_the_code_and_a_note(client, 
     monkeypatch.setattr(join, "lan_address", lambda: "192.168.1.20")
     html = get_join(client, play_id, htmx)
     assert f"QR code of http://192.168.1.20/plays/{play_id}" in html
-    assert ('<p class="muted small join-note" role="status">If the phone can\'t open it, the server listens on '
-            "this machine only: start it with <code>companion serve --host 0.0.0.0</code> to let phones on the same "
-            "Wi-Fi join."
-            "</p>") in html
+    assert (
+        '<p class="muted small join-note" role="status">If the phone can\'t open it, the server listens on '
+        "this machine only: start it with <code>companion serve --host 0.0.0.0</code> to let phones on the same "
+        "Wi-Fi join."
+        "</p>"
+    ) in html
 
 
 def test_not_started_by_serve_and_opened_by_its_network_name_shows_the_code_alone(client, play_id) -> None:
@@ -174,19 +199,34 @@ def test_public_url_shows_the_code_though_serve_listens_here_only(app, client, p
 
 def proxied_client(tmp_path, proxies: str) -> Client:
     """A client of an app served on 127.0.0.1 only, behind TRUSTED_PROXIES, with a play in progress (id 1)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}",
-                      "TRUSTED_PROXIES": proxies, "SERVE_HOST": "127.0.0.1"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}",
+            "TRUSTED_PROXIES": proxies,
+            "SERVE_HOST": "127.0.0.1",
+        }
+    )
     app.test_client_class = Client
     client = app.test_client()
     with client.session_transaction() as session:
         session["csrf_token"] = TOKEN
-    assert client.post("/api/v1/plays", json={"game": "spires", "track": True,
-                                              "players": [{"name": "Ann"}, {"name": "Bob"}]}).get_json()["id"] == 1
+    assert (
+        client.post(
+            "/api/v1/plays", json={"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}
+        ).get_json()["id"]
+        == 1
+    )
     return client
 
 
-FORWARDED = {"X-Forwarded-For": "192.168.1.44", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "club.example",
-             "X-Forwarded-Port": "443"}
+FORWARDED = {
+    "X-Forwarded-For": "192.168.1.44",
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "club.example",
+    "X-Forwarded-Port": "443",
+}
 
 
 @pytest.mark.parametrize("proxies", ["1", "127.0.0.1"])

@@ -79,8 +79,11 @@ def test_the_tracker_page_has_the_panel_collapsed_after_the_seats(client, play_i
     assert html.index(f'id="seat-{bob}"') < html.index('id="log"') < html.index('id="finish"')
     # Its entries are read once it is opened (the page costs the same however long the game); it knows the newest.
     assert entries(html) == []
-    assert re.search(rf'<summary hx-get="/plays/{play_id}/log" hx-target="#log-body" hx-swap="innerHTML" '
-                     r'hx-trigger="click once"\s+hx-sync="closest .tracker:queue all">What happened</summary>', html)
+    assert re.search(
+        rf'<summary hx-get="/plays/{play_id}/log" hx-target="#log-body" hx-swap="innerHTML" '
+        r'hx-trigger="click once"\s+hx-sync="closest .tracker:queue all">What happened</summary>',
+        html,
+    )
     assert f'<a href="/plays/{play_id}/log">Show every tap so far</a>' in html
     assert newest == max_change_id(client, play_id)
     assert f'name="log_waiting" value="{newest}">' in html
@@ -296,8 +299,9 @@ def test_taps_saved_before_actions_existed_read_in_plain_words(client, app) -> N
 
 def test_api_log_on_each_database(db_client) -> None:  # noqa: F811
     client, _app = db_client
-    view = post_json(client, "/api/v1/plays", {"game": "spqf", "track": True, "players": [{"name": "Ann"},
-                                                                                        {"name": "Bob"}]})
+    view = post_json(
+        client, "/api/v1/plays", {"game": "spqf", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    )
     play_id = view.get_json()["id"]
     api_act(client, play_id, {"action": "add", "player": "Ann", "field": "civ_level", "delta": 1})
     api_act(client, play_id, {"action": "next_turn"})

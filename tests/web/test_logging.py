@@ -38,8 +38,9 @@ def request_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 
 def make_client(tmp_path, **settings: object) -> Client:
     """A client with the CSRF token, on an app in tmp_path."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "log", "DATABASE_URL": f"sqlite:///{tmp_path / 'l.sqlite'}",
-                      **settings})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "log", "DATABASE_URL": f"sqlite:///{tmp_path / 'l.sqlite'}", **settings}
+    )
     app.test_client_class = Client
     client = app.test_client()
     with client.session_transaction() as session:
@@ -78,8 +79,11 @@ def test_no_query_string_and_no_code_is_logged(tmp_path, caplog) -> None:
     client.post("/access", data={"code": CODE, "next": "/history?secret=1"}).close()
     client.get("/api/v1/plays/1", headers={"Authorization": f"Bearer {CODE}"}).close()
     lines = [record.getMessage() for record in request_lines(caplog)]
-    assert [line.rsplit(" ", 2)[0] for line in lines] == ["GET /history 303", "POST /access 303",
-                                                          "GET /api/v1/plays/1 404"]
+    assert [line.rsplit(" ", 2)[0] for line in lines] == [
+        "GET /history 303",
+        "POST /access 303",
+        "GET /api/v1/plays/1 404",
+    ]
     assert CODE not in caplog.text and "player=Ann" not in caplog.text and "secret" not in caplog.text
 
 
@@ -153,7 +157,11 @@ def test_a_command_logs_what_it_did(tmp_path, monkeypatch, capsys, fmt) -> None:
         entries = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
         (entry,) = [e for e in entries if e["logger"] == "companion.command"]
         assert (entry["command"], entry["file"], entry["format"], entry["exit_code"]) == (
-            "export", str(target), "csv", 0)
+            "export",
+            str(target),
+            "csv",
+            0,
+        )
     else:
         assert re.search(rf"INFO companion\.command: export {re.escape(str(target))}: exit code 0, \d+ ms", err)
 

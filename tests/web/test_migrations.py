@@ -20,13 +20,15 @@ from tests.web.test_databases import postgres_url
 # The tables as the first version of the app made them (before seat.name, with seat.version): frozen here.
 OLDEST = sa.MetaData()
 sa.Table(
-    "player", OLDEST,
+    "player",
+    OLDEST,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(40), nullable=False, unique=True, index=True),
     sa.Column("created_at", sa.DateTime, nullable=False),
 )
 sa.Table(
-    "play", OLDEST,
+    "play",
+    OLDEST,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("game", sa.String(20), nullable=False, index=True),
     sa.Column("status", sa.String(20), nullable=False, index=True),
@@ -42,7 +44,8 @@ sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
 )
 sa.Table(
-    "seat", OLDEST,
+    "seat",
+    OLDEST,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("play_id", sa.Integer, sa.ForeignKey("play.id"), nullable=False, index=True),
     sa.Column("player_id", sa.Integer, sa.ForeignKey("player.id"), nullable=False, index=True),
@@ -55,7 +58,8 @@ sa.Table(
     sa.Column("breakdown", sa.JSON),
 )
 sa.Table(
-    "change", OLDEST,
+    "change",
+    OLDEST,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("play_id", sa.Integer, sa.ForeignKey("play.id"), nullable=False, index=True),
     sa.Column("seat_id", sa.Integer, sa.ForeignKey("seat.id")),
@@ -67,8 +71,13 @@ sa.Table(
     sa.Column("undone", sa.Boolean, nullable=False),
 )
 
-SPIRES_SEAT = {"towers": {"purple": 0, "red": 2, "yellow": 0, "blue": 0, "green": 0, "black": 0},
-               "crowns": 1, "swords": 0, "quills": 0, "scroll_vp": 4}
+SPIRES_SEAT = {
+    "towers": {"purple": 0, "red": 2, "yellow": 0, "blue": 0, "green": 0, "black": 0},
+    "crowns": 1,
+    "swords": 0,
+    "quills": 0,
+    "scroll_vp": 4,
+}
 # Two spellings the old roster kept apart (SQLite's lower() folds ASCII only), and names from other alphabets.
 NAMES = ["Óscar", "óscar", "Иван", "Σοφία", "Łukasz"]
 
@@ -83,29 +92,56 @@ def fill_oldest(url: str) -> None:
         for i, name in enumerate(NAMES, start=1):
             db.execute(t["player"].insert().values(id=i, name=name, created_at=now))
         for play_id, status in ((1, "finished"), (2, "in_progress")):
-            db.execute(t["play"].insert().values(
-                id=play_id, game="spires", status=status, options={"solo": False, "discard": {}},
-                rules_version="spires-rulebook/rules-notes-1", source="tracker", created_at=now, played_at=now,
-                finished_at=now if status == "finished" else None, notes="", tiebreak=None, extra={}, version=3,
-            ))
+            db.execute(
+                t["play"]
+                .insert()
+                .values(
+                    id=play_id,
+                    game="spires",
+                    status=status,
+                    options={"solo": False, "discard": {}},
+                    rules_version="spires-rulebook/rules-notes-1",
+                    source="tracker",
+                    created_at=now,
+                    played_at=now,
+                    finished_at=now if status == "finished" else None,
+                    notes="",
+                    tiebreak=None,
+                    extra={},
+                    version=3,
+                )
+            )
         seats = [(1, 1, 1, 0), (2, 1, 3, 1), (3, 2, 2, 0), (4, 2, 4, 1), (5, 2, 5, 2)]
         for seat_id, play_id, player_id, position in seats:
-            db.execute(t["seat"].insert().values(
-                id=seat_id, play_id=play_id, player_id=player_id, position=position, colour="", state=SPIRES_SEAT,
-                version=1, total=19 if play_id == 1 else None, rank=1 if play_id == 1 else None,
-                breakdown=(
-                    [{"key": "towers", "label": "Towers", "points": 10, "why": "red 2"}] if play_id == 1 else None
-                ),
-            ))
-        db.execute(t["change"].insert().values(
-            play_id=2, seat_id=3, field="towers.red", old=1, new=2, at=now, device="tablet", undone=False
-        ))
+            db.execute(
+                t["seat"]
+                .insert()
+                .values(
+                    id=seat_id,
+                    play_id=play_id,
+                    player_id=player_id,
+                    position=position,
+                    colour="",
+                    state=SPIRES_SEAT,
+                    version=1,
+                    total=19 if play_id == 1 else None,
+                    rank=1 if play_id == 1 else None,
+                    breakdown=(
+                        [{"key": "towers", "label": "Towers", "points": 10, "why": "red 2"}] if play_id == 1 else None
+                    ),
+                )
+            )
+        db.execute(
+            t["change"]
+            .insert()
+            .values(play_id=2, seat_id=3, field="towers.red", old=1, new=2, at=now, device="tablet", undone=False)
+        )
         if engine.dialect.name == "postgresql":
             # Rows given their ids: move each table's id sequence past them, as the old app's inserts would have.
             for table in ("player", "play", "seat", "change"):
-                db.execute(sa.text(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
-                ))
+                db.execute(
+                    sa.text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+                )
     engine.dispose()
 
 
@@ -164,8 +200,9 @@ def test_upgrade_from_the_oldest_schema_finds_every_play(old_database, tmp_path,
     undone = client.post("/api/v1/plays/2/undo", json={}, csrf=False)
     assert undone.status_code == 200
     assert undone.get_json()["players"][0]["towers"]["red"] == 1
-    tapped = client.post("/api/v1/plays/2/actions", json={"action": "add", "player": "Σοφία", "field": "crowns",
-                                                          "delta": 1}, csrf=False)
+    tapped = client.post(
+        "/api/v1/plays/2/actions", json={"action": "add", "player": "Σοφία", "field": "crowns", "delta": 1}, csrf=False
+    )
     assert tapped.status_code == 200
     history = client.get("/history").get_data(as_text=True)
     assert "/plays/1" in history

@@ -12,8 +12,27 @@ from tests.web.test_databases import db_client  # noqa: F401  (the SQLite/Postgr
 
 # Real names from many alphabets, among them those that broke a second play before (a non-ASCII capital).
 NAMES = [
-    "Émile", "Özlem", "Łukasz", "Иван", "Σοφία", "İpek", "ΟΔΟΣ", "Óscar", "José", "Þórunn", "Ærøskøbing",
-    "Straße", "Nguyễn Thị Lan", "김민준", "李小龙", "さくら", "محمد", "שרה", "Ἀλέξανδρος", "Ꭰꮒꮧꮎꮣ", "ﬁona",
+    "Émile",
+    "Özlem",
+    "Łukasz",
+    "Иван",
+    "Σοφία",
+    "İpek",
+    "ΟΔΟΣ",
+    "Óscar",
+    "José",
+    "Þórunn",
+    "Ærøskøbing",
+    "Straße",
+    "Nguyễn Thị Lan",
+    "김민준",
+    "李小龙",
+    "さくら",
+    "محمد",
+    "שרה",
+    "Ἀλέξανδρος",
+    "Ꭰꮒꮧꮎꮣ",
+    "ﬁona",
 ]
 
 SAME = [
@@ -50,8 +69,9 @@ def test_every_name_plays_twice_on_each_database(db_client) -> None:  # noqa: F8
         for _ in range(2):
             assert start(client, [first, second]) == 303, (first, second)
     for name in NAMES:
-        saved = client.post("/api/v1/plays", json={"game": "spires", "players": [{"name": name}, {"name": "Bob"}]},
-                            csrf=False)
+        saved = client.post(
+            "/api/v1/plays", json={"game": "spires", "players": [{"name": name}, {"name": "Bob"}]}, csrf=False
+        )
         assert saved.status_code == 201, name
         assert saved.get_json()["result"]["players"][0]["name"] == name
     roster = client.get("/plays/new?game=spires").get_data(as_text=True)

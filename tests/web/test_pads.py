@@ -135,8 +135,12 @@ PAD_LINK = re.compile(r'<a class="button small" href="/games/(\w+)/pad\.pdf\?pla
 
 @pytest.mark.parametrize(
     ("game", "counts"),
-    [("spires", ["1", "2", "3", "4"]), ("spqf", ["2", "3", "4"]), ("spyrium", ["2", "3", "4", "5"]),
-     ("speros", ["2", "3", "4"])],
+    [
+        ("spires", ["1", "2", "3", "4"]),
+        ("spqf", ["2", "3", "4"]),
+        ("spyrium", ["2", "3", "4", "5"]),
+        ("speros", ["2", "3", "4"]),
+    ],
 )
 def test_the_calculator_and_the_game_page_offer_each_blank_pad(client, game: str, counts: list[str]) -> None:
     """Solo (players=1) only where the game has a solo pad; each link gives a PDF."""

@@ -50,8 +50,21 @@ def test_score_sheet_pdf_text(client) -> None:
     text = pdf_text(response.data)
     width, height = page_size(response.data)
     assert abs(width - A4[0]) < 0.5 and abs(height - A4[1]) < 0.5
-    for expected in ("Spires", "score sheet", "Ann", "Bob", "Towers of 1-3 cards", "Towers of 4+ cards",
-                     "Scroll cards", "Crowns bonus", "Swords bonus", "Quills bonus", "Total", "30", "25"):
+    for expected in (
+        "Spires",
+        "score sheet",
+        "Ann",
+        "Bob",
+        "Towers of 1-3 cards",
+        "Towers of 4+ cards",
+        "Scroll cards",
+        "Crowns bonus",
+        "Swords bonus",
+        "Quills bonus",
+        "Total",
+        "30",
+        "25",
+    ):
         assert expected in text, expected
     assert re.search(r"Ann\s+wins\s+with\s+30\s+VP\.", text)
 
@@ -63,8 +76,16 @@ def test_the_sheet_is_a_grid_of_lines_by_players(client) -> None:
     # The header row names the players in turn order, the winner marked; each line of the game is a row with
     # both players' points; then the total row and the rank row.
     assert re.search(r"Ann\s*★ Winner\s*Bob", text)
-    for row in ("Towers of 1-3 cards +15 +5", "Towers of 4+ cards 0 0", "Scroll cards +15 0", "Crowns bonus 0 0",
-                "Swords bonus 0 +20", "Quills bonus 0 0", "Total 30 25", "Rank 1st 2nd"):
+    for row in (
+        "Towers of 1-3 cards +15 +5",
+        "Towers of 4+ cards 0 0",
+        "Scroll cards +15 0",
+        "Crowns bonus 0 0",
+        "Swords bonus 0 +20",
+        "Quills bonus 0 0",
+        "Total 30 25",
+        "Rank 1st 2nd",
+    ):
         assert row in lines, row
     # The winners' sentence and the reasons come below the grid.
     below = text.index("Rank 1st 2nd")
@@ -79,8 +100,9 @@ def test_the_sheet_shows_date_notes_first_player_and_colours_but_no_internal_ide
         stored = session.get(Play, play)
         stored.notes = "Friday at Cleo's: the new sleeves."
         session.add(stored)
-        for seat, colour in zip(session.exec(select(Seat).where(Seat.play_id == play).order_by(Seat.position)),
-                                ("red", "blue"), strict=True):
+        for seat, colour in zip(
+            session.exec(select(Seat).where(Seat.play_id == play).order_by(Seat.position)), ("red", "blue"), strict=True
+        ):
             seat.colour = colour
             session.add(seat)
         session.commit()
@@ -96,10 +118,13 @@ def test_the_sheet_shows_date_notes_first_player_and_colours_but_no_internal_ide
 
 def test_a_tie_break_is_said_below_the_grid(client) -> None:
     # Ann and Bob both 20 VP; Ann's tall tower costs her 4 VP, so Bob has fewer negative points and wins.
-    body = {"game": "spires", "players": [
-        {"name": "Ann", "towers": {"red": 4}, "scroll_vp": 24},
-        {"name": "Bob", "towers": {"blue": 2}, "scroll_vp": 10},
-    ]}
+    body = {
+        "game": "spires",
+        "players": [
+            {"name": "Ann", "towers": {"red": 4}, "scroll_vp": 24},
+            {"name": "Bob", "towers": {"blue": 2}, "scroll_vp": 10},
+        ],
+    }
     saved = client.post("/api/v1/plays", json=body)
     assert saved.status_code == 201, saved.get_data(as_text=True)
     text = pdf_text(client.get(f"/plays/{saved.get_json()['id']}/sheet.pdf").data)
@@ -110,8 +135,11 @@ def test_a_tie_break_is_said_below_the_grid(client) -> None:
 
 
 def test_a_solo_sheet_has_no_rank_and_says_the_kings_appraisal(client) -> None:
-    body = {"game": "spires", "players": [{"name": "Ann", "towers": {"red": 3}, "crowns": 2, "scroll_vp": 30}],
-            "options": {"solo": True, "discard": {"crowns": 1}}}
+    body = {
+        "game": "spires",
+        "players": [{"name": "Ann", "towers": {"red": 3}, "crowns": 2, "scroll_vp": 30}],
+        "options": {"solo": True, "discard": {"crowns": 1}},
+    }
     saved = client.post("/api/v1/plays", json=body)
     text = pdf_text(client.get(f"/plays/{saved.get_json()['id']}/sheet.pdf").data)
     assert "Solo game: Ann" in text and "Total 60" in text.splitlines()

@@ -62,8 +62,10 @@ def test_roster_offers_known_players(client, play_id: int) -> None:
 def test_random_first_player_rotates_turn_order(client, htmx: bool, monkeypatch) -> None:
     monkeypatch.setattr("companion.plays.random.randrange", lambda n: 2)
     form = {"game": "spires", "name-0": "Ann", "name-1": "Bob", "name-2": "Cy"}
-    response = client.htmx("POST", "/plays/new/first-player", data=form) if htmx else client.post(
-        "/plays/new/first-player", data=form
+    response = (
+        client.htmx("POST", "/plays/new/first-player", data=form)
+        if htmx
+        else client.post("/plays/new/first-player", data=form)
     )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
@@ -160,7 +162,9 @@ def test_tap_fragment_returns_value_message_and_oob_scoreboard(client, app, play
     assert saved_state(app, ann)["towers"]["red"] == 1
     change = changes(app)[-1]
     assert (change.field, change.new["action"], change.seat_id) == (
-        "add", {"action": "add", "player": "Ann", "field": "towers.red", "delta": 1}, ann
+        "add",
+        {"action": "add", "player": "Ann", "field": "towers.red", "delta": 1},
+        ann,
     )
     assert change.old["seats"]["0"]["towers"]["red"] == 0
     assert change.device
@@ -269,7 +273,7 @@ def test_undo_puts_back_the_last_tap(client, app, play_id: int, htmx: bool) -> N
     client.post(url)
     assert saved_state(app, ann)["towers"]["red"] == 0
     html = client.post(url, follow_redirects=True).get_data(as_text=True)
-    assert re.search(r'Undo last tap', html) and "disabled" in html.split('id="undo"')[1].split("</form>")[0]
+    assert re.search(r"Undo last tap", html) and "disabled" in html.split('id="undo"')[1].split("</form>")[0]
 
 
 def finish(client, play_id: int):
@@ -389,8 +393,11 @@ def test_live_values_bring_other_devices_taps(client, app, play_id: int, htmx: b
     other = app.test_client()
     with other.session_transaction() as session:
         session["csrf_token"] = "test-csrf-token"
-    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "swords", "value": "2"},
-               headers={"X-CSRF-Token": "test-csrf-token"})
+    other.post(
+        f"/plays/{play_id}/seats/{bob}",
+        data={"field": "swords", "value": "2"},
+        headers={"X-CSRF-Token": "test-csrf-token"},
+    )
     response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
     html = response.get_data(as_text=True)
     assert response.status_code == 200

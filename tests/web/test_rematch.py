@@ -31,8 +31,11 @@ def again_fields(html: str) -> list[tuple[str, str]]:
     """The hidden fields of the result page's Play again form, in order."""
     form = re.search(r'<form class="play-again" method="post" action="/plays">(.*?)</form>', html, re.DOTALL)
     assert form, "no Play again form"
-    return [(n, v) for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(1))
-            if n != "csrf_token"]
+    return [
+        (n, v)
+        for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(1))
+        if n != "csrf_token"
+    ]
 
 
 def seats(app, play_id: int) -> list[tuple[str, str]]:
@@ -47,8 +50,13 @@ def test_play_again_passes_the_first_player_to_the_left_in_one_tap(app, client) 
     html = finish(client, first)
     fields = again_fields(html)
     assert fields == [
-        ("game", "spires"), ("name-0", "Bob"), ("colour-0", "blue"), ("name-1", "Cy"), ("colour-1", "green"),
-        ("name-2", "Ann"), ("colour-2", "red"),
+        ("game", "spires"),
+        ("name-0", "Bob"),
+        ("colour-0", "blue"),
+        ("name-1", "Cy"),
+        ("colour-1", "green"),
+        ("name-2", "Ann"),
+        ("colour-2", "red"),
     ]
     assert '<button class="button primary" type="submit">Play again: Bob starts</button>' in html
     response = client.post("/plays", data=dict(fields))
@@ -75,7 +83,10 @@ def test_play_again_keeps_the_options(app, client) -> None:
 @pytest.mark.parametrize("game", ["spires", "spqf", "spyrium", "speros"])
 def test_every_game_offers_play_again(client, game) -> None:
     colours = {
-        "spires": ("blue", "red"), "spqf": ("red", "blue"), "spyrium": ("red", "blue"), "speros": ("green", "red")
+        "spires": ("blue", "red"),
+        "spqf": ("red", "blue"),
+        "spyrium": ("red", "blue"),
+        "speros": ("green", "red"),
     }
     play = start(client, game, [("Ann", colours[game][0]), ("Bob", colours[game][1])])
     html = finish(client, play)

@@ -8,16 +8,22 @@ import re
 from tests.conftest import start_play
 from tests.web.tracker_tools import seat_ids
 
-STRIP = re.compile(r'<nav id="score-strip" class="score-strip" aria-label="Scores: jump to a player"'
-                   r'( hx-swap-oob="true")?>(.*?)</nav>', re.DOTALL)
+STRIP = re.compile(
+    r'<nav id="score-strip" class="score-strip" aria-label="Scores: jump to a player"'
+    r'( hx-swap-oob="true")?>(.*?)</nav>',
+    re.DOTALL,
+)
 
 
 def strip(html: str) -> tuple[list[tuple[str, str, str]], bool]:
     """The strip's (link target, name, total) in order, and whether it came out of band."""
     found = STRIP.search(html)
     assert found, "no score strip"
-    entries = re.findall(r'<a href="#seat-(\d+)"[^>]*><span class="name">([^<]*)</span> <span class="points">([^<]*)'
-                         r"</span>", found.group(2))
+    entries = re.findall(
+        r'<a href="#seat-(\d+)"[^>]*><span class="name">([^<]*)</span> <span class="points">([^<]*)'
+        r"</span>",
+        found.group(2),
+    )
     return entries, bool(found.group(1))
 
 

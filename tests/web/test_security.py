@@ -93,8 +93,12 @@ def test_oversized_body_is_refused_cleanly(client) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["/plays/99999999999999999999", "/plays/1/seats/99999999999999999999", "/api/v1/plays/99999999999999999999",
-     "/plays/99999999999999999999/sheet.pdf"],
+    [
+        "/plays/99999999999999999999",
+        "/plays/1/seats/99999999999999999999",
+        "/api/v1/plays/99999999999999999999",
+        "/plays/99999999999999999999/sheet.pdf",
+    ],
 )
 def test_huge_ids_are_not_found(client, url: str) -> None:
     assert client.get(url).status_code in (404, 405)
@@ -113,9 +117,7 @@ def test_forged_non_ascii_token_is_refused_not_a_crash(client) -> None:
 
 def test_htmx_errors_land_in_the_flash(client, play_id: int) -> None:
     """An expired token on a tap says so in the page's message area instead of doing nothing."""
-    response = client.post(
-        f"/plays/{play_id}/undo", headers={"HX-Request": "true", "X-CSRF-Token": "old"}, csrf=False
-    )
+    response = client.post(f"/plays/{play_id}/undo", headers={"HX-Request": "true", "X-CSRF-Token": "old"}, csrf=False)
     assert response.status_code == 400
     assert response.headers["HX-Retarget"] == "#flash"
     assert "This page has expired" in response.get_data(as_text=True)
@@ -124,11 +126,44 @@ def test_htmx_errors_land_in_the_flash(client, play_id: int) -> None:
 
 
 # A Host header that is no address at all (finding 8: `a..b` answered 500 with TRUSTED_HOSTS unset).
-MALFORMED_HOSTS = ["a..b", "a..b:5000", ".", "..", ".lan", "a b", "a/b", "a\\b", "é.lan", "a.b:99999999", "a.b:0",
-                   "a.b:x", "a.b:", "[::1", "[zz]", "a:b:c", "-", "-a.lan", "a" * 64 + ".lan", "a.b@evil", "\x00",
-                   "a.b\r\nX: y", "%61.lan", "my_box.local", "[fe80::1%25eth0]"]  # Werkzeug takes neither as a host
-GOOD_HOSTS = ["localhost", "localhost:5000", "127.0.0.1:5000", "192.168.1.20", "[::1]:5000", "table.lan",
-              "Companion.LAN:8080", "example.com.", "xn--caf-dma.lan"]
+MALFORMED_HOSTS = [
+    "a..b",
+    "a..b:5000",
+    ".",
+    "..",
+    ".lan",
+    "a b",
+    "a/b",
+    "a\\b",
+    "é.lan",
+    "a.b:99999999",
+    "a.b:0",
+    "a.b:x",
+    "a.b:",
+    "[::1",
+    "[zz]",
+    "a:b:c",
+    "-",
+    "-a.lan",
+    "a" * 64 + ".lan",
+    "a.b@evil",
+    "\x00",
+    "a.b\r\nX: y",
+    "%61.lan",
+    "my_box.local",
+    "[fe80::1%25eth0]",
+]  # Werkzeug takes neither as a host
+GOOD_HOSTS = [
+    "localhost",
+    "localhost:5000",
+    "127.0.0.1:5000",
+    "192.168.1.20",
+    "[::1]:5000",
+    "table.lan",
+    "Companion.LAN:8080",
+    "example.com.",
+    "xn--caf-dma.lan",
+]
 
 
 def raw(app, method: str, path: str, host: str, **headers: str):

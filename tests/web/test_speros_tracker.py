@@ -30,8 +30,14 @@ AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still 
 # The message slot each action's form on the page names.
 SLOTS = {"deploy": "skirmish", "remove": "skirmish", "move": "skirmish", "capture": "skirmish"}
 PAIR = [{"name": "Ann", "colour": "green"}, {"name": "Bob", "colour": "red"}]
-LINES = ["Captured cards", "Resource sets", "Deployed Minions", "Deployed General", "Bonus Objective",
-         "Mastery Objectives"]
+LINES = [
+    "Captured cards",
+    "Resource sets",
+    "Deployed Minions",
+    "Deployed General",
+    "Bonus Objective",
+    "Mastery Objectives",
+]
 
 
 # Helpers ------------------------------------------------------------------------------------------------------
@@ -59,7 +65,6 @@ def play_id(client) -> int:
     return start_speros(client)
 
 
-
 def form_data(data: dict[str, Any]) -> MultiDict:
     """Form fields as the browser sends them: a list is several boxes ticked under one name."""
     items = [
@@ -81,17 +86,29 @@ def act(client, play_id: int, htmx: bool = False, **data: Any):
     return post(client, htmx, f"/plays/{play_id}/actions", data)
 
 
-def put_card(client, play_id: int, htmx: bool = False, *, seat: int | str = "", terrain: str = "mountain",
-             encampments: int | None = None, resources: list[str] | None = None, vp: int = 1):
+def put_card(
+    client,
+    play_id: int,
+    htmx: bool = False,
+    *,
+    seat: int | str = "",
+    terrain: str = "mountain",
+    encampments: int | None = None,
+    resources: list[str] | None = None,
+    vp: int = 1,
+):
     """The "Put a card into play" form: terrain chip, encampment chip, resource chips, VP stepper, explorer.
 
     Encampments not given: 3 for a Location; for an Artifact no chip is tapped (it has 5)."""
-    data: dict[str, Any] = {"terrain": terrain, "resources": ["iron"] if resources is None else resources, "vp": vp,
-                            "seat": seat}
+    data: dict[str, Any] = {
+        "terrain": terrain,
+        "resources": ["iron"] if resources is None else resources,
+        "vp": vp,
+        "seat": seat,
+    }
     if encampments is not None or terrain != "artifact":
         data["encampments"] = 3 if encampments is None else encampments
     return act(client, play_id, htmx, action="explore", **data)
-
 
 
 def objectives(table: dict) -> list[dict]:
@@ -104,7 +121,6 @@ def card(app, play_id: int, number: int) -> dict:
     return next(c for c in saved(app, play_id)["table"]["cards"] if c["id"] == number)
 
 
-
 def skirmish(html: str) -> str:
     """The Skirmish Area section, page or fragment."""
     return html.split('<section id="skirmish"')[1].split("</section>")[0]
@@ -112,8 +128,9 @@ def skirmish(html: str) -> str:
 
 def card_item(html: str, number: int) -> str | None:
     """A card's entry in the Skirmish Area, page or fragment."""
-    found = re.search(rf'<li class="play-card terrain-\w+" id="card-{number}">(.*?)\n    </li>', skirmish(html),
-                      re.DOTALL)
+    found = re.search(
+        rf'<li class="play-card terrain-\w+" id="card-{number}">(.*?)\n    </li>', skirmish(html), re.DOTALL
+    )
     return found.group(1) if found else None
 
 
@@ -134,8 +151,9 @@ def forms(html: str) -> list[str]:
 
 def hidden_fields(form: str) -> dict[str, str]:
     """A form's hidden fields (csrf_token left out): what a tap on its button sends."""
-    return {k: v for k, v in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form)
-            if k != "csrf_token"}
+    return {
+        k: v for k, v in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form) if k != "csrf_token"
+    }
 
 
 def button_form(html: str, label: str) -> dict[str, str]:
@@ -170,8 +188,9 @@ def swapped_into_put_card(page: str, fragment: str) -> dict[str, str]:
     """The selects of the put-card form that a fragment redraws out of band (an element of the form, by its id)."""
     form = page.split('<form id="put-card"')[1].split("</form>")[0]
     values = {}
-    for _tag, element_id, body in re.findall(r'<(\w+)[^>]*\bid="([^"]+)"[^>]*hx-swap-oob="true"[^>]*>(.*?)</\1>',
-                                            fragment, re.DOTALL):
+    for _tag, element_id, body in re.findall(
+        r'<(\w+)[^>]*\bid="([^"]+)"[^>]*hx-swap-oob="true"[^>]*>(.*?)</\1>', fragment, re.DOTALL
+    ):
         if f'id="{element_id}"' in form:
             values |= selects(body)
     return values
@@ -184,7 +203,6 @@ def api_start(client, players: list[dict[str, Any]] | None = None, **more: Any) 
     assert response.status_code == 201, response.get_json()
     assert response.headers["Location"] == response.get_json()["url"]
     return response.get_json()
-
 
 
 # The new-play form --------------------------------------------------------------------------------------------
@@ -216,8 +234,11 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(
     ("names", "colours"),
-    [(["  Ann ", "Bob"], ["black", "blue"]), (["Ann", "Bob", "Cy"], ["red", "green", "blue"]),
-     (["Ann", "Bob", "Cy", "Di"], ["blue", "black", "green", "red"])],
+    [
+        (["  Ann ", "Bob"], ["black", "blue"]),
+        (["Ann", "Bob", "Cy"], ["red", "green", "blue"]),
+        (["Ann", "Bob", "Cy", "Di"], ["blue", "black", "green", "red"]),
+    ],
     ids=["2 players", "3 players", "4 players"],
 )
 def test_create_play_redirects_to_tracker(client, app, htmx: bool, names: list[str], colours: list[str]) -> None:
@@ -261,14 +282,26 @@ BAD_NEW_PLAYS = [
     ("one player", {"names": ["Ann"]}, "Conquest of Speros is for 2 to 4 players; 1 given."),
     ("no player", {"names": []}, "Type the players&#39; names, first player first."),
     ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
-    ("the same colour twice", {"names": ["Ann", "Bob"], "colours": ["green", "green"]},
-     "Green is taken by an earlier player."),
-    ("a colour not the game's", {"names": ["Ann", "Bob"], "colours": ["green", "yellow"]},
-     "Pick one of the game&#39;s colours."),
-    ("a colour left out", {"names": ["Ann", "Bob"], "colours": ["green", None]},
-     "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;."),
-    ("a colour left blank", {"names": ["Ann", "Bob"], "colours": ["", "red"]},
-     "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;."),
+    (
+        "the same colour twice",
+        {"names": ["Ann", "Bob"], "colours": ["green", "green"]},
+        "Green is taken by an earlier player.",
+    ),
+    (
+        "a colour not the game's",
+        {"names": ["Ann", "Bob"], "colours": ["green", "yellow"]},
+        "Pick one of the game&#39;s colours.",
+    ),
+    (
+        "a colour left out",
+        {"names": ["Ann", "Bob"], "colours": ["green", None]},
+        "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;.",
+    ),
+    (
+        "a colour left blank",
+        {"names": ["Ann", "Bob"], "colours": ["", "red"]},
+        "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;.",
+    ),
 ]
 
 
@@ -296,8 +329,10 @@ def test_the_same_colour_twice_is_said_beside_the_second_row(client) -> None:
 
 @pytest.mark.parametrize(
     ("colours", "message"),
-    [(["red", "red"], "Red is taken by an earlier player."),
-     (["green", None], "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;.")],
+    [
+        (["red", "red"], "Red is taken by an earlier player."),
+        (["green", None], "Must be one of &#39;green&#39;, &#39;red&#39;, &#39;blue&#39; or &#39;black&#39;."),
+    ],
     ids=["the same colour twice", "a colour left out"],
 )
 def test_a_colour_problem_is_said_once_beside_its_row(client, colours: list, message: str) -> None:
@@ -323,8 +358,10 @@ def test_tracker_page(client, count: int) -> None:
     assert '<h2 id="turn-title">Ann\'s turn</h2>' in html
     assert '<p id="countdown" class="end-note"></p>' in html
     assert '<button class="button primary" type="submit">Next turn</button>' in html
-    assert ('<input type="hidden" name="drawn" value="true"><button class="button" type="submit">Last Location card '
-            'drawn</button>') in html
+    assert (
+        '<input type="hidden" name="drawn" value="true"><button class="button" type="submit">Last Location card '
+        "drawn</button>"
+    ) in html
     assert '<p id="a-next_turn" class="error" role="alert"></p>' in html
     assert '<p id="a-last_drawn" class="error" role="alert"></p>' in html
     # Put a card into play: terrain, encampment and resource chips, the explorer, the VP buttons. Collapsed once
@@ -339,10 +376,14 @@ def test_tracker_page(client, count: int) -> None:
     assert re.findall(r'<input type="checkbox" name="resources" value="(\w+)">', put) == ["crystal", "iron", "gold"]
     # The printed VP: a button for each of 0 to 7, whose tap puts the card in; any other VP typed, then Put.
     assert "<legend>Printed VP: a tap puts the card into play</legend>" in put
-    assert re.findall(r'<button id="put-card-vp-(\d)" class="chip vp" type="submit" name="vp" value="\1">\1</button>',
-                      put) == [str(n) for n in range(8)]
-    assert re.search(r'<input id="put-card-vp-typed" type="number" inputmode="text" name="vp_typed" step="1" '
-                     r'min="-10" max="20">', put)
+    assert re.findall(
+        r'<button id="put-card-vp-(\d)" class="chip vp" type="submit" name="vp" value="\1">\1</button>', put
+    ) == [str(n) for n in range(8)]
+    assert re.search(
+        r'<input id="put-card-vp-typed" type="number" inputmode="text" name="vp_typed" step="1" '
+        r'min="-10" max="20">',
+        put,
+    )
     assert '<button class="button" type="submit">Put into play</button>' in put
     assert '<input type="hidden" name="end_turn" value="true">' in put
     explorer = put.split('<select name="seat">')[1].split("</select>")[0]
@@ -351,8 +392,9 @@ def test_tracker_page(client, count: int) -> None:
     assert '<option value="" selected>nobody (setup or an ability)</option>' in explorer
     for seat, name in zip(seats, NAMES, strict=False):
         assert f'<option value="{seat}">{name}</option>' in explorer
-    assert (f"Setup: {2 * count} more cards (a Location from each player and an Artifact per player), put in by "
-            "nobody.") in put
+    assert (
+        f"Setup: {2 * count} more cards (a Location from each player and an Artifact per player), put in by nobody."
+    ) in put
     # Untouched, the form sends no terrain, no encampments, no resource and no VP (each is asked for, see
     # test_an_untouched_card_form_is_asked_about), only the explorer proposed (nobody) and end_turn.
     defaults = put_card_defaults(html)
@@ -368,8 +410,11 @@ def test_tracker_page(client, count: int) -> None:
         assert f'<input type="hidden" name="number" value="{number}">' in form
         assert '<input type="hidden" name="slot" value="mastery">' in form
         # Its VP: a button for each of 1 to 10, whose tap saves it; another VP typed, then Save.
-        assert re.findall(r'<button id="mastery-\d-vp-(\d+)" class="chip vp" type="submit" name="vp" value="\1" '
-                          r'aria-pressed="false">\1</button>', form) == [str(n) for n in range(1, 11)]
+        assert re.findall(
+            r'<button id="mastery-\d-vp-(\d+)" class="chip vp" type="submit" name="vp" value="\1" '
+            r'aria-pressed="false">\1</button>',
+            form,
+        ) == [str(n) for n in range(1, 11)]
         assert 'name="vp_typed" min="0" max="20" step="1">' in form
         assert '<button class="button small" type="submit" name="vp_saved" value="0">Save</button>' in form
         assert re.findall(r'<input type="checkbox" name="leaders" value="(\w+)">', form) == NAMES[:count]
@@ -382,9 +427,11 @@ def test_tracker_page(client, count: int) -> None:
     # The finish form: the three Bonus Objective boxes per player, nothing else to count at the end.
     for seat in seats:
         for n in (1, 2, 3):
-            assert re.search(rf'<label for="end-{seat}-bonus_{n}">Bonus Objective {n} VP</label>\s*<input '
-                             rf'id="end-{seat}-bonus_{n}" type="number"[^>]*name="end-{seat}-bonus_{n}"\s+value="0"',
-                             html)
+            assert re.search(
+                rf'<label for="end-{seat}-bonus_{n}">Bonus Objective {n} VP</label>\s*<input '
+                rf'id="end-{seat}-bonus_{n}" type="number"[^>]*name="end-{seat}-bonus_{n}"\s+value="0"',
+                html,
+            )
     assert html.count('<label for="end-') == 3 * count
     assert "<h2>At the end</h2>" in html and "Finish and score" in html
     assert "disabled" in html.split('id="undo"')[1].split("</form>")[0]
@@ -402,13 +449,24 @@ def test_unknown_play_is_404(client) -> None:
 def test_explore_deploys_a_minion_off_the_explorers_colour(client, app, play_id: int, htmx: bool) -> None:
     ann, bob = seat_ids(client, play_id)
     # Two resource chips ticked: the same name twice.
-    response = put_card(client, play_id, htmx, seat=ann, terrain="mountain", encampments=3,
-                        resources=["iron", "gold"], vp=4)
+    response = put_card(
+        client, play_id, htmx, seat=ann, terrain="mountain", encampments=3, resources=["iron", "gold"], vp=4
+    )
     state = saved(app, play_id)
-    assert state["table"] == START_TABLE | {"next_card": 2, "cards": [
-        {"id": 1, "terrain": "mountain", "encampments": 3, "vp": 4, "resources": ["iron", "gold"],
-         "units": [[0, "minion"]], "captured_by": None}
-    ]}
+    assert state["table"] == START_TABLE | {
+        "next_card": 2,
+        "cards": [
+            {
+                "id": 1,
+                "terrain": "mountain",
+                "encampments": 3,
+                "vp": 4,
+                "resources": ["iron", "gold"],
+                "units": [[0, "minion"]],
+                "captured_by": None,
+            }
+        ],
+    }
     assert state["seats"] == [START_SEAT, START_SEAT] and state["changes"] == 1
     if not htmx:
         assert response.status_code == 303
@@ -420,8 +478,9 @@ def test_explore_deploys_a_minion_off_the_explorers_colour(client, app, play_id:
         assert "<html" not in html
         # The action's own slot gets its message (none: it was saved); the rest comes out of band.
         assert html.split('<section id="scoreboard"')[0].strip() == ""
-        assert notice(html) == ("Mountain card 1 (4 VP, iron and gold) is in the Skirmish Area. Ann deploys a Minion "
-                                "there.")
+        assert notice(html) == (
+            "Mountain card 1 (4 VP, iron and gold) is in the Skirmish Area. Ann deploys a Minion there."
+        )
         assert '<section id="skirmish" class="card skirmish" hx-swap-oob="true">' in html
         assert '<p id="a-explore"' not in html, "the answering slot is the swap target, not redrawn"
         for slot in ("next_turn", "last_drawn", "skirmish", "mastery"):
@@ -429,11 +488,15 @@ def test_explore_deploys_a_minion_off_the_explorers_colour(client, app, play_id:
         assert 'id="put-card"' not in html, "the form a tap may be queued on is never redrawn"
         assert "disabled" not in html.split('id="undo"')[1].split("</form>")[0]
     item = card_item(html, 1)
-    assert "<h3>Mountain card 1 <span class=\"muted small\">4 VP · iron, gold · 3 encampments</span></h3>" in item
-    assert ('<span class="dots" role="img" aria-label="1 of 3 encampments occupied"><span class="dot colour-green" '
-            'title="Ann minion"></span><span class="dot empty"></span><span class="dot empty"></span></span>') in item
-    assert ("Ann has the most units (1), but another player could fill the 2 empty encampments and reach 2, then win "
-            "a tie as the most recent to place: no capture yet.") in item
+    assert '<h3>Mountain card 1 <span class="muted small">4 VP · iron, gold · 3 encampments</span></h3>' in item
+    assert (
+        '<span class="dots" role="img" aria-label="1 of 3 encampments occupied"><span class="dot colour-green" '
+        'title="Ann minion"></span><span class="dot empty"></span><span class="dot empty"></span></span>'
+    ) in item
+    assert (
+        "Ann has the most units (1), but another player could fill the 2 empty encampments and reach 2, then win "
+        "a tie as the most recent to place: no capture yet."
+    ) in item
     assert capture_buttons(html) == []
     assert "Base Camp: 9 Minions and the General." in facts(html, ann)
     assert "Base Camp: 10 Minions and the General." in facts(html, bob)
@@ -459,8 +522,15 @@ def test_explore_without_an_explorer(client, app, play_id: int, htmx: bool) -> N
     ann, _bob = seat_ids(client, play_id)
     response = put_card(client, play_id, htmx, seat="", terrain="ocean", encampments=4, resources=["gold"], vp=0)
     assert response.status_code == (200 if htmx else 303)
-    assert card(app, play_id, 1) == {"id": 1, "terrain": "ocean", "encampments": 4, "vp": 0, "resources": ["gold"],
-                                     "units": [], "captured_by": None}
+    assert card(app, play_id, 1) == {
+        "id": 1,
+        "terrain": "ocean",
+        "encampments": 4,
+        "vp": 0,
+        "resources": ["gold"],
+        "units": [],
+        "captured_by": None,
+    }
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
     if htmx:
         assert notice(html) == "Ocean card 1 (0 VP, gold) is in the Skirmish Area."
@@ -474,37 +544,63 @@ def test_explore_without_an_explorer(client, app, play_id: int, htmx: bool) -> N
 def test_an_artifact_has_5_encampments_and_no_explorer_minion(client, app, play_id: int, htmx: bool) -> None:
     _ann, bob = seat_ids(client, play_id)
     # No encampment chip tapped, all three resources ticked, and Bob chosen: an Artifact is no Location.
-    response = put_card(client, play_id, htmx, seat=bob, terrain="artifact", resources=["crystal", "iron", "gold"],
-                        vp=-3)
+    response = put_card(
+        client, play_id, htmx, seat=bob, terrain="artifact", resources=["crystal", "iron", "gold"], vp=-3
+    )
     assert response.status_code == (200 if htmx else 303)
-    assert card(app, play_id, 1) == {"id": 1, "terrain": "artifact", "encampments": 5, "vp": -3,
-                                     "resources": ["crystal", "iron", "gold"], "units": [], "captured_by": None}
+    assert card(app, play_id, 1) == {
+        "id": 1,
+        "terrain": "artifact",
+        "encampments": 5,
+        "vp": -3,
+        "resources": ["crystal", "iron", "gold"],
+        "units": [],
+        "captured_by": None,
+    }
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert "<h3>Artifact 1 <span class=\"muted small\">−3 VP · crystal, iron, gold · 5 encampments</span></h3>" in html
+    assert '<h3>Artifact 1 <span class="muted small">−3 VP · crystal, iron, gold · 5 encampments</span></h3>' in html
     assert '<li class="play-card terrain-artifact" id="card-1">' in html
 
 
 REFUSED_CARDS = [
-    pytest.param({"terrain": "artifact", "encampments": 4, "resources": ["gold"], "vp": 2},
-                 "Every Artifact card features 5 Encampments, not 4.", id="a 4-encampment Artifact"),
-    pytest.param({"terrain": "ocean", "encampments": 3, "resources": ["gold"], "vp": -1},
-                 "A Location&#39;s printed VP is 0 or more; only an Artifact&#39;s can be negative.",
-                 id="a Location with negative VP"),
-    pytest.param({"encampments": 3, "resources": ["gold"], "vp": 1},
-                 "Which terrain does this card show (or is it an Artifact)?", id="no terrain tapped"),
-    pytest.param({"terrain": "swamp", "resources": ["gold"], "vp": 1},
-                 "How many encampments does this Location show?", id="no encampments tapped"),
-    pytest.param({"terrain": "swamp", "encampments": 2, "resources": [], "vp": 1},
-                 "Which resource does this card show?", id="no resource tapped"),
-    pytest.param({"terrain": "swamp", "encampments": 2, "resources": ["gold"], "vp": ""},
-                 "What VP does this card show?", id="the VP box emptied"),
+    pytest.param(
+        {"terrain": "artifact", "encampments": 4, "resources": ["gold"], "vp": 2},
+        "Every Artifact card features 5 Encampments, not 4.",
+        id="a 4-encampment Artifact",
+    ),
+    pytest.param(
+        {"terrain": "ocean", "encampments": 3, "resources": ["gold"], "vp": -1},
+        "A Location&#39;s printed VP is 0 or more; only an Artifact&#39;s can be negative.",
+        id="a Location with negative VP",
+    ),
+    pytest.param(
+        {"encampments": 3, "resources": ["gold"], "vp": 1},
+        "Which terrain does this card show (or is it an Artifact)?",
+        id="no terrain tapped",
+    ),
+    pytest.param(
+        {"terrain": "swamp", "resources": ["gold"], "vp": 1},
+        "How many encampments does this Location show?",
+        id="no encampments tapped",
+    ),
+    pytest.param(
+        {"terrain": "swamp", "encampments": 2, "resources": [], "vp": 1},
+        "Which resource does this card show?",
+        id="no resource tapped",
+    ),
+    pytest.param(
+        {"terrain": "swamp", "encampments": 2, "resources": ["gold"], "vp": ""},
+        "What VP does this card show?",
+        id="the VP box emptied",
+    ),
 ]
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(("fields", "message"), REFUSED_CARDS)
-def test_a_card_the_rules_refuse_is_asked_about(client, app, play_id: int, htmx: bool, fields: dict[str, Any],
-                                                message: str) -> None:
+def test_a_card_the_rules_refuse_is_asked_about(
+    client, app, play_id: int, htmx: bool, fields: dict[str, Any], message: str
+) -> None:
     """'Every Artifact card features 5 Encampments'; a chip not tapped is asked for, never guessed: 422, the
     message in the put-card form's slot (htmx) or at the top of the page, nothing saved."""
     _ann, bob = seat_ids(client, play_id)
@@ -527,7 +623,7 @@ def test_cards_are_numbered_in_the_order_they_come_into_play(client, app, play_i
     assert [(c["id"], c["terrain"]) for c in table["cards"]] == [(1, "swamp"), (2, "artifact"), (3, "forest")]
     assert table["next_card"] == 4
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert re.findall(r'<h3>(\w+(?: card)? \d)', html) == ["Swamp card 1", "Artifact 2", "Forest card 3"]
+    assert re.findall(r"<h3>(\w+(?: card)? \d)", html) == ["Swamp card 1", "Artifact 2", "Forest card 3"]
 
 
 # Units: deploy, remove, move ----------------------------------------------------------------------------------
@@ -565,9 +661,11 @@ def test_deploy_a_minion_and_the_general_from_the_buttons(client, app, play_id: 
     else:
         html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     item = card_item(html, 1)
-    assert ('<span class="dot colour-green" title="Ann minion"></span><span class="dot colour-green general" '
-            'title="Ann general"></span><span class="dot colour-red" title="Bob minion"></span><span class="dot '
-            'empty"></span>') in item
+    assert (
+        '<span class="dot colour-green" title="Ann minion"></span><span class="dot colour-green general" '
+        'title="Ann general"></span><span class="dot colour-red" title="Bob minion"></span><span class="dot '
+        'empty"></span>'
+    ) in item
     # Ann's General is out: no + General for her any more, but − General and − Minion.
     assert 'aria-label="Ann: deploy the General to Forest card 1"' not in item
     assert 'aria-label="Ann: a general from Forest card 1 back to Base Camp">− General</button>' in item
@@ -575,8 +673,11 @@ def test_deploy_a_minion_and_the_general_from_the_buttons(client, app, play_id: 
     assert "Base Camp: 9 Minions. Familiar terrain: forest." in facts(html, ann)
     assert "Base Camp: 9 Minions and the General." in facts(html, bob)
     # Ann: Minion 2 + General 3 on familiar Forest; Bob: 1 on unfamiliar terrain.
-    assert re.search(r'Ann</span> <span class="points">5</span>\s*<span class="parts">Deployed Minions 2 · Deployed '
-                     r"General 3</span>", html)
+    assert re.search(
+        r'Ann</span> <span class="points">5</span>\s*<span class="parts">Deployed Minions 2 · Deployed '
+        r"General 3</span>",
+        html,
+    )
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -588,8 +689,10 @@ def test_a_full_card_offers_no_deploy(client, app, play_id: int, htmx: bool) -> 
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play_id}").get_data(as_text=True)
     item = card_item(html, 1)
     assert "+ Minion" not in item and "+ General" not in item
-    assert ("All 2 encampments are occupied and Ann and Bob tie with 1 unit each: Bob placed a unit there most "
-            "recently and captures it (rule of ties).") in item
+    assert (
+        "All 2 encampments are occupied and Ann and Bob tie with 1 unit each: Bob placed a unit there most "
+        "recently and captures it (rule of ties)."
+    ) in item
     assert capture_buttons(html) == ["Bob"]
 
 
@@ -663,16 +766,27 @@ def test_capture_button_only_for_the_player_who_may(client, app, play_id: int, h
     assert capture_buttons(response.get_data(as_text=True)) == ["Ann"]
     page = client.get(f"/plays/{play_id}").get_data(as_text=True)
     assert capture_buttons(page) == ["Ann"]
-    assert ('<p class="small capturable">Ann has 2 units; even if the 1 empty encampment were filled by another player,'
-            " they could reach only 1: Ann demonstrates majority.</p>") in card_item(page, 1)
-    assert ("<li>Ann may capture Mountain card 1: Ann has 2 units; even if the 1 empty encampment were filled by "
-            "another player, they could reach only 1: Ann demonstrates majority.</li>") in page
+    assert (
+        '<p class="small capturable">Ann has 2 units; even if the 1 empty encampment were filled by another player,'
+        " they could reach only 1: Ann demonstrates majority.</p>"
+    ) in card_item(page, 1)
+    assert (
+        "<li>Ann may capture Mountain card 1: Ann has 2 units; even if the 1 empty encampment were filled by "
+        "another player, they could reach only 1: Ann demonstrates majority.</li>"
+    ) in page
     tap = button_form(page, "Ann captures it")
     assert tap == {"action": "capture", "slot": "skirmish", "seat": str(ann), "card": "1"}
     response = post(client, htmx, f"/plays/{play_id}/actions", tap)
     assert response.status_code == (200 if htmx else 303)
-    assert card(app, play_id, 1) == {"id": 1, "terrain": "mountain", "encampments": 3, "vp": 4, "resources": ["iron"],
-                                     "units": [[0, "minion"], [0, "minion"]], "captured_by": 0}
+    assert card(app, play_id, 1) == {
+        "id": 1,
+        "terrain": "mountain",
+        "encampments": 3,
+        "vp": 4,
+        "resources": ["iron"],
+        "units": [[0, "minion"], [0, "minion"]],
+        "captured_by": 0,
+    }
     if htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == "Ann captures Mountain card 1 (demonstrate majority)."
@@ -682,18 +796,21 @@ def test_capture_button_only_for_the_player_who_may(client, app, play_id: int, h
     assert card_item(html, 1) is None
     assert "No card in play" in skirmish(html)
     assert capture_buttons(html) == []
-    assert ('<ul class="captured small"><li id="captured-1">Mountain card 1: 4 VP, iron · <span class="dots" '
-            'role="img" aria-label="2 of 3 '
-            'encampments occupied">') in facts(html, ann)
+    assert (
+        '<ul class="captured small"><li id="captured-1">Mountain card 1: 4 VP, iron · <span class="dots" '
+        'role="img" aria-label="2 of 3 '
+        'encampments occupied">'
+    ) in facts(html, ann)
     assert "No card captured yet." in facts(html, bob)
-    assert re.search(r'Ann</span> <span class="points">6</span>\s*<span class="parts">Captured cards 4 · Deployed '
-                     r"Minions 2</span>", html)
+    assert re.search(
+        r'Ann</span> <span class="points">6</span>\s*<span class="parts">Captured cards 4 · Deployed '
+        r"Minions 2</span>",
+        html,
+    )
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
-def test_capturing_an_artifact_sends_the_others_home_and_locks_the_capturers_units(
-    client, app, htmx: bool
-) -> None:
+def test_capturing_an_artifact_sends_the_others_home_and_locks_the_capturers_units(client, app, htmx: bool) -> None:
     play = start_speros(client, ["Ann", "Bob", "Cy"])
     ann, bob, cy = seat_ids(client, play)
     put_card(client, play, terrain="artifact", resources=["gold"], vp=5)
@@ -704,13 +821,22 @@ def test_capturing_an_artifact_sends_the_others_home_and_locks_the_capturers_uni
     assert capture_buttons(page) == ["Ann"]
     response = post(client, htmx, f"/plays/{play}/actions", button_form(page, "Ann captures it"))
     assert response.status_code == (200 if htmx else 303)
-    assert card(app, play, 1) == {"id": 1, "terrain": "artifact", "encampments": 5, "vp": 5, "resources": ["gold"],
-                                  "units": [[0, "minion"], [0, "minion"], [0, "general"]], "captured_by": 0,
-                                  "locked": True}
+    assert card(app, play, 1) == {
+        "id": 1,
+        "terrain": "artifact",
+        "encampments": 5,
+        "vp": 5,
+        "resources": ["gold"],
+        "units": [[0, "minion"], [0, "minion"], [0, "general"]],
+        "captured_by": 0,
+        "locked": True,
+    }
     if htmx:
         html = response.get_data(as_text=True)
-        assert notice(html) == ("Ann captures Artifact 1 (achieve majority). Ann&#39;s units on it are locked on; Bob "
-                                "and Cy&#39;s go back to their Base Camp.")
+        assert notice(html) == (
+            "Ann captures Artifact 1 (achieve majority). Ann&#39;s units on it are locked on; Bob "
+            "and Cy&#39;s go back to their Base Camp."
+        )
     else:
         html = client.get(f"/plays/{play}").get_data(as_text=True)
     assert "Base Camp: 10 Minions and the General." in facts(html, bob)
@@ -718,8 +844,11 @@ def test_capturing_an_artifact_sends_the_others_home_and_locks_the_capturers_uni
     assert "Base Camp: 8 Minions. Familiar terrain: forest." in facts(html, ann)
     assert " · units locked on</li>" in facts(html, ann)
     # Units on an Artifact are unfamiliar: 2 × 1 + General 2.
-    assert re.search(r'Ann</span> <span class="points">9</span>\s*<span class="parts">Captured cards 5 · Deployed '
-                     r"Minions 2 · Deployed General 2</span>", html)
+    assert re.search(
+        r'Ann</span> <span class="points">9</span>\s*<span class="parts">Captured cards 5 · Deployed '
+        r"Minions 2 · Deployed General 2</span>",
+        html,
+    )
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -781,17 +910,23 @@ def test_last_location_card_drawn_then_the_last_turns(client, app, htmx: bool) -
     response = act(client, play, htmx, action="last_drawn", drawn="true")
     assert response.status_code == (200 if htmx else 303)
     assert saved(app, play)["table"]["last_drawn"] == 2
-    warning = ('<li class="warn"><strong>Warning:</strong> The last Location card is drawn. Bob finishes, then Cy and '
-               "Ann take one more turn each.</li>")
+    warning = (
+        '<li class="warn"><strong>Warning:</strong> The last Location card is drawn. Bob finishes, then Cy and '
+        "Ann take one more turn each.</li>"
+    )
     if htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == "The last Location card is drawn. Bob finishes, then Cy and Ann take one more turn each."
-        assert ('<p id="countdown" class="end-note" hx-swap-oob="true"><strong>Last card drawn:</strong> Bob finishes, '
-                "then Cy and Ann take one more turn each.</p>") in html
+        assert (
+            '<p id="countdown" class="end-note" hx-swap-oob="true"><strong>Last card drawn:</strong> Bob finishes, '
+            "then Cy and Ann take one more turn each.</p>"
+        ) in html
     else:
         html = client.get(f"/plays/{play}").get_data(as_text=True)
-        assert ('<p id="countdown" class="end-note"><strong>Last card drawn:</strong> Bob finishes, then Cy and Ann '
-                "take one more turn each.</p>") in html
+        assert (
+            '<p id="countdown" class="end-note"><strong>Last card drawn:</strong> Bob finishes, then Cy and Ann '
+            "take one more turn each.</p>"
+        ) in html
     assert warning in html
     html = act(client, play, True, action="next_turn").get_data(as_text=True)
     assert "Cy finishes, then Ann takes one more turn." in html
@@ -801,15 +936,19 @@ def test_last_location_card_drawn_then_the_last_turns(client, app, htmx: bool) -
     # Ann's Next turn ends her final turn and the game: the countdown gives way to the end.
     response = act(client, play, htmx, action="next_turn")
     assert response.status_code == (200 if htmx else 303)
-    reason = ("Ann&#39;s final turn is over: the last Location card was drawn and each other player has taken one "
-              "final turn. The game has ended.")
+    reason = (
+        "Ann&#39;s final turn is over: the last Location card was drawn and each other player has taken one "
+        "final turn. The game has ended."
+    )
     html = response.get_data(as_text=True) if htmx else client.get(f"/plays/{play}").get_data(as_text=True)
     oob = ' hx-swap-oob="true"' if htmx else ""
     if htmx:
         assert notice(html) == reason
     assert f'<h2 id="turn-title"{oob}>The game is over</h2>' in html
-    assert (f'<p id="countdown" class="end-note over"{oob}><strong>Game over:</strong> {reason} Enter the Bonus '
-            "Objectives, then finish and score.</p>") in html
+    assert (
+        f'<p id="countdown" class="end-note over"{oob}><strong>Game over:</strong> {reason} Enter the Bonus '
+        "Objectives, then finish and score.</p>"
+    ) in html
     assert "Last card drawn:" not in html and "takes one more turn" not in html
     assert f'<li class="warn"><strong>Warning:</strong> {reason}</li>' in html
     assert saved(app, play)["table"]["turn"] == 4
@@ -839,8 +978,10 @@ def test_the_last_card_is_drawn_once(client, app, htmx: bool) -> None:
     before = saved(app, play)
     response = act(client, play, htmx, action="last_drawn", drawn="true")
     assert response.status_code == 422
-    message = ("The last Location card was already drawn, in turn 1 (Ann&#39;s): the deck has one last card, and the "
-               "final turns go on as counted from there.")
+    message = (
+        "The last Location card was already drawn, in turn 1 (Ann&#39;s): the deck has one last card, and the "
+        "final turns go on as counted from there."
+    )
     html = response.get_data(as_text=True)
     if htmx:
         assert html.split("\n", 1)[0] == message
@@ -893,13 +1034,17 @@ def ended_at_once(client, play_id: int) -> tuple[int, int]:
         act(client, play_id, action="deploy", seat=bob, card=2 + n // 6)
     act(client, play_id, action="deploy", seat=bob, card=3, kind="general")
     assert notice(act(client, play_id, True, action="next_turn").get_data(as_text=True)).endswith(
-        "the game ends at once.")
+        "the game ends at once."
+    )
     return ann, bob
 
 
 STRAY_TAPS = [
-    pytest.param({"action": "explore", "terrain": "ocean", "encampments": 3, "resources": ["iron"], "vp": 2},
-                 "explore", id="Put a card into play"),
+    pytest.param(
+        {"action": "explore", "terrain": "ocean", "encampments": 3, "resources": ["iron"], "vp": 2},
+        "explore",
+        id="Put a card into play",
+    ),
     pytest.param({"action": "deploy", "card": 2, "who": "ann"}, "skirmish", id="+ Minion"),
     pytest.param({"action": "deploy", "card": 2, "kind": "general", "who": "ann"}, "skirmish", id="+ General"),
     pytest.param({"action": "remove", "card": 2, "who": "bob"}, "skirmish", id="− Minion"),
@@ -911,8 +1056,9 @@ STRAY_TAPS = [
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(("fields", "slot"), STRAY_TAPS)
-def test_a_stray_tap_after_the_end_is_refused(client, app, play_id: int, htmx: bool, fields: dict[str, Any],
-                                              slot: str) -> None:
+def test_a_stray_tap_after_the_end_is_refused(
+    client, app, play_id: int, htmx: bool, fields: dict[str, Any], slot: str
+) -> None:
     """'If a player starts his or her turn with no Units in his or her Base Camp, the game immediately ends': a tap
     on the board afterwards is a 422 with why, beside the button it came from, and the final score stays."""
     ann, bob = ended_at_once(client, play_id)
@@ -1012,8 +1158,9 @@ def test_mastery_objective_with_several_leaders(client, app, htmx: bool) -> None
         assert 'name="vp" value="7" aria-pressed="true">7</button>' in form
         assert re.findall(r'name="leaders" value="(\w+)" checked', form) == ["Ann", "Cy"]
     # Split evenly, rounded down: 3 each.
-    assert re.search(r'Ann</span> <span class="points">3</span>\s*<span class="parts">Mastery Objectives 3</span>',
-                     html)
+    assert re.search(
+        r'Ann</span> <span class="points">3</span>\s*<span class="parts">Mastery Objectives 3</span>', html
+    )
     assert re.search(r'Cy</span> <span class="points">3</span>', html)
     # Corrected: one box ticked comes as a single value; none ticked, nobody.
     act(client, play, action="mastery", number=2, vp=7, leaders="Bob")
@@ -1036,13 +1183,27 @@ def busy_play(client) -> int:
     5 Artifact: 3 of Ann's Minions, captured by Ann, locked. Ann has 6 Minions left and no General.
     """
     play = api_start(client)["id"]
-    cards = [("mountain", 2, "crystal", 3), ("forest", 2, "iron", 2), ("swamp", 8, "gold", 1), ("ocean", 8, "gold", 1),
-             ("artifact", 5, "iron", 4)]
+    cards = [
+        ("mountain", 2, "crystal", 3),
+        ("forest", 2, "iron", 2),
+        ("swamp", 8, "gold", 1),
+        ("ocean", 8, "gold", 1),
+        ("artifact", 5, "iron", 4),
+    ]
     for terrain, encampments, resource, vp in cards:
-        api_act(client, play, {"action": "explore", "terrain": terrain, "encampments": encampments, "vp": vp,
-                               "resources": [resource]})
-    deploys = [("Ann", 1, "minion"), ("Ann", 1, "general"), *[("Bob", 2, "minion")] * 2,
-               *[("Bob", 3, "minion")] * 4, *[("Bob", 4, "minion")] * 4, *[("Ann", 5, "minion")] * 3]
+        api_act(
+            client,
+            play,
+            {"action": "explore", "terrain": terrain, "encampments": encampments, "vp": vp, "resources": [resource]},
+        )
+    deploys = [
+        ("Ann", 1, "minion"),
+        ("Ann", 1, "general"),
+        *[("Bob", 2, "minion")] * 2,
+        *[("Bob", 3, "minion")] * 4,
+        *[("Bob", 4, "minion")] * 4,
+        *[("Ann", 5, "minion")] * 3,
+    ]
     for name, number, kind in deploys:
         api_act(client, play, {"action": "deploy", "player": name, "card": number, "kind": kind})
     api_act(client, play, {"action": "capture", "player": "Ann", "card": 1})
@@ -1051,55 +1212,123 @@ def busy_play(client) -> int:
 
 
 BAD_ACTIONS = [
-    ("no resource ticked", {"action": "explore", "terrain": "mountain", "encampments": "3", "vp": "2", "seat": "ann"},
-     "Which resource does this card show?"),
-    ("the same resource twice", {"action": "explore", "terrain": "mountain", "encampments": "3", "vp": "2",
-                                 "resources": ["iron", "iron"]}, "List each resource at most once."),
-    ("a terrain not the game's", {"action": "explore", "terrain": "desert", "encampments": "3", "vp": "2",
-                                  "resources": "iron"},
-     "Must be one of &#39;forest&#39;, &#39;mountain&#39;, &#39;ocean&#39;, &#39;swamp&#39; or &#39;artifact&#39;."),
-    ("a VP past the select", {"action": "explore", "terrain": "swamp", "encampments": "3", "vp": "21",
-                              "resources": "iron"}, "Must be at most 20."),
+    (
+        "no resource ticked",
+        {"action": "explore", "terrain": "mountain", "encampments": "3", "vp": "2", "seat": "ann"},
+        "Which resource does this card show?",
+    ),
+    (
+        "the same resource twice",
+        {"action": "explore", "terrain": "mountain", "encampments": "3", "vp": "2", "resources": ["iron", "iron"]},
+        "List each resource at most once.",
+    ),
+    (
+        "a terrain not the game's",
+        {"action": "explore", "terrain": "desert", "encampments": "3", "vp": "2", "resources": "iron"},
+        "Must be one of &#39;forest&#39;, &#39;mountain&#39;, &#39;ocean&#39;, &#39;swamp&#39; or &#39;artifact&#39;.",
+    ),
+    (
+        "a VP past the select",
+        {"action": "explore", "terrain": "swamp", "encampments": "3", "vp": "21", "resources": "iron"},
+        "Must be at most 20.",
+    ),
     ("a full card", {"action": "deploy", "seat": "ann", "card": "2"}, "Forest card 2 has no unoccupied encampment."),
-    ("a captured card", {"action": "deploy", "seat": "bob", "card": "1", "kind": "general"},
-     "Mountain card 1 is in Ann&#39;s Captured Area: no unit can be deployed there."),
-    ("a captured card captured again", {"action": "capture", "seat": "ann", "card": "1"},
-     "Ann can&#39;t capture Mountain card 1: Captured by Ann."),
-    ("the wrong capturer", {"action": "capture", "seat": "ann", "card": "2"},
-     ("Ann can&#39;t capture Forest card 2: All 2 encampments are occupied and Bob has the most units (2): Bob "
-      "achieves majority.")),
-    ("a capture nobody may make yet", {"action": "capture", "seat": "bob", "card": "4"},
-     ("Bob can&#39;t capture Ocean card 4: Bob has the most units (4), but another player could fill the 4 empty "
-      "encampments and reach 4, then win a tie as the most recent to place: no capture yet.")),
-    ("no Minion left in Base Camp", {"action": "deploy", "seat": "bob", "card": "3"},
-     "Bob has no Minion left in Base Camp."),
-    ("the General already out", {"action": "deploy", "seat": "ann", "card": "3", "kind": "general"},
-     "Ann has no General left in Base Camp."),
-    ("a unit that is not there", {"action": "remove", "seat": "ann", "card": "2"},
-     "Ann has no Minion on Forest card 2."),
-    ("a unit locked on a captured Artifact", {"action": "remove", "seat": "ann", "card": "5"},
-     "The units on Artifact 5 are locked on: it is a captured Artifact."),
-    ("a move off a captured Artifact", {"action": "move", "seat": "ann", "card": "5", "to": "3"},
-     "The units on Artifact 5 are locked on: it is a captured Artifact."),
-    ("a move to a full card", {"action": "move", "seat": "bob", "card": "3", "to": "2"},
-     "Forest card 2 has no unoccupied encampment."),
-    ("a move onto a captured Artifact", {"action": "move", "seat": "bob", "card": "3", "to": "5"},
-     "Artifact 5 is a captured Artifact: its units are locked on and no unit may be added."),
-    ("a card not in play", {"action": "deploy", "seat": "bob", "card": "9", "kind": "general"},
-     "There is no card 9 in play."),
-    ("a unit that is neither", {"action": "deploy", "seat": "bob", "card": "3", "kind": "dragon"},
-     "Must be one of &#39;minion&#39; or &#39;general&#39;."),
+    (
+        "a captured card",
+        {"action": "deploy", "seat": "bob", "card": "1", "kind": "general"},
+        "Mountain card 1 is in Ann&#39;s Captured Area: no unit can be deployed there.",
+    ),
+    (
+        "a captured card captured again",
+        {"action": "capture", "seat": "ann", "card": "1"},
+        "Ann can&#39;t capture Mountain card 1: Captured by Ann.",
+    ),
+    (
+        "the wrong capturer",
+        {"action": "capture", "seat": "ann", "card": "2"},
+        (
+            "Ann can&#39;t capture Forest card 2: All 2 encampments are occupied and Bob has the most units (2): Bob "
+            "achieves majority."
+        ),
+    ),
+    (
+        "a capture nobody may make yet",
+        {"action": "capture", "seat": "bob", "card": "4"},
+        (
+            "Bob can&#39;t capture Ocean card 4: Bob has the most units (4), but another player could fill the 4 empty "
+            "encampments and reach 4, then win a tie as the most recent to place: no capture yet."
+        ),
+    ),
+    (
+        "no Minion left in Base Camp",
+        {"action": "deploy", "seat": "bob", "card": "3"},
+        "Bob has no Minion left in Base Camp.",
+    ),
+    (
+        "the General already out",
+        {"action": "deploy", "seat": "ann", "card": "3", "kind": "general"},
+        "Ann has no General left in Base Camp.",
+    ),
+    (
+        "a unit that is not there",
+        {"action": "remove", "seat": "ann", "card": "2"},
+        "Ann has no Minion on Forest card 2.",
+    ),
+    (
+        "a unit locked on a captured Artifact",
+        {"action": "remove", "seat": "ann", "card": "5"},
+        "The units on Artifact 5 are locked on: it is a captured Artifact.",
+    ),
+    (
+        "a move off a captured Artifact",
+        {"action": "move", "seat": "ann", "card": "5", "to": "3"},
+        "The units on Artifact 5 are locked on: it is a captured Artifact.",
+    ),
+    (
+        "a move to a full card",
+        {"action": "move", "seat": "bob", "card": "3", "to": "2"},
+        "Forest card 2 has no unoccupied encampment.",
+    ),
+    (
+        "a move onto a captured Artifact",
+        {"action": "move", "seat": "bob", "card": "3", "to": "5"},
+        "Artifact 5 is a captured Artifact: its units are locked on and no unit may be added.",
+    ),
+    (
+        "a card not in play",
+        {"action": "deploy", "seat": "bob", "card": "9", "kind": "general"},
+        "There is no card 9 in play.",
+    ),
+    (
+        "a unit that is neither",
+        {"action": "deploy", "seat": "bob", "card": "3", "kind": "dragon"},
+        "Must be one of &#39;minion&#39; or &#39;general&#39;.",
+    ),
     ("a deploy for nobody", {"action": "deploy", "card": "3"}, "Say which player this is for."),
-    ("the next turn for a player", {"action": "next_turn", "seat": "ann"},
-     "Next turn is for the whole table: give no player."),
-    ("a Mastery leader not playing", {"action": "mastery", "number": "1", "vp": "5", "leaders": ["Ann", "Zed"]},
-     "Zed is not playing."),
+    (
+        "the next turn for a player",
+        {"action": "next_turn", "seat": "ann"},
+        "Next turn is for the whole table: give no player.",
+    ),
+    (
+        "a Mastery leader not playing",
+        {"action": "mastery", "number": "1", "vp": "5", "leaders": ["Ann", "Zed"]},
+        "Zed is not playing.",
+    ),
     ("a Mastery Objective worth 21", {"action": "mastery", "number": "1", "vp": "21"}, "Must be at most 20."),
-    ("a second Mastery Objective with two players", {"action": "mastery", "number": "2", "vp": "3"},
-     "With 2 players, 1 Mastery Objective is dealt."),
-    ("an unknown action", {"action": "dance"},
-     ("Unknown action &#39;dance&#39;; Conquest of Speros knows add, attack, capture, deploy, explore, last_drawn, "
-      "lead, mastery, move, next_turn, remove, set.")),
+    (
+        "a second Mastery Objective with two players",
+        {"action": "mastery", "number": "2", "vp": "3"},
+        "With 2 players, 1 Mastery Objective is dealt.",
+    ),
+    (
+        "an unknown action",
+        {"action": "dance"},
+        (
+            "Unknown action &#39;dance&#39;; Conquest of Speros knows add, attack, capture, deploy, explore, last_drawn, "
+            "lead, mastery, move, next_turn, remove, set."
+        ),
+    ),
 ]
 
 
@@ -1111,8 +1340,10 @@ def test_refused_action_keeps_what_was_saved(
     ann, bob = seat_ids(client, busy_play)
     before = saved(app, busy_play)
     assert before["changes"] == 22
-    data = {key: {"ann": ann, "bob": bob}.get(value, value) if isinstance(value, str) else value
-            for key, value in form.items()}
+    data = {
+        key: {"ann": ann, "bob": bob}.get(value, value) if isinstance(value, str) else value
+        for key, value in form.items()
+    }
     response = act(client, busy_play, htmx, **data)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -1141,7 +1372,7 @@ def test_busy_play_as_the_page_draws_it(client, busy_play: int) -> None:
     assert "Bob: deploy a Minion" not in html
     assert 'aria-label="Bob: deploy the General to Swamp card 3"' in html
     assert 'aria-label="Ann: deploy a Minion to Swamp card 3"' in html and "Ann: deploy the General" not in html
-    assert "<li id=\"captured-1\">Mountain card 1: 3 VP, crystal · " in facts(html, ann)
+    assert '<li id="captured-1">Mountain card 1: 3 VP, crystal · ' in facts(html, ann)
     assert '<li id="captured-5">Artifact 5: 4 VP, iron · ' in facts(html, ann)
     assert " · units locked on</li>" in facts(html, ann)
 
@@ -1223,8 +1454,13 @@ def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx
     with other.session_transaction() as session:
         session["csrf_token"] = "test-csrf-token"
     headers = {"X-CSRF-Token": "test-csrf-token"}
-    other.post(f"/plays/{play_id}/actions", headers=headers, data=form_data(
-        {"action": "explore", "terrain": "ocean", "encampments": "2", "vp": "3", "resources": ["gold"], "seat": ann}))
+    other.post(
+        f"/plays/{play_id}/actions",
+        headers=headers,
+        data=form_data(
+            {"action": "explore", "terrain": "ocean", "encampments": "2", "vp": "3", "resources": ["gold"], "seat": ann}
+        ),
+    )
     other.post(f"/plays/{play_id}/actions", data={"action": "deploy", "seat": str(ann), "card": "1"}, headers=headers)
     other.post(f"/plays/{play_id}/actions", data={"action": "next_turn"}, headers=headers)
     response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
@@ -1240,8 +1476,9 @@ def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx
         assert notice(html) is None
 
 
-@pytest.mark.parametrize("route", ["explore", "deploy", "capture", "refused action", "next turn", "mastery", "undo",
-                                   "live"])
+@pytest.mark.parametrize(
+    "route", ["explore", "deploy", "capture", "refused action", "next turn", "mastery", "undo", "live"]
+)
 def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int, route: str) -> None:
     """htmx drops (and logs an error for) an out-of-band piece whose id the page doesn't have."""
     ann, bob = seat_ids(client, play_id)
@@ -1277,8 +1514,11 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
 
 def end_form(seats: list[int], bonus: list[list[object]]) -> dict:
     """The finish form's boxes: end-<seat id>-bonus_<n>, three per player."""
-    return {f"end-{seat}-bonus_{n}": str(value)
-            for seat, values in zip(seats, bonus, strict=True) for n, value in enumerate(values, start=1)}
+    return {
+        f"end-{seat}-bonus_{n}": str(value)
+        for seat, values in zip(seats, bonus, strict=True)
+        for n, value in enumerate(values, start=1)
+    }
 
 
 def play_a_short_game(client, play_id: int) -> tuple[int, int]:
@@ -1348,7 +1588,8 @@ def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: in
     total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.DOTALL)
     totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
-        ("23", "1st"), ("19", "2nd")
+        ("23", "1st"),
+        ("19", "2nd"),
     ]
     assert "Ann wins with 23 VP." in html
     assert f'href="/plays/{play_id}/sheet.pdf"' in html and f'href="/plays/new?again={play_id}"' in html
@@ -1369,8 +1610,9 @@ def test_a_resource_set_from_three_captured_cards(client, play_id: int) -> None:
         act(client, play_id, action="capture", seat=ann, card=number)
     client.post(f"/plays/{play_id}/finish", data=end_form([ann, bob], [[0, 0, 0], [0, 0, 0]]))
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    assert ("Crystal, iron and gold from 3 of your 3 cards (3 cards with a resource allow at most 1 set): "
-            "1 set × 3 = 3 VP.") in html
+    assert (
+        "Crystal, iron and gold from 3 of your 3 cards (3 cards with a resource allow at most 1 set): 1 set × 3 = 3 VP."
+    ) in html
     assert "3 Locations: 1 + 1 + 1 = 3 VP." in html
 
 
@@ -1386,8 +1628,13 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.headers["Content-Disposition"] == f'inline; filename="speros-{play_id}.pdf"'
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
-    for expected in ("Conquest of Speros", "score sheet", "Players in turn order: Ann, Bob",
-                     "2 Locations: 5 + 2 = 7 VP.", "The best of 3, 3 and 9: 9 VP."):
+    for expected in (
+        "Conquest of Speros",
+        "score sheet",
+        "Players in turn order: Ann, Bob",
+        "2 Locations: 5 + 2 = 7 VP.",
+        "The best of 3, 3 and 9: 9 VP.",
+    ):
         assert expected in text, expected
     for line in LINES:
         assert text.count(line) == 2, line
@@ -1416,8 +1663,9 @@ def test_refused_finish_saves_nothing(
     assert response.status_code == 422
     assert ("<html" in html) is not htmx
     if htmx:
-        assert html.lstrip().startswith(f'<form id="finish" class="finish card" method="post" '
-                                        f'action="/plays/{play_id}/finish"')
+        assert html.lstrip().startswith(
+            f'<form id="finish" class="finish card" method="post" action="/plays/{play_id}/finish"'
+        )
     # The message sits beside the box it is about, the box flagged; what was typed stays in every box.
     name = f"end-{seats[box[0]]}-bonus_{box[1]}"
     assert f'<p class="error" id="{name}-error">{message}</p>' in html
@@ -1430,8 +1678,9 @@ def test_refused_finish_saves_nothing(
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
-@pytest.mark.parametrize(("value", "message"), [(101, "Must be at most 100."), (-1, "Must be at least 0.")],
-                         ids=["over 100", "negative"])
+@pytest.mark.parametrize(
+    ("value", "message"), [(101, "Must be at most 100."), (-1, "Must be at least 0.")], ids=["over 100", "negative"]
+)
 def test_a_bonus_objective_out_of_range_is_refused_beside_its_box(
     client, app, play_id: int, htmx: bool, value: int, message: str
 ) -> None:
@@ -1489,8 +1738,9 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
     """
     ann, _bob = seat_ids(client, play_id)
     for terrain in ("forest", "ocean", "artifact", "artifact"):
-        setup = {"terrain": terrain, "resources": ["gold"], "vp": 1} | ({} if terrain == "artifact" else
-                                                                        {"encampments": 3})
+        setup = {"terrain": terrain, "resources": ["gold"], "vp": 1} | (
+            {} if terrain == "artifact" else {"encampments": 3}
+        )
         api_act(client, play_id, {"action": "explore", **setup})
     page = client.get(f"/plays/{play_id}").get_data(as_text=True)
     form = put_card_defaults(page)
@@ -1505,18 +1755,21 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
     assert 'name="vp" value="4">4</button>' in page.split('<form id="put-card"')[1]
     fragment = post(client, True, f"/plays/{play_id}/actions", form | {"vp": "4"}).get_data(as_text=True)
     taps += 1  # VP 4
-    assert notice(fragment) == ("Mountain card 5 (4 VP, iron) is in the Skirmish Area. Ann deploys a Minion there. "
-                                "Bob&#39;s turn.")
-    fragment = post(client, True, f"/plays/{play_id}/actions",
-                    button_form(fragment, "Ann: deploy a Minion to Mountain card 5")).get_data(as_text=True)
+    assert notice(fragment) == (
+        "Mountain card 5 (4 VP, iron) is in the Skirmish Area. Ann deploys a Minion there. Bob&#39;s turn."
+    )
+    fragment = post(
+        client, True, f"/plays/{play_id}/actions", button_form(fragment, "Ann: deploy a Minion to Mountain card 5")
+    ).get_data(as_text=True)
     taps += 1  # + Minion
     assert capture_buttons(fragment) == ["Ann"]
     fragment = post(client, True, f"/plays/{play_id}/actions", button_form(fragment, "Ann captures it")).get_data(
-        as_text=True)
+        as_text=True
+    )
     taps += 1  # Ann captures it
     assert notice(fragment) == "Ann captures Mountain card 5 (achieve majority)."
     assert card(app, play_id, 5)["captured_by"] == 0
-    assert "<li id=\"captured-5\">Mountain card 5: 4 VP, iron · " in facts(fragment, ann)
+    assert '<li id="captured-5">Mountain card 5: 4 VP, iron · ' in facts(fragment, ann)
     # Terrain, encampments, resource, VP (which puts it in and passes the turn), + Minion, capture.
     assert taps == 6
     assert saved(app, play_id)["changes"] == 7, "seven actions, seven undo steps"
@@ -1525,13 +1778,14 @@ def test_taps_to_enter_a_captured_card(client, app, play_id: int) -> None:
 # The same game through the JSON API ---------------------------------------------------------------------------
 
 
-
 def test_api_starts_a_tracked_speros_play(client, app) -> None:
     view = api_start(client)
     assert (view["game"], view["status"], view["source"]) == ("speros", "in_progress", "api")
     assert view["options"] == {"mastery": []}
-    assert view["players"] == [{"name": "Ann", "colour": "green", **START_SEAT},
-                               {"name": "Bob", "colour": "red", **START_SEAT}]
+    assert view["players"] == [
+        {"name": "Ann", "colour": "green", **START_SEAT},
+        {"name": "Bob", "colour": "red", **START_SEAT},
+    ]
     assert view["table"] == START_TABLE
     assert view["tracker_notes"] == []
     assert view["end"] == {"triggered": False, "why": None}
@@ -1545,18 +1799,38 @@ def test_api_starts_a_tracked_speros_play(client, app) -> None:
 
 
 BAD_API_STARTS = [
-    ("one player", {"players": [{"name": "Ann", "colour": "green"}]}, "players",
-     "Conquest of Speros is for 2 to 4 players; 1 given."),
-    ("five players", {"players": [{"name": n, "colour": c} for n, c in zip("ABCDE", [*COLOURS, "green"], strict=True)]},
-     "players", "Conquest of Speros is for 2 to 4 players; 5 given."),
+    (
+        "one player",
+        {"players": [{"name": "Ann", "colour": "green"}]},
+        "players",
+        "Conquest of Speros is for 2 to 4 players; 1 given.",
+    ),
+    (
+        "five players",
+        {"players": [{"name": n, "colour": c} for n, c in zip("ABCDE", [*COLOURS, "green"], strict=True)]},
+        "players",
+        "Conquest of Speros is for 2 to 4 players; 5 given.",
+    ),
     ("a colour left out", {"players": [{"name": "Ann", "colour": "green"}, {"name": "Bob"}]}, "players[1]", None),
     ("no colours at all", {"players": [{"name": "Ann"}, {"name": "Bob"}]}, "players[0]", None),
-    ("a colour not the game's", {"players": [{"name": "Ann", "colour": "purple"}, {"name": "Bob", "colour": "red"}]},
-     "players[0].colour", None),
-    ("a colour twice", {"players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "red"}]},
-     "players[1].colour", None),
-    ("a counter given at the start", {"players": [{"name": "Ann", "colour": "green", "bonus_1": 4}, PAIR[1]]},
-     "players[0].bonus_1", None),
+    (
+        "a colour not the game's",
+        {"players": [{"name": "Ann", "colour": "purple"}, {"name": "Bob", "colour": "red"}]},
+        "players[0].colour",
+        None,
+    ),
+    (
+        "a colour twice",
+        {"players": [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "red"}]},
+        "players[1].colour",
+        None,
+    ),
+    (
+        "a counter given at the start",
+        {"players": [{"name": "Ann", "colour": "green", "bonus_1": 4}, PAIR[1]]},
+        "players[0].bonus_1",
+        None,
+    ),
     ("an unknown option", {"players": PAIR, "options": {"dragons": 1}}, "options.dragons", "Unknown field."),
 ]
 
@@ -1577,12 +1851,18 @@ def test_api_bad_starts_answer_422_and_save_nothing(client, app, case: str, body
 @pytest.mark.parametrize(
     ("players", "errors"),
     [
-        ([{"name": "Ann", "colour": "green"}, {"name": "Bob"}],
-         [{"field": "players[1].colour", "message": "Must be one of 'green', 'red', 'blue' or 'black'."}]),
-        ([{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "red"}],
-         [{"field": "players[1].colour", "message": "Ann already plays red."}]),
-        ([{"name": "Ann", "colour": "pink"}, {"name": "Bob", "colour": "red"}],
-         [{"field": "players[0].colour", "message": "Must be one of 'green', 'red', 'blue' or 'black'."}]),
+        (
+            [{"name": "Ann", "colour": "green"}, {"name": "Bob"}],
+            [{"field": "players[1].colour", "message": "Must be one of 'green', 'red', 'blue' or 'black'."}],
+        ),
+        (
+            [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "red"}],
+            [{"field": "players[1].colour", "message": "Ann already plays red."}],
+        ),
+        (
+            [{"name": "Ann", "colour": "pink"}, {"name": "Bob", "colour": "red"}],
+            [{"field": "players[0].colour", "message": "Must be one of 'green', 'red', 'blue' or 'black'."}],
+        ),
     ],
     ids=["a colour left out", "a colour twice", "a colour not the game's"],
 )
@@ -1599,8 +1879,12 @@ def test_api_mastery_objectives_given_at_the_start_are_in_play(client, app) -> N
     assert view["options"] == options
     assert objectives(view["table"]) == [{"vp": 6, "leaders": ["Ann"]}]
     ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
-    assert ann["breakdown"][5] == {"key": "mastery", "label": "Mastery Objectives", "points": 6,
-                                   "why": "Mastery 'Explorer': you best meet it, 6 VP."}
+    assert ann["breakdown"][5] == {
+        "key": "mastery",
+        "label": "Mastery Objectives",
+        "points": 6,
+        "why": "Mastery 'Explorer': you best meet it, 6 VP.",
+    }
     # The tracker's form shows it, and a correction through it keeps the objective's name.
     html = client.get(view["url"]).get_data(as_text=True)
     form = html.split('<form id="mastery-1"')[1].split("</form>")[0]
@@ -1620,8 +1904,9 @@ def test_api_mastery_objectives_given_at_the_start_are_in_play(client, app) -> N
     ids=["a leader not playing", "21 VP"],
 )
 def test_api_bad_mastery_objectives_at_the_start(client, app, mastery: list, field: str, message: str) -> None:
-    response = post_json(client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR,
-                                                  "options": {"mastery": mastery}})
+    response = post_json(
+        client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR, "options": {"mastery": mastery}}
+    )
     assert response.status_code == 422
     assert {"field": field, "message": message} in response.get_json()["errors"]
     with Session(app.extensions["db_engine"]) as session:
@@ -1630,8 +1915,9 @@ def test_api_bad_mastery_objectives_at_the_start(client, app, mastery: list, fie
 
 def test_api_two_mastery_objectives_with_two_players_are_refused_in_good_english(client) -> None:
     mastery = [{"name": "A", "vp": 3, "leaders": []}, {"name": "B", "vp": 3, "leaders": []}]
-    response = post_json(client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR,
-                                                  "options": {"mastery": mastery}})
+    response = post_json(
+        client, "/api/v1/plays", {"game": "speros", "track": True, "players": PAIR, "options": {"mastery": mastery}}
+    )
     assert response.status_code == 422
     assert response.get_json()["errors"] == [
         {"field": "options.mastery", "message": "With 2 players, 1 Mastery Objective is dealt; 2 given."}
@@ -1640,18 +1926,26 @@ def test_api_two_mastery_objectives_with_two_players_are_refused_in_good_english
 
 def test_api_game_actions_and_the_table_they_leave(client) -> None:
     play = api_start(client)["id"]
-    view = api_act(client, play, {"action": "explore", "player": "Ann", "terrain": "mountain", "encampments": 3,
-                                  "vp": 4, "resources": ["iron"]})
+    view = api_act(
+        client,
+        play,
+        {"action": "explore", "player": "Ann", "terrain": "mountain", "encampments": 3, "vp": 4, "resources": ["iron"]},
+    )
     assert view["said"] == ["Mountain card 1 (4 VP, iron) is in the Skirmish Area.", "Ann deploys a Minion there."]
-    view = api_act(client, play, {"action": "explore", "terrain": "forest", "encampments": 3, "vp": 2,
-                                  "resources": ["gold", "crystal"]})
+    view = api_act(
+        client,
+        play,
+        {"action": "explore", "terrain": "forest", "encampments": 3, "vp": 2, "resources": ["gold", "crystal"]},
+    )
     assert view["said"] == ["Forest card 2 (2 VP, gold and crystal) is in the Skirmish Area."]
     view = api_act(client, play, {"action": "deploy", "player": "Bob", "card": 1, "kind": "general"})
     assert view["said"] == ["Bob deploys a General to Mountain card 1."]
     api_act(client, play, {"action": "deploy", "player": "Ann", "card": 2})
     view = api_act(client, play, {"action": "deploy", "player": "Ann", "card": 2, "kind": "general"})
-    assert view["said"][-1] == ("Ann may capture Forest card 2: Ann has 2 units; even if the 1 empty encampment were "
-                                "filled by another player, they could reach only 1: Ann demonstrates majority.")
+    assert view["said"][-1] == (
+        "Ann may capture Forest card 2: Ann has 2 units; even if the 1 empty encampment were "
+        "filled by another player, they could reach only 1: Ann demonstrates majority."
+    )
     assert {"text": view["said"][-1], "warning": False} in view["tracker_notes"]
     view = api_act(client, play, {"action": "capture", "player": "Ann", "card": 2})
     assert view["said"] == ["Ann captures Forest card 2 (demonstrate majority)."]
@@ -1664,20 +1958,40 @@ def test_api_game_actions_and_the_table_they_leave(client) -> None:
     assert view["said"] == ["Bob's turn."] and view["table"]["turn"] == 2
     view = api_act(client, play, {"action": "last_drawn", "drawn": True})
     assert view["said"] == ["The last Location card is drawn. Bob finishes, then Ann takes one more turn."]
-    assert view["end"] == {"triggered": True,
-                           "why": "The last Location card is drawn: Bob finishes, then Ann takes one more turn."}
+    assert view["end"] == {
+        "triggered": True,
+        "why": "The last Location card is drawn: Bob finishes, then Ann takes one more turn.",
+    }
     view = api_act(client, play, {"action": "mastery", "number": 1, "vp": 4, "leaders": ["ann"]})
     assert view["said"] == ["Mastery Objective 1: 4 VP, best met by Ann."]
     view = api_act(client, play, {"action": "set", "player": "Bob", "field": "bonus_2", "value": 6})
     assert view["said"] == []
     # The table: cards with their units as [seat, kind] pairs (a seat is a player's index in "players").
     assert view["table"] == {
-        "turn": 2, "next_card": 3, "last_drawn": 2, "mastery": view["table"]["mastery"], "ended": None,
+        "turn": 2,
+        "next_card": 3,
+        "last_drawn": 2,
+        "mastery": view["table"]["mastery"],
+        "ended": None,
         "cards": [
-            {"id": 1, "terrain": "mountain", "encampments": 3, "vp": 4, "resources": ["iron"],
-             "units": [[0, "minion"]], "captured_by": None},
-            {"id": 2, "terrain": "forest", "encampments": 3, "vp": 2, "resources": ["gold", "crystal"],
-             "units": [[0, "minion"], [0, "general"]], "captured_by": 0},
+            {
+                "id": 1,
+                "terrain": "mountain",
+                "encampments": 3,
+                "vp": 4,
+                "resources": ["iron"],
+                "units": [[0, "minion"]],
+                "captured_by": None,
+            },
+            {
+                "id": 2,
+                "terrain": "forest",
+                "encampments": 3,
+                "vp": 2,
+                "resources": ["gold", "crystal"],
+                "units": [[0, "minion"], [0, "general"]],
+                "captured_by": 0,
+            },
         ],
     }
     assert objectives(view["table"]) == [{"vp": 4, "leaders": ["Ann"]}]
@@ -1686,7 +2000,12 @@ def test_api_game_actions_and_the_table_they_leave(client) -> None:
     ann = next(p for p in view["live"]["players"] if p["name"] == "Ann")
     assert ann["total"] == 12
     assert {line["key"]: line["points"] for line in ann["breakdown"]} == {
-        "captured": 2, "resource_sets": 0, "minions": 3, "general": 3, "bonus_objective": 0, "mastery": 4
+        "captured": 2,
+        "resource_sets": 0,
+        "minions": 3,
+        "general": 3,
+        "bonus_objective": 0,
+        "mastery": 4,
     }
     bob = next(p for p in view["live"]["players"] if p["name"] == "Bob")
     assert (bob["total"], bob["breakdown"][4]["why"]) == (6, "The best of 0, 6 and 0: 6 VP.")
@@ -1694,23 +2013,55 @@ def test_api_game_actions_and_the_table_they_leave(client) -> None:
 
 
 API_REFUSED = [
-    ("no resource", {"action": "explore", "terrain": "swamp", "encampments": 2, "vp": 1}, "resources",
-     "Which resource does this card show?"),
-    ("an empty resource list", {"action": "explore", "terrain": "swamp", "encampments": 2, "vp": 1, "resources": []},
-     "resources", "Which resource does this card show?"),
-    ("encampments as text", {"action": "explore", "terrain": "swamp", "encampments": "2", "vp": 1,
-                             "resources": ["iron"]}, "encampments", None),
-    ("13 encampments", {"action": "explore", "terrain": "swamp", "encampments": 13, "vp": 1, "resources": ["iron"]},
-     "encampments", "Must be at most 12."),
-    ("a full card", {"action": "deploy", "player": "Ann", "card": 2}, "card",
-     "Forest card 2 has no unoccupied encampment."),
-    ("a captured card", {"action": "deploy", "player": "Bob", "card": 1, "kind": "general"}, "card",
-     "Mountain card 1 is in Ann's Captured Area: no unit can be deployed there."),
+    (
+        "no resource",
+        {"action": "explore", "terrain": "swamp", "encampments": 2, "vp": 1},
+        "resources",
+        "Which resource does this card show?",
+    ),
+    (
+        "an empty resource list",
+        {"action": "explore", "terrain": "swamp", "encampments": 2, "vp": 1, "resources": []},
+        "resources",
+        "Which resource does this card show?",
+    ),
+    (
+        "encampments as text",
+        {"action": "explore", "terrain": "swamp", "encampments": "2", "vp": 1, "resources": ["iron"]},
+        "encampments",
+        None,
+    ),
+    (
+        "13 encampments",
+        {"action": "explore", "terrain": "swamp", "encampments": 13, "vp": 1, "resources": ["iron"]},
+        "encampments",
+        "Must be at most 12.",
+    ),
+    (
+        "a full card",
+        {"action": "deploy", "player": "Ann", "card": 2},
+        "card",
+        "Forest card 2 has no unoccupied encampment.",
+    ),
+    (
+        "a captured card",
+        {"action": "deploy", "player": "Bob", "card": 1, "kind": "general"},
+        "card",
+        "Mountain card 1 is in Ann's Captured Area: no unit can be deployed there.",
+    ),
     ("the wrong capturer", {"action": "capture", "player": "Ann", "card": 2}, "card", None),
-    ("an empty Base Camp", {"action": "deploy", "player": "Bob", "card": 3}, "kind",
-     "Bob has no Minion left in Base Camp."),
-    ("a locked Artifact", {"action": "remove", "player": "Ann", "card": 5}, "card",
-     "The units on Artifact 5 are locked on: it is a captured Artifact."),
+    (
+        "an empty Base Camp",
+        {"action": "deploy", "player": "Bob", "card": 3},
+        "kind",
+        "Bob has no Minion left in Base Camp.",
+    ),
+    (
+        "a locked Artifact",
+        {"action": "remove", "player": "Ann", "card": 5},
+        "card",
+        "The units on Artifact 5 are locked on: it is a captured Artifact.",
+    ),
     ("a card not in play", {"action": "capture", "player": "Bob", "card": 6}, "card", "There is no card 6 in play."),
     ("a card as text", {"action": "deploy", "player": "Bob", "card": "3", "kind": "general"}, "card", None),
     ("a move with no target", {"action": "move", "player": "Bob", "card": 3}, "to", None),
@@ -1736,8 +2087,9 @@ def test_api_refused_actions_answer_422_and_change_nothing(
 
 def test_api_undo_a_capture(client) -> None:
     play = api_start(client, [*PAIR, {"name": "Cy", "colour": "blue"}])["id"]
-    api_act(client, play, {"action": "explore", "terrain": "artifact", "encampments": 5, "vp": 6,
-                           "resources": ["gold"]})
+    api_act(
+        client, play, {"action": "explore", "terrain": "artifact", "encampments": 5, "vp": 6, "resources": ["gold"]}
+    )
     for name in ("Cy", "Bob", "Bob", "Ann", "Bob"):
         api_act(client, play, {"action": "deploy", "player": name, "card": 1})
     before = client.get(f"/api/v1/plays/{play}").get_json()
@@ -1750,9 +2102,11 @@ def test_api_undo_a_capture(client) -> None:
     assert view["undone"] == {
         "action": {"action": "capture", "player": "Bob", "card": 1},
         "text": "Bob captures Artifact 1 (achieve majority) (Bob's units on it are locked on; "
-                "Ann and Cy's go back to their Base Camp)",
-        "said": ["Bob captures Artifact 1 (achieve majority).",
-                 "Bob's units on it are locked on; Ann and Cy's go back to their Base Camp."],
+        "Ann and Cy's go back to their Base Camp)",
+        "said": [
+            "Bob captures Artifact 1 (achieve majority).",
+            "Bob's units on it are locked on; Ann and Cy's go back to their Base Camp.",
+        ],
     }
     for key in ("players", "table", "live", "tracker_notes", "end"):
         assert view[key] == before[key], key
@@ -1760,8 +2114,11 @@ def test_api_undo_a_capture(client) -> None:
 
 def test_api_finish(client) -> None:
     play = api_start(client)["id"]
-    api_act(client, play, {"action": "explore", "player": "Bob", "terrain": "swamp", "encampments": 1, "vp": 5,
-                           "resources": ["iron"]})
+    api_act(
+        client,
+        play,
+        {"action": "explore", "player": "Bob", "terrain": "swamp", "encampments": 1, "vp": 5, "resources": ["iron"]},
+    )
     api_act(client, play, {"action": "capture", "player": "Bob", "card": 1})
     api_act(client, play, {"action": "set", "player": "Ann", "field": "bonus_3", "value": 8})
     response = post_json(client, f"/api/v1/plays/{play}/finish", {})
@@ -1781,27 +2138,62 @@ def test_the_same_actions_through_the_api_and_the_page_give_the_same_state(clien
     by_page = api_start(client)["id"]
     ann, bob = seat_ids(client, by_page)
     steps = [
-        ({"action": "explore", "player": "Ann", "terrain": "mountain", "encampments": 3, "vp": 4,
-          "resources": ["iron", "gold"]},
-         {"action": "explore", "slot": "explore", "terrain": "mountain", "encampments": "3",
-          "resources": ["iron", "gold"], "vp": "4", "seat": str(ann)}),
-        ({"action": "explore", "terrain": "artifact", "encampments": 5, "vp": -1, "resources": ["crystal"]},
-         {"action": "explore", "slot": "explore", "terrain": "artifact", "resources": ["crystal"], "vp": "-1",
-          "seat": ""}),
-        ({"action": "deploy", "player": "Ann", "card": 1},
-         {"action": "deploy", "slot": "skirmish", "seat": str(ann), "card": "1"}),
-        ({"action": "deploy", "player": "Bob", "card": 2, "kind": "general"},
-         {"action": "deploy", "slot": "skirmish", "seat": str(bob), "card": "2", "kind": "general"}),
-        ({"action": "capture", "player": "Ann", "card": 1},
-         {"action": "capture", "slot": "skirmish", "seat": str(ann), "card": "1"}),
-        ({"action": "move", "player": "Ann", "card": 1, "kind": "minion", "to": 2},
-         {"action": "move", "slot": "skirmish", "card": "1", "seat": str(ann), "kind": "minion", "to": "2"}),
-        ({"action": "remove", "player": "Bob", "card": 2, "kind": "general"},
-         {"action": "remove", "slot": "skirmish", "seat": str(bob), "card": "2", "kind": "general"}),
+        (
+            {
+                "action": "explore",
+                "player": "Ann",
+                "terrain": "mountain",
+                "encampments": 3,
+                "vp": 4,
+                "resources": ["iron", "gold"],
+            },
+            {
+                "action": "explore",
+                "slot": "explore",
+                "terrain": "mountain",
+                "encampments": "3",
+                "resources": ["iron", "gold"],
+                "vp": "4",
+                "seat": str(ann),
+            },
+        ),
+        (
+            {"action": "explore", "terrain": "artifact", "encampments": 5, "vp": -1, "resources": ["crystal"]},
+            {
+                "action": "explore",
+                "slot": "explore",
+                "terrain": "artifact",
+                "resources": ["crystal"],
+                "vp": "-1",
+                "seat": "",
+            },
+        ),
+        (
+            {"action": "deploy", "player": "Ann", "card": 1},
+            {"action": "deploy", "slot": "skirmish", "seat": str(ann), "card": "1"},
+        ),
+        (
+            {"action": "deploy", "player": "Bob", "card": 2, "kind": "general"},
+            {"action": "deploy", "slot": "skirmish", "seat": str(bob), "card": "2", "kind": "general"},
+        ),
+        (
+            {"action": "capture", "player": "Ann", "card": 1},
+            {"action": "capture", "slot": "skirmish", "seat": str(ann), "card": "1"},
+        ),
+        (
+            {"action": "move", "player": "Ann", "card": 1, "kind": "minion", "to": 2},
+            {"action": "move", "slot": "skirmish", "card": "1", "seat": str(ann), "kind": "minion", "to": "2"},
+        ),
+        (
+            {"action": "remove", "player": "Bob", "card": 2, "kind": "general"},
+            {"action": "remove", "slot": "skirmish", "seat": str(bob), "card": "2", "kind": "general"},
+        ),
         ({"action": "next_turn"}, {"action": "next_turn", "slot": "next_turn"}),
         ({"action": "last_drawn", "drawn": True}, {"action": "last_drawn", "slot": "last_drawn", "drawn": "true"}),
-        ({"action": "mastery", "number": 1, "vp": 5, "leaders": ["Ann", "Bob"]},
-         {"action": "mastery", "slot": "mastery", "number": "1", "vp": "5", "leaders": ["Ann", "Bob"]}),
+        (
+            {"action": "mastery", "number": 1, "vp": 5, "leaders": ["Ann", "Bob"]},
+            {"action": "mastery", "slot": "mastery", "number": "1", "vp": "5", "leaders": ["Ann", "Bob"]},
+        ),
     ]
     for body, form in steps:
         said = api_act(client, by_api, body)["said"]
@@ -1862,7 +2254,7 @@ def test_units_on_a_captured_location_are_moved_from_the_page(client, app, play_
     ann, bob = captured_forest(client, play_id)
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     mine = facts(html, ann)
-    assert '<summary>Move a unit (an ability)</summary>' in mine
+    assert "<summary>Move a unit (an ability)</summary>" in mine
     move_form = next(form for form in forms(mine) if 'name="action" value="move"' in form)
     assert re.findall(r'<select name="to"><option value="(\d+)">Ocean card 2</option></select>', move_form) == ["2"]
     tap = hidden_fields(move_form) | {"seat": str(ann), "kind": "general", "to": "2"}
@@ -1932,22 +2324,32 @@ NESTED = [
     pytest.param([["iron"]], {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."}, id="a list in the list"),
     pytest.param([[]], {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."}, id="an empty list in it"),
     pytest.param([{"iron": True}], {"resources[0]": "Must be one of 'crystal', 'iron' or 'gold'."}, id="an object"),
-    pytest.param(["iron", ["gold"]], {"resources[1]": "Must be one of 'crystal', 'iron' or 'gold'."},
-                 id="a resource, then a list"),
+    pytest.param(
+        ["iron", ["gold"]],
+        {"resources[1]": "Must be one of 'crystal', 'iron' or 'gold'."},
+        id="a resource, then a list",
+    ),
     pytest.param({"iron": 1}, {"resources": "Give a list."}, id="an object for the list"),
     pytest.param(3, {"resources": "Give a list."}, id="a number for the list"),
 ]
 
 
 @pytest.mark.parametrize(("resources", "errors"), NESTED)
-def test_api_explore_with_resources_that_are_no_resources_is_a_422(client, app, resources: Any,
-                                                                     errors: dict[str, str]) -> None:
+def test_api_explore_with_resources_that_are_no_resources_is_a_422(
+    client, app, resources: Any, errors: dict[str, str]
+) -> None:
     """POST /api/v1/plays/<id>/actions with {"resources": [["iron"]]} was a 500: a 422 with the field and a clear
     message, and nothing changed."""
     play = api_start(client)["id"]
     before = saved(app, play)
-    body = {"action": "explore", "player": "Ann", "terrain": "forest", "encampments": 3, "vp": 1,
-            "resources": resources}
+    body = {
+        "action": "explore",
+        "player": "Ann",
+        "terrain": "forest",
+        "encampments": 3,
+        "vp": 1,
+        "resources": resources,
+    }
     answer = api_act(client, play, body, status=422)
     assert {e["field"]: e["message"] for e in answer["errors"]} == errors
     assert saved(app, play) == before
@@ -1956,10 +2358,15 @@ def test_api_explore_with_resources_that_are_no_resources_is_a_422(client, app, 
 def test_api_refuses_a_four_encampment_artifact_and_a_second_last_card(client, app) -> None:
     """'Every Artifact card features 5 Encampments'; the last Location card is drawn once."""
     play = api_start(client)["id"]
-    answer = api_act(client, play, {"action": "explore", "terrain": "artifact", "encampments": 4, "vp": 1,
-                                    "resources": ["gold"]}, status=422)
-    assert answer["errors"] == [{"field": "encampments",
-                                 "message": "Every Artifact card features 5 Encampments, not 4."}]
+    answer = api_act(
+        client,
+        play,
+        {"action": "explore", "terrain": "artifact", "encampments": 4, "vp": 1, "resources": ["gold"]},
+        status=422,
+    )
+    assert answer["errors"] == [
+        {"field": "encampments", "message": "Every Artifact card features 5 Encampments, not 4."}
+    ]
     api_act(client, play, {"action": "last_drawn", "drawn": True})
     before = saved(app, play)
     answer = api_act(client, play, {"action": "last_drawn", "drawn": True}, status=422)
@@ -1970,8 +2377,18 @@ def test_api_refuses_a_four_encampment_artifact_and_a_second_last_card(client, a
 def test_api_undo_says_the_action_in_plain_words(client) -> None:
     """The undone action's text is said as players would say it: no brackets, quotes or field names."""
     play = api_start(client)["id"]
-    api_act(client, play, {"action": "explore", "player": "Ann", "terrain": "forest", "encampments": 4, "vp": 2,
-                           "resources": ["iron", "gold"]})
+    api_act(
+        client,
+        play,
+        {
+            "action": "explore",
+            "player": "Ann",
+            "terrain": "forest",
+            "encampments": 4,
+            "vp": 2,
+            "resources": ["iron", "gold"],
+        },
+    )
     undone = post_json(client, f"/api/v1/plays/{play}/undo", {}).get_json()["undone"]
     assert undone["text"].startswith("Ann puts Forest card 1 into play (4 encampments, iron and gold, 2 VP)")
     assert not any(mark in undone["text"] for mark in "[]{}_")

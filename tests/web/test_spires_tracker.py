@@ -49,17 +49,20 @@ def two(client) -> tuple[int, int, int]:
 REFUSED = [
     # (case: taps before as (seat index, field, value), the refused tap as (seat index, field, form), message)
     pytest.param(
-        [(0, "towers.red", 10)], (1, "towers.red", {"value": 7}),
+        [(0, "towers.red", 10)],
+        (1, "towers.red", {"value": 7}),
         f"The deck has only 15 red cards; 17 counted in all. Ann has 10 and Bob 7. {SUIT_RULE}",
         id="Each suit has 12 values (notes: 15 in all towers): 17 red cards between two players",
     ),
     pytest.param(
-        [(0, "towers.red", 8), (1, "towers.red", 7)], (1, "towers.red", {"delta": 1}),
+        [(0, "towers.red", 8), (1, "towers.red", 7)],
+        (1, "towers.red", {"delta": 1}),
         f"The deck has only 15 red cards; 16 counted in all. Ann has 8 and Bob 8. {SUIT_RULE}",
         id="Each suit has 12 values (notes: 15 in all towers): the 16th red card, one + tap",
     ),
     pytest.param(
-        [(0, "quills", 5)], (1, "quills", {"value": 4}),
+        [(0, "quills", 5)],
+        (1, "quills", {"value": 4}),
         f"The deck has only 8 quills; 9 counted in all. Ann has 5 and Bob 4. {QUILLS_RULE}",
         id="Quills: 10 points (8 symbols total)",
     ),
@@ -132,8 +135,14 @@ def test_api_refuses_the_same_totals(client, app, two) -> None:
     api_act(client, play, {"action": "set", "player": "Ann", "field": "towers.red", "value": 10})
     stored = saved(app, play)
     refused = api_act(client, play, {"action": "set", "player": "Bob", "field": "towers.red", "value": 7}, 422)
-    assert refused == {"errors": [{"field": "towers.red", "message": "The deck has only 15 red cards; 17 counted in "
-                                   f"all. Ann has 10 and Bob 7. {SUIT_RULE}"}]}
+    assert refused == {
+        "errors": [
+            {
+                "field": "towers.red",
+                "message": f"The deck has only 15 red cards; 17 counted in all. Ann has 10 and Bob 7. {SUIT_RULE}",
+            }
+        ]
+    }
     assert saved(app, play) == stored
 
 
@@ -185,8 +194,11 @@ def test_each_seat_counts_its_cards_in_one_tap_each(client, two) -> None:
         assert fields == [*(f"towers.{suit}" for suit in spires.SUITS), "crowns", "swords", "quills"]
         for field in fields:
             assert count_now(panel, seat, field) == "0"
-        chips = re.findall(r'<button class="button step count-chip( tall)?" type="submit" name="value" value="(\d)"\s+'
-                           r'aria-label="([^"]+)" hx-post="([^"]+)" hx-target="#a-count-(\d+)"', panel)
+        chips = re.findall(
+            r'<button class="button step count-chip( tall)?" type="submit" name="value" value="(\d)"\s+'
+            r'aria-label="([^"]+)" hx-post="([^"]+)" hx-target="#a-count-(\d+)"',
+            panel,
+        )
         assert len(chips) == 9 * 6
         assert {post_to for *_rest, post_to, _slot in chips} == {f"/plays/{play}/actions"}
         assert {int(slot) for *_rest, slot in chips} == {seat}

@@ -49,7 +49,6 @@ def play_id(client) -> int:
     return start_spqf(client)
 
 
-
 def post(client, htmx: bool, url: str, data: dict | None = None):
     """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
     return client.htmx("POST", url, data=data or {}) if htmx else client.post(url, data=data or {})
@@ -63,7 +62,6 @@ def tap(client, play_id: int, seat_id: int, htmx: bool = False, **data):
 def act(client, play_id: int, htmx: bool = False, **data):
     """One of SPQF's own actions: action=next_turn / last_card / first_token, with its parameters."""
     return post(client, htmx, f"/plays/{play_id}/actions", {k: str(v) for k, v in data.items()})
-
 
 
 # The new-play form --------------------------------------------------------------------------------------------
@@ -111,31 +109,42 @@ def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
     html = client.get(target).get_data(as_text=True)
     assert "Setup for 3 players" in html
     assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
-        ("green", "Ann"), ("red", "Bob"), ("yellow", "Cy")
+        ("green", "Ann"),
+        ("red", "Bob"),
+        ("yellow", "Cy"),
     ]
-    assert ("Civilization Level VP (your own table): level 0: 0, level 1: 4, level 2: 8, level 3: 9, "
-            "level 4: 14, level 5: 20 VP.") in html
+    assert (
+        "Civilization Level VP (your own table): level 0: 0, level 1: 4, level 2: 8, level 3: 9, "
+        "level 4: 14, level 5: 20 VP."
+    ) in html
     with Session(app.extensions["db_engine"]) as session:
         play = session.get(Play, play_id)
         assert (play.game, play.status, play.options) == ("spqf", IN_PROGRESS, {"level_vp": [0, 4, 8, 9, 14, 20]})
         assert play.extra["table"] == {"turn": 1, "first": {}, "last_card": False, "end_round": None}
         seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
         assert [(s.name, s.colour) for s in seats] == [("Ann", "green"), ("Bob", "red"), ("Cy", "yellow")]
-        assert all(
-            s.state == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0} for s in seats
-        )
+        assert all(s.state == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0} for s in seats)
 
 
 BAD_NEW_PLAYS = [
     ("one player", {"names": ["Ann"]}, "SPQF is for 2 to 4 players; 1 given."),
     ("no player", {"names": []}, "Type the players&#39; names, first player first."),
     ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
-    ("the same colour twice", {"names": ["Ann", "Bob"], "colours": ["green", "green"]},
-     "Green is taken by an earlier player."),
-    ("a colour not the game's", {"names": ["Ann", "Bob"], "colours": ["red", "purple"]},
-     "Pick one of the game&#39;s colours."),
-    ("a level VP out of range", {"names": ["Ann", "Bob"], "level_vp": [0, 3, 6, 100, 12, 15]},
-     "Entry 4 is 100: each number must be between 0 and 99."),
+    (
+        "the same colour twice",
+        {"names": ["Ann", "Bob"], "colours": ["green", "green"]},
+        "Green is taken by an earlier player.",
+    ),
+    (
+        "a colour not the game's",
+        {"names": ["Ann", "Bob"], "colours": ["red", "purple"]},
+        "Pick one of the game&#39;s colours.",
+    ),
+    (
+        "a level VP out of range",
+        {"names": ["Ann", "Bob"], "level_vp": [0, 3, 6, 100, 12, 15]},
+        "Entry 4 is 100: each number must be between 0 and 99.",
+    ),
     ("a level VP left blank", {"names": ["Ann", "Bob"], "level_vp": [0, 3, 6, 9, 12, ""]}, "Enter a whole number."),
 ]
 
@@ -194,16 +203,22 @@ def test_tracker_page(client, count: int) -> None:
         # A Score action's VP tokens in one tap: +2 to +5 beside the counter's +1, each a tap on the VP token
         # counter, its message in that counter's slot.
         for step in (2, 3, 4, 5):
-            assert re.search(rf'<button class="step chip" type="submit" name="delta" value="{step}" '
-                             rf'aria-label="{name}: VP tokens plus {step}" hx-post="/plays/{play}/seats/{seat}" '
-                             rf'hx-target="#c-{seat}-vp_tokens-error"[^>]*>\+{step}</button>', html)
+            assert re.search(
+                rf'<button class="step chip" type="submit" name="delta" value="{step}" '
+                rf'aria-label="{name}: VP tokens plus {step}" hx-post="/plays/{play}/seats/{seat}" '
+                rf'hx-target="#c-{seat}-vp_tokens-error"[^>]*>\+{step}</button>',
+                html,
+            )
         for field in ("vp_tokens", "civ_level", "vp_cards"):
             assert re.search(rf'<output id="c-{seat}-{field}-value" class="value"[^>]*>0</output>', html)
         assert f'<p id="facts-{seat}" class="seat-facts muted small">Level 0 is worth 0 VP</p>' in html
         # The finish form: a Monument modifiers box per player. 1 VP cards have their live counter above, so the
         # finish form has no box for them (a box drawn at page load would go stale as the counter is tapped).
-        assert re.search(rf'<input id="end-{seat}-monument_modifiers" type="number"[^>]*'
-                         rf'name="end-{seat}-monument_modifiers"\s+value="0"', html)
+        assert re.search(
+            rf'<input id="end-{seat}-monument_modifiers" type="number"[^>]*'
+            rf'name="end-{seat}-monument_modifiers"\s+value="0"',
+            html,
+        )
         assert f'name="end-{seat}-vp_cards"' not in html
     assert html.count('<label for="end-') == count
     assert html.count(">Monument modifiers</label>") == count
@@ -249,8 +264,10 @@ def test_first_to_a_level_takes_a_token(client, app, play_id: int, htmx: bool) -
     assert '<ul id="levels" class="levels-list" hx-swap-oob="true">' in html
     assert 'id="give-token"' not in html, "the form a tap may be queued on is never redrawn"
     assert "<li>Level 1: <strong>Ann</strong></li>" in html
-    assert (f'<p id="facts-{ann}" class="seat-facts muted small" hx-swap-oob="true">Level 1 is worth 3 VP · first to '
-            f'level 1</p>') in html
+    assert (
+        f'<p id="facts-{ann}" class="seat-facts muted small" hx-swap-oob="true">Level 1 is worth 3 VP · first to '
+        f"level 1</p>"
+    ) in html
     assert 'id="undo"' in html and 'hx-swap-oob="innerHTML"' in html
 
 
@@ -349,17 +366,28 @@ def test_level_corrected_down_gives_the_token_back(client, app, play_id: int) ->
 
 
 BAD_TAPS = [
-    ("a level skipped", {"field": "civ_level", "value": "3"}, "civ_level",
-     "Levels are earned one at a time, in ascending order: Ann is on level 1, so the next is level 2."),
-    ("a level skipped by a delta", {"field": "civ_level", "delta": "2"}, "civ_level",
-     "Levels are earned one at a time, in ascending order: Ann is on level 1, so the next is level 2."),
-    ("level 6", {"field": "civ_level", "value": "6"}, "civ_level",
-     "There are 5 Civilization Levels: Ann can&#39;t go past level 5."),
+    (
+        "a level skipped",
+        {"field": "civ_level", "value": "3"},
+        "civ_level",
+        "Levels are earned one at a time, in ascending order: Ann is on level 1, so the next is level 2.",
+    ),
+    (
+        "a level skipped by a delta",
+        {"field": "civ_level", "delta": "2"},
+        "civ_level",
+        "Levels are earned one at a time, in ascending order: Ann is on level 1, so the next is level 2.",
+    ),
+    (
+        "level 6",
+        {"field": "civ_level", "value": "6"},
+        "civ_level",
+        "There are 5 Civilization Levels: Ann can&#39;t go past level 5.",
+    ),
     ("a negative level", {"field": "civ_level", "value": "-1"}, "civ_level", "Must be at least 0."),
     ("negative tokens", {"field": "vp_tokens", "delta": "-4"}, "vp_tokens", "Must be at least 0."),
     ("tokens past the typo guard", {"field": "vp_tokens", "value": "151"}, "vp_tokens", "Must be at most 150."),
-    ("more 1 VP cards than a player can hold", {"field": "vp_cards", "value": "54"}, "vp_cards",
-     "Must be at most 53."),
+    ("more 1 VP cards than a player can hold", {"field": "vp_cards", "value": "54"}, "vp_cards", "Must be at most 53."),
     ("not a number", {"field": "vp_tokens", "value": "ten"}, "vp_tokens", "Enter a whole number."),
     ("a delta that is not a number", {"field": "civ_level", "delta": "x"}, "civ_level", "Enter a whole number."),
     ("an unknown field", {"field": "monument", "delta": "1"}, "monument", "There is no such counter."),
@@ -399,8 +427,10 @@ def test_1_vp_cards_between_players_stay_within_the_cards_in_play(client, app, p
     before = saved(app, play_id)
     response = tap(client, play_id, bob, htmx, field="vp_cards", value=29)
     html = response.get_data(as_text=True)
-    message = ("Only 58 cards are in play with 2 players (48 Civilization + 5 starters each); 59 cards with a 1 VP "
-               "corner counted in all.")
+    message = (
+        "Only 58 cards are in play with 2 players (48 Civilization + 5 starters each); 59 cards with a 1 VP "
+        "corner counted in all."
+    )
     assert response.status_code == 422
     assert f'<p id="c-{bob}-vp_cards-error" class="error" role="alert">{message}</p>' in html
     assert ("<html" in html) is not htmx
@@ -411,8 +441,10 @@ def test_1_vp_cards_between_players_stay_within_the_cards_in_play(client, app, p
 def test_refused_tap_message_sits_beside_its_counter_on_the_page(client, play_id: int) -> None:
     ann, _bob = seat_ids(client, play_id)
     html = tap(client, play_id, ann, field="civ_level", value=2).get_data(as_text=True)
-    assert (f'<p id="c-{ann}-civ_level-error" class="error" role="alert">Levels are earned one at a time, in '
-            "ascending order: Ann is on level 0, so the next is level 1.</p>") in html
+    assert (
+        f'<p id="c-{ann}-civ_level-error" class="error" role="alert">Levels are earned one at a time, in '
+        "ascending order: Ann is on level 0, so the next is level 1.</p>"
+    ) in html
 
 
 def test_tap_on_a_seat_of_another_play_is_404(client, app, play_id: int) -> None:
@@ -444,8 +476,10 @@ def test_next_turn(client, app, play_id: int, htmx: bool) -> None:
         assert notice(html) == "Round 1: Bob&#39;s turn."
         assert '<h2 id="turn-title" hx-swap-oob="true">Round 1: Bob\'s turn</h2>' in html
         assert f'<span id="turn-{ann}" class="turn-badge" hx-swap-oob="true"></span>' in html
-        assert (f'<span id="turn-{bob}" class="turn-badge" hx-swap-oob="true"><span class="badge active">their turn'
-                "</span></span>") in html
+        assert (
+            f'<span id="turn-{bob}" class="turn-badge" hx-swap-oob="true"><span class="badge active">their turn'
+            "</span></span>"
+        ) in html
     else:
         assert response.status_code == 303
         assert response.headers["Location"].endswith(f"/plays/{play_id}")
@@ -557,18 +591,25 @@ def test_tracker_says_what_stays_on_the_table(client, play_id: int) -> None:
 
 
 BAD_ACTIONS = [
-    ("an unknown action", {"action": "dance"}, ("Unknown action &#39;dance&#39;; SPQF knows add, first_token, "
-                                               "last_card, next_turn, set.")),
-    ("a token to a player below the level", {"action": "first_token", "seat": "bob", "level": "2"},
-     "Bob has not reached level 2: only a player who has earned a level can be first to it."),
+    (
+        "an unknown action",
+        {"action": "dance"},
+        ("Unknown action &#39;dance&#39;; SPQF knows add, first_token, last_card, next_turn, set."),
+    ),
+    (
+        "a token to a player below the level",
+        {"action": "first_token", "seat": "bob", "level": "2"},
+        "Bob has not reached level 2: only a player who has earned a level can be first to it.",
+    ),
     ("a token for level 6", {"action": "first_token", "seat": "bob", "level": "6"}, "The levels are 1 to 5."),
     ("a token for nobody", {"action": "first_token", "level": "1"}, "Say which player this is for."),
-    ("a level that is not a number", {"action": "first_token", "seat": "bob", "level": "x"},
-     "Enter a whole number."),
-    ("next turn for a player", {"action": "next_turn", "seat": "bob"},
-     "Next turn is for the whole table: give no player."),
-    ("last card neither placed nor not", {"action": "last_card", "placed": "maybe"},
-     "Input should be a valid boolean"),
+    ("a level that is not a number", {"action": "first_token", "seat": "bob", "level": "x"}, "Enter a whole number."),
+    (
+        "next turn for a player",
+        {"action": "next_turn", "seat": "bob"},
+        "Next turn is for the whole table: give no player.",
+    ),
+    ("last card neither placed nor not", {"action": "last_card", "placed": "maybe"}, "Input should be a valid boolean"),
     ("a parameter next turn doesn't take", {"action": "next_turn", "turn": "9"}, "Unknown field."),
 ]
 
@@ -685,7 +726,7 @@ def test_undo_takes_back_the_token_a_tap_caused(client, app, play_id: int, htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == "Took back: Ann, Civilization Level +1 (Ann is first to level 1: +1 VP token)."
         assert oob_value(html, ann, "vp_tokens") == "0" and oob_value(html, ann, "civ_level") == "0"
-        assert "<li>Level 1: <span class=\"muted\">nobody yet</span></li>" in html
+        assert '<li>Level 1: <span class="muted">nobody yet</span></li>' in html
     else:
         assert response.headers["Location"].endswith(f"/plays/{play_id}")
     # The next undo goes one action further back, then there is nothing left.
@@ -842,8 +883,13 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.headers["Content-Disposition"] == f'inline; filename="spqf-{play_id}.pdf"'
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
-    for expected in ("SPQF", "score sheet", "Players in turn order: Ann, Bob", "1 VP cards",
-                     "The most Monument VP (2; next best 0): 3 VP."):
+    for expected in (
+        "SPQF",
+        "score sheet",
+        "Players in turn order: Ann, Bob",
+        "1 VP cards",
+        "The most Monument VP (2; next best 0): 3 VP.",
+    ):
         assert expected in text, expected
     # Narrow columns wrap the longer line labels.
     assert len(re.findall(r"Monument\s+bonus", text)) == 2
@@ -875,8 +921,9 @@ def test_refused_finish_saves_nothing(
     assert response.status_code == 422
     assert ("<html" in html) is not htmx
     if htmx:
-        assert html.lstrip().startswith(f'<form id="finish" class="finish card" method="post" '
-                                        f'action="/plays/{play_id}/finish"')
+        assert html.lstrip().startswith(
+            f'<form id="finish" class="finish card" method="post" action="/plays/{play_id}/finish"'
+        )
     # The message sits beside the box it is about, the box flagged; what was typed stays in every box.
     name = f"end-{seats[seat]}-monument_modifiers"
     assert f'<p class="error" id="{name}-error">{message}</p>' in html

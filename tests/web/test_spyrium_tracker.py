@@ -21,8 +21,16 @@ DEFAULT_RESIDENCE = [2, 3, 4, 5, 6, 7]
 COLOURS = ["red", "blue", "green", "yellow", "purple"]
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 START_SEAT = {
-    "vp_track": 0, "building_vp": [], "technique_vp": [], "money": 8, "workers": 3, "spyrium": 2, "residence": 1,
-    "bonus_8": None, "bonus_20": False, "replaced": 0,
+    "vp_track": 0,
+    "building_vp": [],
+    "technique_vp": [],
+    "money": 8,
+    "workers": 3,
+    "spyrium": 2,
+    "residence": 1,
+    "bonus_8": None,
+    "bonus_20": False,
+    "replaced": 0,
 }
 COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
 LABELS = {"vp_track": "Score track VP", "money": "Money £", "workers": "Workers", "spyrium": "Spyrium"}
@@ -55,7 +63,6 @@ def play_id(client) -> int:
     return start_spyrium(client)
 
 
-
 def post(client, htmx: bool, url: str, data: dict | None = None):
     """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
     return client.htmx("POST", url, data=data or {}) if htmx else client.post(url, data=data or {})
@@ -74,8 +81,9 @@ def act(client, play_id: int, htmx: bool = False, **data):
     if "slot" not in data and "action" in data:
         data["slot"] = slot_of(data)
     # A list is several values under one name, as the page's chips and their typed box send them.
-    return post(client, htmx, f"/plays/{play_id}/actions",
-                {k: v if isinstance(v, list) else str(v) for k, v in data.items()})
+    return post(
+        client, htmx, f"/plays/{play_id}/actions", {k: v if isinstance(v, list) else str(v) for k, v in data.items()}
+    )
 
 
 def slot_of(data: dict) -> str:
@@ -83,11 +91,9 @@ def slot_of(data: dict) -> str:
     return str(data["action"]) if "seat" not in data else f"{data['action']}-{data['seat']}"
 
 
-
 def seat_state(**changes: Any) -> dict:
     """A seat's saved state: the start state with some fields changed."""
     return {**START_SEAT, **changes}
-
 
 
 def page_value(html: str, seat_id: int, field: str) -> str | None:
@@ -112,9 +118,13 @@ def where_choices(html: str, seat_id: int) -> list[tuple[str, str, bool]]:
     """The build form's choices of where a building goes: (value, label, checked), page or fragment."""
     block = re.search(rf'<fieldset id="where-{seat_id}" class="chips where"[^>]*>(.*?)</fieldset>', html, re.DOTALL)
     assert block, "no building choices"
-    return [(value, label.strip(), bool(checked)) for value, checked, label in re.findall(
-        r'<label class="chip(?: wide)?"><input type="radio" name="replace" value="(\d*)"( checked)?>([^<]*)</label>',
-        block.group(1))]
+    return [
+        (value, label.strip(), bool(checked))
+        for value, checked, label in re.findall(
+            r'<label class="chip(?: wide)?"><input type="radio" name="replace" value="(\d*)"( checked)?>([^<]*)</label>',
+            block.group(1),
+        )
+    ]
 
 
 def end_block(html: str, seat_id: int) -> str:
@@ -208,10 +218,13 @@ def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
     html = client.get(target).get_data(as_text=True)
     assert "Setup for 3 players" in html
     assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
-        ("purple", "Ann"), ("red", "Bob"), ("yellow", "Cy")
+        ("purple", "Ann"),
+        ("red", "Bob"),
+        ("yellow", "Cy"),
     ]
-    assert ("Residence track income, bottom to top: £1, £3, £5, £7, £9, £11 (check your board and reference "
-            "card).") in html
+    assert (
+        "Residence track income, bottom to top: £1, £3, £5, £7, £9, £11 (check your board and reference card)."
+    ) in html
     # The start space pays the track's first value.
     ann = seat_ids(client, play_id)[0]
     assert facts(html, ann) == "Income £1 a turn · next building space £0"
@@ -240,16 +253,31 @@ BAD_NEW_PLAYS = [
     ("one player", {"names": ["Ann"]}, "Spyrium is for 2 to 5 players; 1 given."),
     ("no player", {"names": []}, "Type the players&#39; names, first player first."),
     ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
-    ("the same colour twice", {"names": ["Ann", "Bob"], "colours": ["purple", "purple"]},
-     "Purple is taken by an earlier player."),
-    ("a colour not the game's", {"names": ["Ann", "Bob"], "colours": ["red", "black"]},
-     "Pick one of the game&#39;s colours."),
-    ("a Residence value out of range", {"names": ["Ann", "Bob"], "residence": [2, 3, 4, 5, 6, 21]},
-     "Entry 6 is 21: each number must be between 0 and 20."),
-    ("a negative Residence value", {"names": ["Ann", "Bob"], "residence": [-1, 3, 4, 5, 6, 7]},
-     "Entry 1 is -1: each number must be between 0 and 20."),
-    ("a Residence value left blank", {"names": ["Ann", "Bob"], "residence": [2, 3, "", 5, 6, 7]},
-     "Enter a whole number."),
+    (
+        "the same colour twice",
+        {"names": ["Ann", "Bob"], "colours": ["purple", "purple"]},
+        "Purple is taken by an earlier player.",
+    ),
+    (
+        "a colour not the game's",
+        {"names": ["Ann", "Bob"], "colours": ["red", "black"]},
+        "Pick one of the game&#39;s colours.",
+    ),
+    (
+        "a Residence value out of range",
+        {"names": ["Ann", "Bob"], "residence": [2, 3, 4, 5, 6, 21]},
+        "Entry 6 is 21: each number must be between 0 and 20.",
+    ),
+    (
+        "a negative Residence value",
+        {"names": ["Ann", "Bob"], "residence": [-1, 3, 4, 5, 6, 7]},
+        "Entry 1 is -1: each number must be between 0 and 20.",
+    ),
+    (
+        "a Residence value left blank",
+        {"names": ["Ann", "Bob"], "residence": [2, 3, "", 5, 6, 7]},
+        "Enter a whole number.",
+    ),
 ]
 
 
@@ -291,8 +319,9 @@ def test_tracker_page(client, count: int) -> None:
     assert f"Setup for {count} players" in html
     assert f"Each of the {count} players takes 3 workers, 2 Spyrium crystals and £8." in html
     assert "The game ends after turn 6; the most points wins, and tied players share the victory." in html
-    assert "Residence track income, bottom to top: £2, £3, £4, £5, £6, £7 (check your board and reference card)." \
-        in html
+    assert (
+        "Residence track income, bottom to top: £2, £3, £4, £5, £6, £7 (check your board and reference card)." in html
+    )
     assert "Reaching 8 VP: choose +1 worker or £5; reaching 20 VP: take the other (at most 7 workers)." in html
     # The table: before turn 1, and the button that starts the next turn, its message slot beside it.
     assert '<h2 id="turn-title">Before turn 1</h2>' in html
@@ -320,12 +349,18 @@ def test_tracker_page(client, count: int) -> None:
         # The score track and money have one-tap amounts 2-7 under their counter: VP added, money paid (the pay
         # action) or got (the counter); the others step by one.
         for n in range(2, 8):
-            assert (f'<button class="chip-button" type="submit" name="delta" value="{n}" aria-label="{name}: Score '
-                    f'track VP +{n}"') in section
-            assert (f'<button class="chip-button" type="submit" name="amount" value="{n}" aria-label="{name}: pay '
-                    f'£{n}, −{n}">−{n}</button>') in section
-            assert (f'<button class="chip-button" type="submit" name="delta" value="{n}" aria-label="{name}: get '
-                    f'£{n}, +{n}"') in section
+            assert (
+                f'<button class="chip-button" type="submit" name="delta" value="{n}" aria-label="{name}: Score '
+                f'track VP +{n}"'
+            ) in section
+            assert (
+                f'<button class="chip-button" type="submit" name="amount" value="{n}" aria-label="{name}: pay '
+                f'£{n}, −{n}">−{n}</button>'
+            ) in section
+            assert (
+                f'<button class="chip-button" type="submit" name="delta" value="{n}" aria-label="{name}: get '
+                f'£{n}, +{n}"'
+            ) in section
         assert 'value="8"' not in section.split("Build or patent")[0].split("Score track VP")[1]
         assert "plus 5" not in section
         assert facts(section, seat) == "Income £2 a turn · next building space £0"
@@ -334,10 +369,14 @@ def test_tracker_page(client, count: int) -> None:
         assert f'aria-label="{name}: 8 VP bonus, +1 worker">+1 worker</button>' in section
         assert f'aria-label="{name}: 8 VP bonus, £5">£5</button>' in section
         assert section.count('<input type="hidden" name="action" value="bonus">') == 2
-        assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="worker">' \
+        assert (
+            f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="worker">'
             in section
-        assert f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="money">' \
+        )
+        assert (
+            f'<input type="hidden" name="seat" value="{seat}"><input type="hidden" name="choice" value="money">'
             in section
+        )
         # Build (where it goes: a new building space, the only choice before any building), and patent a technique
         # (no box: always a new one), each with its own slot; open from the start, no tap to open it.
         assert '<details class="buy" open>\n    <summary>Build or patent</summary>' in section
@@ -348,8 +387,9 @@ def test_tracker_page(client, count: int) -> None:
         names = re.findall(r'name="(vp|cost|replace|matching)"', build)
         assert names == ["replace"] + ["vp"] * 13 + ["cost"] * 13
         assert re.findall(r'type="radio" name="vp" value="(\d+)"', build) == [str(n) for n in range(12)]
-        assert (f'<span class="visually-hidden">{name}: building </span>4<span class="visually-hidden"> VP</span>'
-                in build)
+        assert (
+            f'<span class="visually-hidden">{name}: building </span>4<span class="visually-hidden"> VP</span>' in build
+        )
         submits = re.findall(r'<button class="[^"]*" type="submit"(?: name="cost" value="(\d+)")?', build)
         assert submits == [""] + [str(n) for n in range(12)]
         assert f'aria-label="{name}: build, card £8">£8</button>' in build
@@ -372,8 +412,9 @@ def test_tracker_page(client, count: int) -> None:
         assert f'<label for="pay-{seat}"><span class="visually-hidden">{name}: </span>Pay £</label>' in pay
         # The other Residence action: scores the value of the token's space, shown on the button.
         scoring = section.split('<input type="hidden" name="action" value="residence_vp">')[1].split("</form>")[0]
-        assert (f'<span class="visually-hidden">{name}: Residence action, </span>Score <span id="res-vp-{seat}">2'
-                '</span> VP') in scoring
+        assert (
+            f'<span class="visually-hidden">{name}: Residence action, </span>Score <span id="res-vp-{seat}">2</span> VP'
+        ) in scoring
         # At the end: each technique's end VP, none yet.
         assert "<summary>At the end: techniques' VP</summary>" in section
         assert end_forms(section, seat) == []
@@ -437,8 +478,10 @@ def test_six_turns_through_the_periods_each_paying_the_residence_income(client, 
     assert [s["money"] for s in state["seats"]] == [8 + 6 * 1, 8 + 6 * 5]
     html = client.get(f"/plays/{play}").get_data(as_text=True)
     assert '<h2 id="turn-title">Turn 6 of 6 · period C</h2>' in html
-    assert ("<li class=\"warn\"><strong>Warning:</strong> Turn 6 is the last: when it is over, enter each "
-            "technique&#39;s end VP (At the end) and finish.</li>") in html
+    assert (
+        '<li class="warn"><strong>Warning:</strong> Turn 6 is the last: when it is over, enter each '
+        "technique&#39;s end VP (At the end) and finish.</li>"
+    ) in html
     assert residence_shown(html, bob) == "5" and residence_shown(html, ann) == "1"
     assert facts(html, bob) == "Income £5 a turn · next building space £0"
     assert facts(html, ann) == "Income £1 a turn · next building space £0"
@@ -471,8 +514,10 @@ def test_counters_step_and_set(client, app, play_id: int, htmx: bool) -> None:
         residence = answers[3].get_data(as_text=True)
         assert oob_value(residence, bob, "residence") == "2"
         # The counter shows the value printed on the token's new space (3), redrawn out of band.
-        assert (f'<output id="residence-{bob}" class="value" aria-labelledby="c-{bob}-residence-label" '
-                'hx-swap-oob="true">3</output>') in residence
+        assert (
+            f'<output id="residence-{bob}" class="value" aria-labelledby="c-{bob}-residence-label" '
+            'hx-swap-oob="true">3</output>'
+        ) in residence
         assert facts(residence, bob) == "Income £3 a turn · next building space £0"
         track = answers[4].get_data(as_text=True)
         assert re.search(r'Bob</span> <span class="points">5</span>\s*<span class="parts">Score track 5</span>', track)
@@ -488,12 +533,13 @@ def test_reaching_8_vp_asks_the_choice(client, app, play_id: int, htmx: bool) ->
     response = tap(client, play_id, ann, htmx, field="vp_track", delta=8)
     assert response.status_code == (200 if htmx else 303)
     assert saved(app, play_id)["seats"][0] == seat_state(vp_track=8)
-    warning = "<li class=\"warn\"><strong>Warning:</strong> Ann reached 8 VP: choose +1 worker or £5.</li>"
+    warning = '<li class="warn"><strong>Warning:</strong> Ann reached 8 VP: choose +1 worker or £5.</li>'
     if htmx:
         html = response.get_data(as_text=True)
         assert notice(html) == "Ann reached 8 VP: choose +1 worker or £5."
-        assert (f'<p id="bonus-{ann}" class="bonus-state warn" hx-swap-oob="true">8 VP reached: choose +1 worker or '
-                "£5.</p>") in html
+        assert (
+            f'<p id="bonus-{ann}" class="bonus-state warn" hx-swap-oob="true">8 VP reached: choose +1 worker or £5.</p>'
+        ) in html
         assert bonus_text(html, bob) == "At 8 VP: +1 worker or £5; at 20 VP the other."
     else:
         html = client.get(f"/plays/{play_id}").get_data(as_text=True)
@@ -614,28 +660,35 @@ def test_build_pays_the_card_and_the_space(client, app, play_id: int, htmx: bool
         assert oob_value(html, bob, "money") == "6"
         # The choices of where the next one goes come back with the new building, "a new building space" chosen.
         assert where_choices(html, bob) == [
-            ("", "A new building space", True), ("1", "Replace building 1 (4 VP)", False)
+            ("", "A new building space", True),
+            ("1", "Replace building 1 (4 VP)", False),
         ]
         html = second.get_data(as_text=True)
         assert notice(html) == "Bob pays £2: £1 for the card and £1 for the building space (1 building built before)."
         assert facts(html, bob) == "Income £2 a turn · next building space £2 · buildings 4 + 3 VP"
         html = third.get_data(as_text=True)
-        assert notice(html) == ("Building 1 (4 VP) is discarded for a 6 VP building; Bob pays £1: £1 for the card, "
-                                "no building space to pay (it replaces one).")
+        assert notice(html) == (
+            "Building 1 (4 VP) is discarded for a 6 VP building; Bob pays £1: £1 for the card, "
+            "no building space to pay (it replaces one)."
+        )
         assert re.search(r'Bob</span> <span class="points">9</span>\s*<span class="parts">Buildings 9</span>', html)
         assert f'<p id="a-build-{bob}"' not in html
         assert where_choices(html, bob) == [
-            ("", "A new building space", True), ("1", "Replace building 1 (6 VP)", False),
+            ("", "A new building space", True),
+            ("1", "Replace building 1 (6 VP)", False),
             ("2", "Replace building 2 (3 VP)", False),
         ]
-        assert facts(html, bob) == ("Income £2 a turn · next building space £2 · buildings 6 + 3 VP · 1 building "
-                                    "replaced")
+        assert facts(html, bob) == (
+            "Income £2 a turn · next building space £2 · buildings 6 + 3 VP · 1 building replaced"
+        )
     else:
         html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-        assert facts(html, bob) == ("Income £2 a turn · next building space £2 · buildings 6 + 3 VP · 1 building "
-                                    "replaced")
+        assert facts(html, bob) == (
+            "Income £2 a turn · next building space £2 · buildings 6 + 3 VP · 1 building replaced"
+        )
         assert where_choices(html, bob) == [
-            ("", "A new building space", True), ("1", "Replace building 1 (6 VP)", False),
+            ("", "A new building space", True),
+            ("1", "Replace building 1 (6 VP)", False),
             ("2", "Replace building 2 (3 VP)", False),
         ]
 
@@ -644,9 +697,13 @@ def matching_choices(html: str, seat_id: int) -> list[tuple[str, str]]:
     """The build form's replacement chips that take the −£3 for a matching icon: (value, label)."""
     block = re.search(rf'<fieldset id="where-{seat_id}" class="chips where"[^>]*>(.*?)</fieldset>', html, re.DOTALL)
     assert block, "no building choices"
-    return [(value, label.strip()) for value, label in re.findall(
-        r'<label class="chip"><input type="radio" name="replace" value="(\d+ matching)">([^<]*)</label>',
-        block.group(1))]
+    return [
+        (value, label.strip())
+        for value, label in re.findall(
+            r'<label class="chip"><input type="radio" name="replace" value="(\d+ matching)">([^<]*)</label>',
+            block.group(1),
+        )
+    ]
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -672,7 +729,8 @@ def test_build_from_the_chips_and_cost_buttons(client, app, play_id: int, htmx: 
     if htmx:
         assert notice(second.get_data(as_text=True)) == (
             "Building 1 (2 VP) is discarded for a 14 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 "
-            "for the card, no building space to pay (it replaces one).")
+            "for the card, no building space to pay (it replaces one)."
+        )
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -680,9 +738,11 @@ def test_one_tap_amounts(client, app, play_id: int, htmx: bool) -> None:
     """The rows under the score track and money: +6 VP (a character), get £4 (workers beside a card) and pay £7, each
     one tap, one saved change; paying more than the player has is refused in words."""
     ann, _bob = seat_ids(client, play_id)
-    for response in (tap(client, play_id, ann, htmx, field="vp_track", delta=6),
-                     tap(client, play_id, ann, htmx, field="money", delta=4),
-                     act(client, play_id, htmx, action="pay", seat=ann, amount=7)):
+    for response in (
+        tap(client, play_id, ann, htmx, field="vp_track", delta=6),
+        tap(client, play_id, ann, htmx, field="money", delta=4),
+        act(client, play_id, htmx, action="pay", seat=ann, amount=7),
+    ):
         assert response.status_code == (200 if htmx else 303)
     state = saved(app, play_id)
     assert state["seats"][0] == seat_state(vp_track=6, money=5)
@@ -722,13 +782,17 @@ def test_matching_icon_takes_3_off(client, app, play_id: int, htmx: bool) -> Non
     response = act(client, play_id, htmx, action="build", seat=ann, vp=4, cost=5, replace=1, matching="true")
     assert response.status_code == (200 if htmx else 303)
     assert saved(app, play_id)["seats"][0] == seat_state(building_vp=[4], money=8 - 1 - 2, replaced=1)
-    said = ("Building 1 (2 VP) is discarded for a 4 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 for "
-            "the card, no building space to pay (it replaces one).")
+    said = (
+        "Building 1 (2 VP) is discarded for a 4 VP building; Ann pays £2: £5 − £3 for the matching icon = £2 for "
+        "the card, no building space to pay (it replaces one)."
+    )
     if htmx:
         assert notice(response.get_data(as_text=True)) == said
     undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
-    assert notice(undone) == (f"Took back: Ann replaces building 1 with a 4 VP building, card £5 − £3 for the "
-                              f"matching icon ({said.rstrip('.')}).")
+    assert notice(undone) == (
+        f"Took back: Ann replaces building 1 with a 4 VP building, card £5 − £3 for the "
+        f"matching icon ({said.rstrip('.')})."
+    )
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -745,7 +809,8 @@ def test_a_free_equal_replacement_is_one_undo_step(client, app, play_id: int, ht
     if htmx:
         assert notice(response.get_data(as_text=True)) == (
             "Building 1 (2 VP) is discarded for a 2 VP building; Ann pays £0: £0 for the card, no building space to "
-            "pay (it replaces one).")
+            "pay (it replaces one)."
+        )
     undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)
     assert notice(undone).startswith("Took back: Ann replaces building 1 with a 2 VP building, card £0 (")
     assert saved(app, play_id)["seats"][0] == seat_state(building_vp=[2], money=7)
@@ -813,8 +878,9 @@ def test_a_refused_build_keeps_the_choice_made(client, app, play_id: int) -> Non
     response = act(client, play_id, True, action="build", seat=ann, vp=4, cost=20, replace=1)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert html.lstrip().startswith("Ann has £8, and this building costs £20: £20 for the card, no building space "
-                                    "to pay (it replaces one).\n")
+    assert html.lstrip().startswith(
+        "Ann has £8, and this building costs £20: £20 for the card, no building space to pay (it replaces one).\n"
+    )
     assert f'id="where-{ann}"' not in html and f'id="end-{ann}"' not in html
 
 
@@ -823,19 +889,35 @@ def test_a_refused_build_keeps_the_choice_made(client, app, play_id: int) -> Non
 
 BAD_TAPS = [
     ("workers past 7", {"field": "workers", "value": "8"}, "workers", "Maximum number of workers: 7. Ann has 3."),
-    ("workers past 7 by a delta", {"field": "workers", "delta": "5"}, "workers",
-     "Maximum number of workers: 7. Ann has 3."),
-    ("Residence space 7", {"field": "residence", "value": "7"}, "residence",
-     "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann&#39;s token stays on 2."),
-    ("Residence below space 1", {"field": "residence", "delta": "-1"}, "residence",
-     "Ann&#39;s token is on the bottom space of the Residence track (2): it can&#39;t go lower."),
+    (
+        "workers past 7 by a delta",
+        {"field": "workers", "delta": "5"},
+        "workers",
+        "Maximum number of workers: 7. Ann has 3.",
+    ),
+    (
+        "Residence space 7",
+        {"field": "residence", "value": "7"},
+        "residence",
+        "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann&#39;s token stays on 2.",
+    ),
+    (
+        "Residence below space 1",
+        {"field": "residence", "delta": "-1"},
+        "residence",
+        "Ann&#39;s token is on the bottom space of the Residence track (2): it can&#39;t go lower.",
+    ),
     ("negative money", {"field": "money", "delta": "-9"}, "money", "Must be at least 0."),
     ("negative workers", {"field": "workers", "delta": "-4"}, "workers", "Must be at least 0."),
     ("score track past the typo guard", {"field": "vp_track", "value": "201"}, "vp_track", "Must be at most 200."),
     ("not a number", {"field": "spyrium", "value": "ten"}, "spyrium", "Enter a whole number."),
     ("the bonus is no counter", {"field": "bonus_8", "value": "1"}, "bonus_8", "There is no such counter."),
-    ("the buildings are no counter", {"field": "building_vp", "value": "3"}, "building_vp",
-     "There is no such counter."),
+    (
+        "the buildings are no counter",
+        {"field": "building_vp", "value": "3"},
+        "building_vp",
+        "There is no such counter.",
+    ),
     ("no field at all", {"delta": "1"}, "", "There is no such counter."),
 ]
 
@@ -872,9 +954,13 @@ def test_residence_message_names_the_play_s_own_track(client, app) -> None:
     tap(client, play, ann, field="residence", value=6)
     response = tap(client, play, ann, True, field="residence", delta=1)
     assert response.status_code == 422
-    assert response.get_data(as_text=True).lstrip().startswith(
-        f'<p id="c-{ann}-residence-error" class="error" role="alert">Ann&#39;s token is on the top space of the '
-        "Residence track (11): it can&#39;t go higher.</p>"
+    assert (
+        response.get_data(as_text=True)
+        .lstrip()
+        .startswith(
+            f'<p id="c-{ann}-residence-error" class="error" role="alert">Ann&#39;s token is on the top space of the '
+            "Residence track (11): it can&#39;t go higher.</p>"
+        )
     )
     assert saved(app, play)["seats"][0]["residence"] == 6
 
@@ -893,38 +979,73 @@ def busy_play(client) -> int:
 
 
 BAD_ACTIONS = [
-    ("the bonus below 8 VP", {"action": "bonus", "seat": "ann", "choice": "worker"},
-     "Ann has 5 VP: the bonus comes at 8."),
-    ("the bonus a second time", {"action": "bonus", "seat": "bob", "choice": "worker"},
-     "Bob chose the 8 VP bonus already (money)."),
+    (
+        "the bonus below 8 VP",
+        {"action": "bonus", "seat": "ann", "choice": "worker"},
+        "Ann has 5 VP: the bonus comes at 8.",
+    ),
+    (
+        "the bonus a second time",
+        {"action": "bonus", "seat": "bob", "choice": "worker"},
+        "Bob chose the 8 VP bonus already (money).",
+    ),
     ("the bonus without a choice", {"action": "bonus", "seat": "ann"}, "This field is required."),
-    ("a bonus that is neither", {"action": "bonus", "seat": "ann", "choice": "spyrium"},
-     "Must be one of &#39;worker&#39; or &#39;money&#39;."),
+    (
+        "a bonus that is neither",
+        {"action": "bonus", "seat": "ann", "choice": "spyrium"},
+        "Must be one of &#39;worker&#39; or &#39;money&#39;.",
+    ),
     ("the bonus for nobody", {"action": "bonus", "choice": "worker"}, "Say which player this is for."),
-    ("a building without the money", {"action": "build", "seat": "bob", "vp": "4", "cost": "6", "replace": ""},
-     "Bob has £5, and this building costs £6: £6 for the card; the first building space is free."),
-    ("a matching icon for a new building space",
-     {"action": "build", "seat": "bob", "vp": "4", "cost": "5", "replace": "", "matching": "true"},
-     ("The −£3 for a matching icon is only for a building that replaces another: choose the building it replaces, "
-     "or untick the matching icon.")),
-    ("replacing a building not built", {"action": "build", "seat": "bob", "vp": "4", "cost": "1", "replace": "1"},
-     "Bob has 0 buildings: no building 1 to replace."),
-    ("a building without its VP", {"action": "build", "seat": "bob", "vp": "", "cost": "1"},
-     "Tap the VP printed on Bob&#39;s building (or type it), then its cost."),
+    (
+        "a building without the money",
+        {"action": "build", "seat": "bob", "vp": "4", "cost": "6", "replace": ""},
+        "Bob has £5, and this building costs £6: £6 for the card; the first building space is free.",
+    ),
+    (
+        "a matching icon for a new building space",
+        {"action": "build", "seat": "bob", "vp": "4", "cost": "5", "replace": "", "matching": "true"},
+        (
+            "The −£3 for a matching icon is only for a building that replaces another: choose the building it replaces, "
+            "or untick the matching icon."
+        ),
+    ),
+    (
+        "replacing a building not built",
+        {"action": "build", "seat": "bob", "vp": "4", "cost": "1", "replace": "1"},
+        "Bob has 0 buildings: no building 1 to replace.",
+    ),
+    (
+        "a building without its VP",
+        {"action": "build", "seat": "bob", "vp": "", "cost": "1"},
+        "Tap the VP printed on Bob&#39;s building (or type it), then its cost.",
+    ),
     ("a building past the typo guard", {"action": "build", "seat": "bob", "vp": "31"}, "Must be at most 30."),
     ("a technique at £5", {"action": "technique", "seat": "bob"}, "Bob has £5: a technique costs £6."),
-    ("a technique worth 8", {"action": "technique_vp", "seat": "ann", "number": "1", "vp": "8"},
-     "Must be at most 7."),
-    ("a technique's end VP left blank", {"action": "technique_vp", "seat": "ann", "number": "1"},
-     "This field is required."),
-    ("a technique not patented", {"action": "technique_vp", "seat": "ann", "vp": "3", "number": "1"},
-     "Ann has no technique: no technique 1 to score."),
+    ("a technique worth 8", {"action": "technique_vp", "seat": "ann", "number": "1", "vp": "8"}, "Must be at most 7."),
+    (
+        "a technique's end VP left blank",
+        {"action": "technique_vp", "seat": "ann", "number": "1"},
+        "This field is required.",
+    ),
+    (
+        "a technique not patented",
+        {"action": "technique_vp", "seat": "ann", "vp": "3", "number": "1"},
+        "Ann has no technique: no technique 1 to score.",
+    ),
     ("a turn after turn 6", {"action": "start_turn"}, "Turn 6 was the last one: finish and score."),
-    ("the next turn for a player", {"action": "start_turn", "seat": "ann"},
-     "Start turn is for the whole table: give no player."),
-    ("an unknown action", {"action": "dance"},
-     ("Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, pay, residence_vp, set, start_turn, technique, "
-      "technique_vp.")),
+    (
+        "the next turn for a player",
+        {"action": "start_turn", "seat": "ann"},
+        "Start turn is for the whole table: give no player.",
+    ),
+    (
+        "an unknown action",
+        {"action": "dance"},
+        (
+            "Unknown action &#39;dance&#39;; Spyrium knows add, bonus, build, pay, residence_vp, set, start_turn, technique, "
+            "technique_vp."
+        ),
+    ),
 ]
 
 
@@ -1038,8 +1159,9 @@ def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx
     headers = {"X-CSRF-Token": "test-csrf-token"}
     other.post(f"/plays/{play_id}/actions", data={"action": "start_turn"}, headers=headers)
     other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "vp_track", "value": "8"}, headers=headers)
-    other.post(f"/plays/{play_id}/actions", data={"action": "build", "seat": str(bob), "vp": "2", "cost": "1"},
-               headers=headers)
+    other.post(
+        f"/plays/{play_id}/actions", data={"action": "build", "seat": str(bob), "vp": "2", "cost": "1"}, headers=headers
+    )
     response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
@@ -1078,7 +1200,6 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
 
 
 # Finish, result and score sheet -------------------------------------------------------------------------------
-
 
 
 def play_a_short_game(client, play_id: int) -> tuple[int, int]:
@@ -1125,7 +1246,8 @@ def test_finish_scores_track_buildings_and_techniques(client, app, play_id: int,
     total_row, rank_row = re.findall(r'<tr class="(?:total|rank)">(.*?)</tr>', html, re.DOTALL)
     totals = re.findall(r'<td class="num[^"]*">(\d+)</td>', total_row)
     assert list(zip(totals, re.findall(r'<td class="num[^"]*">(\w+)</td>', rank_row), strict=True)) == [
-        ("20", "1st"), ("18", "2nd")
+        ("20", "1st"),
+        ("18", "2nd"),
     ]
     assert f'href="/plays/{play_id}/sheet.pdf"' in html and f'href="/plays/new?again={play_id}"' in html
     with Session(app.extensions["db_engine"]) as session:
@@ -1156,8 +1278,13 @@ def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
     assert response.headers["Content-Disposition"] == f'inline; filename="spyrium-{play_id}.pdf"'
     assert response.data.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
-    for expected in ("Spyrium", "score sheet", "Players in turn order: Ann, Bob",
-                     "3 + 5 = 8 VP.", "(at most 7 each): 6 VP."):
+    for expected in (
+        "Spyrium",
+        "score sheet",
+        "Players in turn order: Ann, Bob",
+        "3 + 5 = 8 VP.",
+        "(at most 7 each): 6 VP.",
+    ):
         assert expected in text, expected
     assert text.count("Score track") == 2 and text.count("Buildings") == 2 and text.count("Techniques") == 2
     assert re.search(r"Ann\s+wins\s+with\s+20\s+VP\.", text)
@@ -1207,7 +1334,6 @@ def api_start(client, players: list[dict[str, Any]] | None = None, **more: Any) 
     return response.get_json()
 
 
-
 def test_api_starts_a_tracked_spyrium_play(client, app) -> None:
     view = api_start(client, options={"residence_values": [1, 3, 5, 7, 9, 11]})
     assert (view["game"], view["status"], view["source"]) == ("spyrium", "in_progress", "api")
@@ -1231,15 +1357,30 @@ def test_api_starts_a_tracked_spyrium_play(client, app) -> None:
 
 BAD_API_STARTS = [
     ("one player", {"players": [{"name": "Ann"}]}, "players", "Spyrium is for 2 to 5 players; 1 given."),
-    ("six players", {"players": [{"name": name} for name in ("A", "B", "C", "D", "E", "F")]}, "players",
-     "Spyrium is for 2 to 5 players; 6 given."),
-    ("a colour not the game's", {"players": [{"name": "Ann", "colour": "black"}, {"name": "Bob"}]},
-     "players[0].colour", None),
-    ("a counter given at the start", {"players": [{"name": "Ann", "money": 20}, {"name": "Bob"}]},
-     "players[0].money", None),
-    ("a Residence track of two spaces", {"players": PAIR, "options": {"residence_values": [2, 3]}},
-     "options.residence_values",
-     "Give exactly 6 whole numbers, the income of each Residence space; 2 given."),
+    (
+        "six players",
+        {"players": [{"name": name} for name in ("A", "B", "C", "D", "E", "F")]},
+        "players",
+        "Spyrium is for 2 to 5 players; 6 given.",
+    ),
+    (
+        "a colour not the game's",
+        {"players": [{"name": "Ann", "colour": "black"}, {"name": "Bob"}]},
+        "players[0].colour",
+        None,
+    ),
+    (
+        "a counter given at the start",
+        {"players": [{"name": "Ann", "money": 20}, {"name": "Bob"}]},
+        "players[0].money",
+        None,
+    ),
+    (
+        "a Residence track of two spaces",
+        {"players": PAIR, "options": {"residence_values": [2, 3]}},
+        "options.residence_values",
+        "Give exactly 6 whole numbers, the income of each Residence space; 2 given.",
+    ),
 ]
 
 
@@ -1270,8 +1411,12 @@ def test_api_game_actions(client) -> None:
     assert view["said"] == ["Bob pays £2: £2 for the card; the first building space is free."]
     assert (player(view, "Bob")["building_vp"], player(view, "Bob")["money"]) == ([4], 8)
     view = api_act(client, play, {"action": "build", "player": "Bob", "vp": 4, "cost": 0, "replace": 1})
-    assert view["said"] == [("Building 1 (4 VP) is discarded for a 4 VP building; Bob pays £0: £0 for the card, no "
-                            "building space to pay (it replaces one).")]
+    assert view["said"] == [
+        (
+            "Building 1 (4 VP) is discarded for a 4 VP building; Bob pays £0: £0 for the card, no "
+            "building space to pay (it replaces one)."
+        )
+    ]
     assert (player(view, "Bob")["building_vp"], player(view, "Bob")["replaced"]) == ([4], 1)
     view = api_act(client, play, {"action": "technique", "player": "Bob"})
     assert view["said"] == ["Bob pays £6 for technique 1; its end VP (up to 7) is entered at the end."]
@@ -1296,36 +1441,78 @@ def test_api_game_actions(client) -> None:
 
 
 API_REFUSED = [
-    ("workers past 7", {"action": "add", "player": "Ann", "field": "workers", "delta": 5}, "workers",
-     "Maximum number of workers: 7. Ann has 3."),
-    ("Residence space 7", {"action": "set", "player": "Ann", "field": "residence", "value": 7}, "residence",
-     "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann's token stays on 2."),
-    ("the bonus below 8 VP", {"action": "bonus", "player": "Bob", "choice": "money"}, "choice",
-     "Bob has 0 VP: the bonus comes at 8."),
+    (
+        "workers past 7",
+        {"action": "add", "player": "Ann", "field": "workers", "delta": 5},
+        "workers",
+        "Maximum number of workers: 7. Ann has 3.",
+    ),
+    (
+        "Residence space 7",
+        {"action": "set", "player": "Ann", "field": "residence", "value": 7},
+        "residence",
+        "The Residence track has 6 spaces, from 2 at the bottom to 7 at the top: Ann's token stays on 2.",
+    ),
+    (
+        "the bonus below 8 VP",
+        {"action": "bonus", "player": "Bob", "choice": "money"},
+        "choice",
+        "Bob has 0 VP: the bonus comes at 8.",
+    ),
     ("a bonus that is neither", {"action": "bonus", "player": "Ann", "choice": "spyrium"}, "choice", None),
-    ("a building without the money", {"action": "build", "player": "Bob", "vp": 4, "cost": 9}, "cost",
-     "Bob has £8, and this building costs £9: £9 for the card; the first building space is free."),
-    ("a matching icon for a new building", {"action": "build", "player": "Bob", "vp": 4, "matching": True},
-     "matching", ("The −£3 for a matching icon is only for a building that replaces another: choose the building it "
-     "replaces, or untick the matching icon.")),
-    ("replacing a building not built", {"action": "build", "player": "Bob", "vp": 4, "replace": 1}, "replace",
-     "Bob has 0 buildings: no building 1 to replace."),
+    (
+        "a building without the money",
+        {"action": "build", "player": "Bob", "vp": 4, "cost": 9},
+        "cost",
+        "Bob has £8, and this building costs £9: £9 for the card; the first building space is free.",
+    ),
+    (
+        "a matching icon for a new building",
+        {"action": "build", "player": "Bob", "vp": 4, "matching": True},
+        "matching",
+        (
+            "The −£3 for a matching icon is only for a building that replaces another: choose the building it "
+            "replaces, or untick the matching icon."
+        ),
+    ),
+    (
+        "replacing a building not built",
+        {"action": "build", "player": "Bob", "vp": 4, "replace": 1},
+        "replace",
+        "Bob has 0 buildings: no building 1 to replace.",
+    ),
     ("a VP as text", {"action": "build", "player": "Bob", "vp": "4"}, "vp", None),
     ("a technique at £5", {"action": "technique", "player": "Cy"}, "action", "Cy has £5: a technique costs £6."),
-    ("a technique with 1 worker beside at £5", {"action": "technique", "player": "Cy", "beside": 1}, "action",
-     "Cy has £5: this technique costs £7 (£6 and £1 for the worker beside it)."),
-    ("paying more than one has", {"action": "pay", "player": "Cy", "amount": 7}, "amount",
-     "Cy has £5: Cy can't pay £7. Nothing was paid."),
+    (
+        "a technique with 1 worker beside at £5",
+        {"action": "technique", "player": "Cy", "beside": 1},
+        "action",
+        "Cy has £5: this technique costs £7 (£6 and £1 for the worker beside it).",
+    ),
+    (
+        "paying more than one has",
+        {"action": "pay", "player": "Cy", "amount": 7},
+        "amount",
+        "Cy has £5: Cy can't pay £7. Nothing was paid.",
+    ),
     ("paying nothing", {"action": "pay", "player": "Cy", "amount": 0}, "amount", None),
     ("paying without an amount", {"action": "pay", "player": "Cy"}, "amount", "Type how much Cy pays (£), then Pay."),
     ("paying for nobody", {"action": "pay", "amount": 2}, "player", "Say which player this is for."),
     ("a Residence action for nobody", {"action": "residence_vp"}, "player", "Say which player this is for."),
     ("a patent's end VP past 7 (the older form)", {"action": "technique", "player": "Ann", "vp": 8}, "vp", None),
-    ("end VP of a technique not patented", {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 3},
-     "number", "Ann has no technique: no technique 1 to score."),
+    (
+        "end VP of a technique not patented",
+        {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 3},
+        "number",
+        "Ann has no technique: no technique 1 to score.",
+    ),
     ("end VP past 7", {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 8}, "vp", None),
-    ("a start of turn for a player", {"action": "start_turn", "player": "Ann"}, "player",
-     "Start turn is for the whole table: give no player."),
+    (
+        "a start of turn for a player",
+        {"action": "start_turn", "player": "Ann"},
+        "player",
+        "Start turn is for the whole table: give no player.",
+    ),
     ("a building for nobody", {"action": "build", "vp": 4}, "player", "Say which player this is for."),
 ]
 
@@ -1355,7 +1542,7 @@ def test_api_undo_a_bonus(client) -> None:
     assert view["undone"] == {
         "action": {"action": "bonus", "player": "Ann", "choice": "worker"},
         "text": "Ann takes the 8 VP bonus: +1 worker (Ann takes an extra worker (4). Ann reached 20 VP: the other "
-                "bonus. Ann takes £5)",
+        "bonus. Ann takes £5)",
         "said": ["Ann takes an extra worker (4).", "Ann reached 20 VP: the other bonus. Ann takes £5."],
     }
     assert player(view, "Ann") == {"name": "Ann", "colour": "red", **seat_state(vp_track=22), "residence_value": 2}
@@ -1384,31 +1571,67 @@ def test_an_action_through_the_api_and_the_same_taps_on_the_page_give_the_same_s
     ann, bob = seat_ids(client, by_page)
     steps = [
         ({"action": "start_turn"}, ("actions", {"action": "start_turn", "slot": "start_turn"})),
-        ({"action": "add", "player": "Ann", "field": "vp_track", "delta": 5},
-         (f"seats/{ann}", {"field": "vp_track", "delta": "5"})),
-        ({"action": "set", "player": "Ann", "field": "vp_track", "value": 9},
-         (f"seats/{ann}", {"field": "vp_track", "value": "9"})),
-        ({"action": "bonus", "player": "Ann", "choice": "worker"},
-         ("actions", {"action": "bonus", "slot": f"bonus-{ann}", "seat": str(ann), "choice": "worker"})),
-        ({"action": "build", "player": "Bob", "vp": 4, "cost": 2},
-         ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "4", "cost": "2",
-                      "replace": ""})),
-        ({"action": "build", "player": "Bob", "vp": 2, "cost": 1},
-         ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "2", "cost": "1",
-                      "replace": ""})),
-        ({"action": "build", "player": "Bob", "vp": 3, "cost": 4, "replace": 2, "matching": True},
-         ("actions", {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "3", "cost": "4",
-                      "replace": "2", "matching": "true"})),
-        ({"action": "technique", "player": "Ann"},
-         ("actions", {"action": "technique", "slot": f"technique-{ann}", "seat": str(ann)})),
-        ({"action": "technique_vp", "player": "Ann", "number": 1, "vp": 4},
-         ("actions", {"action": "technique_vp", "slot": f"technique_vp-{ann}", "seat": str(ann), "number": "1",
-                      "vp": "4"})),
-        ({"action": "add", "player": "Bob", "field": "residence", "delta": 1},
-         (f"seats/{bob}", {"field": "residence", "delta": "1"})),
+        (
+            {"action": "add", "player": "Ann", "field": "vp_track", "delta": 5},
+            (f"seats/{ann}", {"field": "vp_track", "delta": "5"}),
+        ),
+        (
+            {"action": "set", "player": "Ann", "field": "vp_track", "value": 9},
+            (f"seats/{ann}", {"field": "vp_track", "value": "9"}),
+        ),
+        (
+            {"action": "bonus", "player": "Ann", "choice": "worker"},
+            ("actions", {"action": "bonus", "slot": f"bonus-{ann}", "seat": str(ann), "choice": "worker"}),
+        ),
+        (
+            {"action": "build", "player": "Bob", "vp": 4, "cost": 2},
+            (
+                "actions",
+                {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "4", "cost": "2", "replace": ""},
+            ),
+        ),
+        (
+            {"action": "build", "player": "Bob", "vp": 2, "cost": 1},
+            (
+                "actions",
+                {"action": "build", "slot": f"build-{bob}", "seat": str(bob), "vp": "2", "cost": "1", "replace": ""},
+            ),
+        ),
+        (
+            {"action": "build", "player": "Bob", "vp": 3, "cost": 4, "replace": 2, "matching": True},
+            (
+                "actions",
+                {
+                    "action": "build",
+                    "slot": f"build-{bob}",
+                    "seat": str(bob),
+                    "vp": "3",
+                    "cost": "4",
+                    "replace": "2",
+                    "matching": "true",
+                },
+            ),
+        ),
+        (
+            {"action": "technique", "player": "Ann"},
+            ("actions", {"action": "technique", "slot": f"technique-{ann}", "seat": str(ann)}),
+        ),
+        (
+            {"action": "technique_vp", "player": "Ann", "number": 1, "vp": 4},
+            (
+                "actions",
+                {"action": "technique_vp", "slot": f"technique_vp-{ann}", "seat": str(ann), "number": "1", "vp": "4"},
+            ),
+        ),
+        (
+            {"action": "add", "player": "Bob", "field": "residence", "delta": 1},
+            (f"seats/{bob}", {"field": "residence", "delta": "1"}),
+        ),
         ({"action": "start_turn"}, ("actions", {"action": "start_turn", "slot": "start_turn"})),
-        ({"action": "add", "player": "Ann", "field": "vp_track", "delta": 11},
-         (f"seats/{ann}", {"field": "vp_track", "delta": "11"})),
+        (
+            {"action": "add", "player": "Ann", "field": "vp_track", "delta": 11},
+            (f"seats/{ann}", {"field": "vp_track", "delta": "11"}),
+        ),
     ]
     for body, (path, form) in steps:
         said = api_act(client, by_api, body)["said"]
@@ -1422,7 +1645,10 @@ def test_an_action_through_the_api_and_the_same_taps_on_the_page_give_the_same_s
     ann_state, bob_state = player(api_view, "Ann"), player(api_view, "Bob")
     # Ann: £8 + 2 + 2 − 6 + 5 (the 20 VP bonus); Bob: £8 + 2 − 2 − (1 + 1) − (4 − 3) + 3 (space 2 pays £3).
     assert (ann_state["vp_track"], ann_state["workers"], ann_state["money"], ann_state["technique_vp"]) == (
-        20, 4, 11, [4]
+        20,
+        4,
+        11,
+        [4],
     )
     assert (bob_state["money"], bob_state["building_vp"], bob_state["residence"]) == (8, [4, 3], 2)
     assert (bob_state["replaced"], bob_state["residence_value"], ann_state["residence_value"]) == (1, 3, 2)
@@ -1521,8 +1747,10 @@ def test_residence_action_scores_the_value_of_the_token_s_space(client, app, pla
     assert saved(app, play_id)["seats"][0] == seat_state(residence=2, vp_track=8)
     if htmx:
         html = scored.get_data(as_text=True)
-        assert notice(html) == ("Ann&#39;s Residence action scores 3 VP (the value of the token&#39;s space): 8 VP on "
-                                "the score track. Ann reached 8 VP: choose +1 worker or £5.")
+        assert notice(html) == (
+            "Ann&#39;s Residence action scores 3 VP (the value of the token&#39;s space): 8 VP on "
+            "the score track. Ann reached 8 VP: choose +1 worker or £5."
+        )
         assert oob_value(html, ann, "vp_track") == "8"
         assert f'<span id="res-vp-{ann}" hx-swap-oob="true">3</span>' in html
     else:
@@ -1541,8 +1769,10 @@ def test_patent_pays_for_the_workers_beside_the_card(client, app, play_id: int, 
     assert patented.status_code == (200 if htmx else 303)
     assert saved(app, play_id)["seats"][1] == seat_state(technique_vp=[0], money=0)
     if htmx:
-        said = ("Bob pays £8 (£6 and £2 for the 2 workers beside it) for technique 1; its end VP (up to 7) is entered "
-                "at the end.")
+        said = (
+            "Bob pays £8 (£6 and £2 for the 2 workers beside it) for technique 1; its end VP (up to 7) is entered "
+            "at the end."
+        )
         html = patented.get_data(as_text=True)
         assert notice(html) == said and said_beside(html, "buy", bob) == said
     undone = client.htmx("POST", f"/plays/{play_id}/undo").get_data(as_text=True)

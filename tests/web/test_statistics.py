@@ -70,8 +70,17 @@ HISTORY = [
         7,
         FINISHED,
         False,
-        [(ANN, 55, 1, [{"key": "towers", "label": "Towers", "points": 40, "why": ""},
-                       {"key": "crowns", "label": "Crowns bonus", "points": 15, "why": ""}])],
+        [
+            (
+                ANN,
+                55,
+                1,
+                [
+                    {"key": "towers", "label": "Towers", "points": 40, "why": ""},
+                    {"key": "crowns", "label": "Crowns bonus", "points": 15, "why": ""},
+                ],
+            )
+        ],
     ),
     # A tie nobody broke: both rank 1. Imported with no breakdown at all (JSON null).
     (8, "spires", 8, FINISHED, False, [(ANN, 30, 1, None), (CLEO, 30, 1, None)]),

@@ -105,8 +105,9 @@ def test_a_typed_value_sets_the_counter(client, play: int, htmx: bool) -> None:
     assert response.status_code == (200 if htmx else 303)
     if htmx:
         html = response.get_data(as_text=True)
-        assert re.search(rf'<output id="c-{first}-vp_tokens-value" class="value"[^>]*hx-swap-oob="true">7</output>',
-                         html)
+        assert re.search(
+            rf'<output id="c-{first}-vp_tokens-value" class="value"[^>]*hx-swap-oob="true">7</output>', html
+        )
     assert saved(client.application, play)["seats"][0]["vp_tokens"] == 7
 
 
@@ -136,11 +137,15 @@ def test_the_counter_draws_its_typed_box(client, play: int) -> None:
     form = html.split(f'id="c-{first}-vp_tokens" method="post"')[1].split("</form>")[0]
     # The Set button comes first: Enter in the box (the form's implicit submission) sets, never steps.
     assert form.index('class="value-set"') < form.index('name="delta"')
-    assert (f'<button class="value-open" type="button" data-type-in="c-{first}-vp_tokens-input" '
-            f'aria-label="Alexander: VP tokens, type a number" aria-describedby="c-{first}-vp_tokens-value">') in form
+    assert (
+        f'<button class="value-open" type="button" data-type-in="c-{first}-vp_tokens-input" '
+        f'aria-label="Alexander: VP tokens, type a number" aria-describedby="c-{first}-vp_tokens-value">'
+    ) in form
     assert f'<output id="c-{first}-vp_tokens-value" class="value" aria-labelledby="c-{first}-vp_tokens-label">0' in form
-    assert (f'<input class="value-input" id="c-{first}-vp_tokens-input" name="value" type="text" inputmode="numeric"'
-            in form)
+    assert (
+        f'<input class="value-input" id="c-{first}-vp_tokens-input" name="value" type="text" inputmode="numeric"'
+        in form
+    )
     assert 'aria-label="Alexander: VP tokens, type a number"' in form.split('class="value-input"')[1]
 
 

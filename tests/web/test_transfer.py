@@ -214,10 +214,14 @@ def unknown_game(export: dict[str, Any]) -> None:
         (lambda e: broken(e, lambda x: finished(x).update(extra={"players": [{}]})), "don't read back"),
         (lambda e: broken(e, lambda x: finished(x).update(extra={"winners": 5})), "stand in for its players"),
         (lambda e: broken(e, lambda x: in_progress(x).update(extra={"table": "x"})), "don't read back"),
-        (lambda e: broken(e, lambda x: in_progress(x)["seats"][0].update(state={"vp_track": "lots"})),
-         "can't be scored"),
-        (lambda e: broken(e, lambda x: finished(x)["seats"][1].update(player=finished(x)["seats"][0]["player"])),
-         "a seat's player is its name"),
+        (
+            lambda e: broken(e, lambda x: in_progress(x)["seats"][0].update(state={"vp_track": "lots"})),
+            "can't be scored",
+        ),
+        (
+            lambda e: broken(e, lambda x: finished(x)["seats"][1].update(player=finished(x)["seats"][0]["player"])),
+            "a seat's player is its name",
+        ),
         (lambda e: broken(e, lambda x: finished(x).update(played_at="0001-01-01T00:00:00+05:00")), "out of range"),
     ],
 )
@@ -433,8 +437,9 @@ def test_a_file_over_the_upload_limit_is_refused_and_the_limit_said(app, client)
 
 def test_the_import_takes_a_file_larger_than_other_requests_may_be(client) -> None:
     """A 10,000-play export is some 23 MB: the import page takes it where every other request stops at 512 KiB."""
-    big = json.dumps({"format": "companion-export", "version": 1, "players": [], "plays": [],
-                      "padding": " " * (2 * 1024 * 1024)})
+    big = json.dumps(
+        {"format": "companion-export", "version": 1, "players": [], "plays": [], "padding": " " * (2 * 1024 * 1024)}
+    )
     response = upload(client, big)
     assert response.status_code != 413
     assert client.post("/plays", data={"game": "spires", "name-0": "x" * (600 * 1024)}).status_code == 413

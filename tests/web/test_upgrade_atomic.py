@@ -65,28 +65,68 @@ def fill_more(url: str, plays: int) -> None:
     t = OLDEST.tables
     first_player, first_play = len(NAMES) + 1, 3
     with engine.begin() as db:
-        db.execute(t["player"].insert(), [
-            {"id": first_player + i, "name": f"Player {i}", "created_at": now} for i in range(12)
-        ])
-        db.execute(t["play"].insert(), [
-            {"id": first_play + i, "game": "spires", "status": "finished", "options": {"solo": False, "discard": {}},
-             "rules_version": "spires-rulebook/rules-notes-1", "source": "calculator", "created_at": now,
-             "played_at": now, "finished_at": now, "notes": f"Evening {i}: " + "a long note " * 8, "tiebreak": None,
-             "extra": {}, "version": 1}
-            for i in range(plays)
-        ])
-        db.execute(t["seat"].insert(), [
-            {"id": 100 + 3 * i + position, "play_id": first_play + i, "player_id": first_player + (i + position) % 12,
-             "position": position, "colour": "", "state": SPIRES_SEAT, "version": 1, "total": 20 - position,
-             "rank": position + 1,
-             "breakdown": [{"key": "towers", "label": "Towers", "points": 10, "why": "Red 2: 2 cards × 5 = 10 VP."}]}
-            for i in range(plays) for position in range(3)
-        ])
-        db.execute(t["change"].insert(), [
-            {"play_id": first_play + i, "seat_id": 100 + 3 * i, "field": "towers.red", "old": 1, "new": 2, "at": now,
-             "device": "tablet", "undone": False}
-            for i in range(plays)
-        ])
+        db.execute(
+            t["player"].insert(),
+            [{"id": first_player + i, "name": f"Player {i}", "created_at": now} for i in range(12)],
+        )
+        db.execute(
+            t["play"].insert(),
+            [
+                {
+                    "id": first_play + i,
+                    "game": "spires",
+                    "status": "finished",
+                    "options": {"solo": False, "discard": {}},
+                    "rules_version": "spires-rulebook/rules-notes-1",
+                    "source": "calculator",
+                    "created_at": now,
+                    "played_at": now,
+                    "finished_at": now,
+                    "notes": f"Evening {i}: " + "a long note " * 8,
+                    "tiebreak": None,
+                    "extra": {},
+                    "version": 1,
+                }
+                for i in range(plays)
+            ],
+        )
+        db.execute(
+            t["seat"].insert(),
+            [
+                {
+                    "id": 100 + 3 * i + position,
+                    "play_id": first_play + i,
+                    "player_id": first_player + (i + position) % 12,
+                    "position": position,
+                    "colour": "",
+                    "state": SPIRES_SEAT,
+                    "version": 1,
+                    "total": 20 - position,
+                    "rank": position + 1,
+                    "breakdown": [
+                        {"key": "towers", "label": "Towers", "points": 10, "why": "Red 2: 2 cards × 5 = 10 VP."}
+                    ],
+                }
+                for i in range(plays)
+                for position in range(3)
+            ],
+        )
+        db.execute(
+            t["change"].insert(),
+            [
+                {
+                    "play_id": first_play + i,
+                    "seat_id": 100 + 3 * i,
+                    "field": "towers.red",
+                    "old": 1,
+                    "new": 2,
+                    "at": now,
+                    "device": "tablet",
+                    "undone": False,
+                }
+                for i in range(plays)
+            ],
+        )
     engine.dispose()
 
 
@@ -238,7 +278,9 @@ def small_disk(tmp_path) -> Iterator[Path]:
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("a small disk needs `mount -t tmpfs`, which only root may run")
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={DISK_BYTES}", "tmpfs", str(folder)], capture_output=True, text=True,
+        ["mount", "-t", "tmpfs", "-o", f"size={DISK_BYTES}", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
         check=False,  # a refusal is a skip, said below
     )
     if mounted.returncode != 0:
