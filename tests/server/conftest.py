@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 HOST = "127.0.0.1"

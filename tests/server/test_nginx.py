@@ -35,7 +35,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.server.conftest import HOST, PROJECT_ROOT, REQUEST_TIMEOUT, START_TIMEOUT, STOP_TIMEOUT, Server, free_port
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 pytestmark = [pytest.mark.postgres, pytest.mark.nginx]
 

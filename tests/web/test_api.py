@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games import GAMES
+from tests.web.helpers import post_json
 
 needs_speros = pytest.mark.skipif("speros" not in GAMES, reason="Conquest of Speros is not registered yet")
 
@@ -69,11 +70,6 @@ SCORED = {
         "speros", SPEROS, SPEROS_OPTIONS, {"Ann": 28, "Bob": 10}, ["Ann"], marks=needs_speros, id="speros"
     ),
 }
-
-
-def post_json(client, url: str, body: Any):
-    """POST a JSON body to the API the way another tool would: no CSRF token."""
-    return client.post(url, json=body, csrf=False)
 
 
 def score(client, game: str, players: list[dict[str, Any]], options: dict[str, Any] | None = None):
@@ -534,7 +530,7 @@ def test_nul_characters_are_refused_before_the_database_sees_them(client, body, 
 def test_save_and_read_back_on_postgresql() -> None:
     """The same contract on PostgreSQL: timestamps with zones, JSON columns, text without NUL."""
     from companion import create_app
-    from tests.web.test_databases import postgres_url
+    from tests.web.helpers import postgres_url
 
     urls = postgres_url()
     url = next(urls)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_api import post_json
+from tests.web.helpers import post_json
 
 URL = "/api/v1/rules/speros/capture"
 

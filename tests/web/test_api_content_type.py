@@ -16,7 +16,7 @@ from flask import Flask
 
 from companion import create_app
 from tests.conftest import TOKEN, Client
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 UNSAFE = ["POST", "PUT", "PATCH", "DELETE"]
 # What a page on another site can send without a CORS preflight, and what a careless program sends.

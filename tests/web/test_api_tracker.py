@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_api import post_json
+from tests.web.helpers import post_json
 
 TRIO = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy"}]
 

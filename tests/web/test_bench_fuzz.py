@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 FUZZ = Path(__file__).resolve().parents[2] / "bench" / "fuzz.py"
 

@@ -230,7 +230,7 @@ def test_scores_uids_and_ranks_as_bg_stats_has_them() -> None:
 def test_bgstats_import_on_postgresql(client) -> None:
     from companion import create_app
     from tests.conftest import TOKEN, Client
-    from tests.web.test_databases import postgres_url
+    from tests.web.helpers import postgres_url
 
     history(client)
     exported = client.get("/export/bgstats.json").get_data()

@@ -12,8 +12,8 @@ from sqlalchemy import event
 
 from companion import records
 from companion.db import get_session
+from tests.web.helpers import seat_ids
 from tests.web.test_sync import shown_version, tap
-from tests.web.tracker_tools import seat_ids
 
 
 @contextmanager

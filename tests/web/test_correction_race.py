@@ -11,7 +11,6 @@ import pytest
 
 from companion import history
 from tests.conftest import TOKEN, Client
-from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from tests.web.test_history import save
 
 # Rounds of a correction and a delete sent at the same moment: bounded, a few seconds on either database.
@@ -67,7 +66,7 @@ def assert_refused_as_deleted(response: Any, fragment: bool) -> None:
 
 
 @pytest.mark.parametrize("fragment", [False, True], ids=["page", "htmx"])
-def test_a_delete_that_lands_while_the_correction_is_on_its_way_refuses_it(db_client, monkeypatch, fragment) -> None:  # noqa: F811
+def test_a_delete_that_lands_while_the_correction_is_on_its_way_refuses_it(db_client, monkeypatch, fragment) -> None:
     """The delete commits after the correction read the play and before it saves: the correction says so."""
     client, app = db_client
     play = finished(client)
@@ -96,7 +95,7 @@ def test_a_delete_that_lands_while_the_correction_is_on_its_way_refuses_it(db_cl
     assert client.get(f"/api/v1/plays/{play}").get_json()["notes"] == "late"
 
 
-def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) -> None:  # noqa: F811
+def test_corrections_racing_deletes_are_saved_or_say_they_were_not(db_client) -> None:
     """Each round a correction and a delete of one play start together; whichever lands first, the answers hold."""
     client, app = db_client
     outcomes = {"saved": 0, "refused": 0}

@@ -3,47 +3,9 @@
 from __future__ import annotations
 
 import re
-import secrets
 import threading
-from collections.abc import Iterator
 
-import pytest
-
-from companion import create_app
-from tests.conftest import TOKEN, Client, start_play
-
-PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
-
-
-def postgres_url() -> Iterator[str]:
-    """A fresh PostgreSQL database for one test, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg")
-    name = f"companion_test_{secrets.token_hex(4)}"
-    try:
-        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
-    except psycopg.OperationalError as exc:
-        pytest.skip(f"PostgreSQL is not reachable on 127.0.0.1:5432: {exc}")
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_client(request, tmp_path) -> Iterator[tuple[Client, object]]:
-    """A client on an app backed by SQLite or PostgreSQL."""
-    urls = iter([f"sqlite:///{tmp_path / 'db.sqlite'}"]) if request.param == "sqlite" else postgres_url()
-    url = next(urls)
-    app = create_app({"TESTING": True, "SECRET_KEY": "db", "DATABASE_URL": url})
-    app.test_client_class = Client
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = TOKEN
-    yield client, app
-    app.extensions["db_engine"].dispose()
-    next(urls, None)
+from tests.conftest import TOKEN, start_play
 
 
 def test_whole_play_on_each_database(db_client) -> None:

@@ -32,7 +32,7 @@ from markupsafe import escape
 from companion import create_app
 from companion.errors import BUSY, DISK_FULL, READ_ONLY, UNREACHABLE, fault_reason
 from tests.conftest import TOKEN, Client, start_play
-from tests.web.test_databases import PG_ADMIN, postgres_url
+from tests.web.helpers import PG_ADMIN, postgres_url
 
 
 def make_app(url: str) -> tuple[Flask, Client]:

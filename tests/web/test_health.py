@@ -11,7 +11,7 @@ from sqlalchemy import text
 from companion import __version__, create_app, migrate
 from companion.db import make_engine
 from tests.conftest import TOKEN, Client
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 CODE = "table-code-2026"
 

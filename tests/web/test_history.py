@@ -17,8 +17,7 @@ from companion.games.base import name_key
 from companion.history_filter import HistoryFilter, count_filtered, filtered_plays
 from companion.models import Change, Play, Player, Seat
 from tests.conftest import start_play
-from tests.web.test_api import post_json
-from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
+from tests.web.helpers import post_json
 
 
 def save(client, game: str, players: list[dict[str, Any]], played_at: str | None = None, **more: Any) -> int:
@@ -499,7 +498,7 @@ def test_correct_a_speros_play_with_lists_and_options(client) -> None:
 # The queries on both databases
 
 
-def test_history_queries_on_each_database(db_client) -> None:  # noqa: F811
+def test_history_queries_on_each_database(db_client) -> None:
     client, app = db_client
     a = save(client, "spires", [{"name": "Ann", "crowns": 1}, {"name": "Óscar"}], "2026-11-01T00:00:00Z")
     b = save(client, "spyrium", [{"name": "ÓSCAR", "vp_track": 4}, {"name": "Ann"}], "2026-11-02T23:59:59Z")

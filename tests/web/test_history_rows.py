@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from sqlmodel import Session, select
 
 from companion.models import Player
-from tests.web.test_api import post_json
+from tests.web.helpers import post_json
 
 
 def save(client, players: list[dict]) -> int:

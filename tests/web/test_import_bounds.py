@@ -17,7 +17,6 @@ from bench.imports import hostile
 from bench.seed import seed_plays
 from companion import bgstats, cli, create_app, transfer
 from tests.web.test_cli_transfer import use_database
-from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 from tests.web.test_transfer import counts, fresh_client, history, save, upload
 
 KINDS = ("ours", "bgstats")
@@ -61,7 +60,7 @@ def bg_play(uid: str, **more: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize("kind", KINDS)
-def test_100000_empty_plays_are_refused_with_a_few_problems_said(db_client, kind, htmx) -> None:  # noqa: F811
+def test_100000_empty_plays_are_refused_with_a_few_problems_said(db_client, kind, htmx) -> None:
     client, _app = db_client
     save(client, "spyrium", [{"name": "Zoe", "vp_track": 1}, {"name": "Yan", "vp_track": 2}])
     before = counts(client)
@@ -212,7 +211,7 @@ def real_history() -> tuple[bytes, bytes]:
     return ours, theirs
 
 
-def test_a_real_sized_history_still_imports(db_client, real_history) -> None:  # noqa: F811
+def test_a_real_sized_history_still_imports(db_client, real_history) -> None:
     client, _app = db_client
     ours, theirs = real_history
     response = upload(client, ours)

@@ -14,9 +14,8 @@ from sqlmodel import Session, select
 
 from companion.models import Change, Play
 from tests.conftest import start_play
-from tests.web.test_api import SPIRES, post_json
-from tests.web.test_databases import db_client  # noqa: F401  (the two-database fixture)
-from tests.web.tracker_tools import api_act, notice, seat_ids
+from tests.web.helpers import api_act, notice, post_json, seat_ids
+from tests.web.test_api import SPIRES
 
 ENTRY = re.compile(
     r'<li id="log-(\d+)" class="log-entry([^"]*)"( hx-swap-oob="true")?>\s*<time datetime="([^"]+)" data-local-time>'
@@ -297,7 +296,7 @@ def test_taps_saved_before_actions_existed_read_in_plain_words(client, app) -> N
 # --- The API --------------------------------------------------------------------------------------------------------
 
 
-def test_api_log_on_each_database(db_client) -> None:  # noqa: F811
+def test_api_log_on_each_database(db_client) -> None:
     client, _app = db_client
     view = post_json(
         client, "/api/v1/plays", {"game": "spqf", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}

@@ -15,7 +15,7 @@ from companion import cli, create_app, migrate
 from companion.db import make_engine
 from companion.games.base import name_key
 from tests.conftest import TOKEN, Client
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 # The tables as the first version of the app made them (before seat.name, with seat.version): frozen here.
 OLDEST = sa.MetaData()

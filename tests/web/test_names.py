@@ -8,7 +8,6 @@ import pytest
 
 from companion.games.base import name_key
 from tests.conftest import TOKEN
-from tests.web.test_databases import db_client  # noqa: F401  (the SQLite/PostgreSQL fixture)
 
 # Real names from many alphabets, among them those that broke a second play before (a non-ASCII capital).
 NAMES = [
@@ -63,7 +62,7 @@ def start(client, names: list[str]) -> int:
     return client.post("/plays", data=form).status_code
 
 
-def test_every_name_plays_twice_on_each_database(db_client) -> None:  # noqa: F811
+def test_every_name_plays_twice_on_each_database(db_client) -> None:
     client, _app = db_client
     for first, second in zip(NAMES[::2], NAMES[1::2], strict=False):
         for _ in range(2):
@@ -79,7 +78,7 @@ def test_every_name_plays_twice_on_each_database(db_client) -> None:  # noqa: F8
         assert roster.count(f'<option value="{name}">') == 1, name
 
 
-def test_a_second_spelling_finds_the_first_roster_entry(db_client) -> None:  # noqa: F811
+def test_a_second_spelling_finds_the_first_roster_entry(db_client) -> None:
     client, _app = db_client
     for typed, other, _case in SAME[:4]:
         assert start(client, [typed, "Bob"]) == 303
@@ -96,7 +95,7 @@ def test_the_same_player_twice_in_one_play_is_refused(client) -> None:
     assert "οδος is already playing." in response.get_data(as_text=True)
 
 
-def test_devices_adding_the_same_new_player_at_once_all_succeed(db_client) -> None:  # noqa: F811
+def test_devices_adding_the_same_new_player_at_once_all_succeed(db_client) -> None:
     """Eight devices start a play with the same new player at the same moment: one roster entry, no error."""
     client, app = db_client
     statuses: list[int] = []

@@ -18,7 +18,6 @@ from companion.history_filter import HistoryFilter
 from companion.models import Play
 from companion.report import ReportJob, report_jobs
 from tests.web.test_api import SPIRES, SPIRES_SOLO, SPQF
-from tests.web.test_databases import db_client  # noqa: F401  (the SQLite / PostgreSQL fixture)
 
 # Kept before any test replaces it.
 REAL_MAKE_REPORT = report._make_report
@@ -209,7 +208,7 @@ def test_the_parts_join_into_one_report_without_short_pages(app, client, monkeyp
     assert stamps == sorted(stamps, reverse=True)
 
 
-def test_the_report_and_the_sheets_on_each_database(db_client) -> None:  # noqa: F811
+def test_the_report_and_the_sheets_on_each_database(db_client) -> None:
     client, _app = db_client
     play = save(client, "spires", SPIRES, day="2026-11-20")
     save(client, "spqf", SPQF, day="2026-11-21")

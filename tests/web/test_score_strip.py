@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import start_play
-from tests.web.tracker_tools import seat_ids
+from tests.web.helpers import seat_ids
 
 STRIP = re.compile(
     r'<nav id="score-strip" class="score-strip" aria-label="Scores: jump to a player"'

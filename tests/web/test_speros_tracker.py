@@ -17,8 +17,20 @@ from sqlmodel import Session, select
 from werkzeug.datastructures import MultiDict
 
 from companion.models import FINISHED, IN_PROGRESS, Play, Seat
-from tests.web.test_api import post_json
-from tests.web.tracker_tools import api_act, notice, player, saved, seat_ids
+from tests.web import helpers
+from tests.web.helpers import (
+    api_act,
+    created,
+    notice,
+    play_form,
+    player,
+    post_json,
+    refused_finish,
+    refused_new_play,
+    saved,
+    seat_ids,
+    start_by_form,
+)
 
 COLOURS = ["green", "red", "blue", "black"]
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -46,17 +58,12 @@ LINES = [
 def speros_form(names: list[str], colours: list[str | None] | None = None) -> dict:
     """The new-play form as the browser sends it for Conquest of Speros: names and colours (None: not sent)."""
     colours = COLOURS[: len(names)] if colours is None else colours
-    form = {"game": "speros"}
-    form |= {f"name-{i}": name for i, name in enumerate(names)}
-    form |= {f"colour-{i}": colour for i, colour in enumerate(colours) if colour is not None}
-    return form
+    return play_form("speros", names, colours)
 
 
 def start_speros(client, names: list[str] | None = None, colours: list[str | None] | None = None) -> int:
     """Start a Conquest of Speros play through the new-play form; returns its id."""
-    response = client.post("/plays", data=speros_form(names or NAMES[:2], colours))
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(re.search(r"/plays/(\d+)$", response.headers["Location"]).group(1))
+    return start_by_form(client, speros_form(names or NAMES[:2], colours))
 
 
 @pytest.fixture
@@ -75,8 +82,7 @@ def form_data(data: dict[str, Any]) -> MultiDict:
 
 def post(client, htmx: bool, url: str, data: dict | MultiDict | None = None):
     """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
-    data = data if isinstance(data, MultiDict) else form_data(data or {})
-    return client.htmx("POST", url, data=data) if htmx else client.post(url, data=data)
+    return helpers.post(client, htmx, url, data if isinstance(data, MultiDict) else form_data(data or {}))
 
 
 def act(client, play_id: int, htmx: bool = False, **data: Any):
@@ -242,14 +248,7 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
     ids=["2 players", "3 players", "4 players"],
 )
 def test_create_play_redirects_to_tracker(client, app, htmx: bool, names: list[str], colours: list[str]) -> None:
-    response = post(client, htmx, "/plays", speros_form(names, colours))
-    if htmx:
-        assert response.status_code == 204
-        target = response.headers["HX-Redirect"]
-    else:
-        assert response.status_code == 303
-        target = response.headers["Location"]
-    play_id = int(re.search(r"/plays/(\d+)$", target).group(1))
+    play_id, target = created(client, htmx, speros_form(names, colours))
     html = client.get(target).get_data(as_text=True)
     count = len(names)
     assert f"Setup for {count} players" in html
@@ -308,17 +307,7 @@ BAD_NEW_PLAYS = [
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(("case", "form", "message"), BAD_NEW_PLAYS, ids=[b[0] for b in BAD_NEW_PLAYS])
 def test_create_play_bad_input(client, app, htmx: bool, case: str, form: dict, message: str) -> None:
-    response = post(client, htmx, "/plays", speros_form(**form))
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert message in html
-    assert ("<html" in html) is not htmx
-    if htmx:
-        assert html.lstrip().startswith('<form id="new-play"')
-    for name in form["names"]:
-        assert f'value="{name}"' in html, "what was typed stays in the form"
-    with Session(app.extensions["db_engine"]) as session:
-        assert session.exec(select(Play)).all() == []
+    refused_new_play(client, app, htmx, speros_form(**form), message, form["names"])
 
 
 def test_the_same_colour_twice_is_said_beside_the_second_row(client) -> None:
@@ -1656,25 +1645,8 @@ def test_refused_finish_saves_nothing(
 ) -> None:
     seats = seat_ids(client, play_id)
     put_card(client, play_id, seat=seats[0])
-    before = saved(app, play_id)
     form = end_form(seats, bonus)
-    response = post(client, htmx, f"/plays/{play_id}/finish", form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
-    if htmx:
-        assert html.lstrip().startswith(
-            f'<form id="finish" class="finish card" method="post" action="/plays/{play_id}/finish"'
-        )
-    # The message sits beside the box it is about, the box flagged; what was typed stays in every box.
-    name = f"end-{seats[box[0]]}-bonus_{box[1]}"
-    assert f'<p class="error" id="{name}-error">{message}</p>' in html
-    assert html.count('<p class="error" id="end-') == 1
-    assert re.search(rf'<input id="{name}"[^>]*aria-invalid="true" aria-describedby="{name}-error"', html, re.DOTALL)
-    for field, value in form.items():
-        assert re.search(rf'name="{field}"\s+value="{re.escape(value)}"', html), field
-    assert saved(app, play_id) == before
-    assert "Finish and score" in client.get(f"/plays/{play_id}").get_data(as_text=True)
+    refused_finish(client, app, play_id, htmx, form, f"end-{seats[box[0]]}-bonus_{box[1]}", message)
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.web.helpers import api_act, notice, saved, seat_ids
 from tests.web.test_speros_tracker import (
     act,
     button_form,
@@ -18,7 +19,6 @@ from tests.web.test_speros_tracker import (
     skirmish,
     start_speros,
 )
-from tests.web.tracker_tools import api_act, notice, saved, seat_ids
 
 SLOT = "skirmish"
 

@@ -15,21 +15,10 @@ from sqlmodel import Session
 from companion.games import spires
 from companion.models import Play
 from tests.conftest import start_play
-from tests.web.tracker_tools import api_act, notice, oob_value, saved, seat_ids
+from tests.web.helpers import api_act, notice, oob_value, post, saved, seat_ids, tap
 
 SUIT_RULE = "The rules: “Each suit has 12 values”, plus an Architect and cards 73 and 74."
 QUILLS_RULE = "The rules: “Quills: 10 points (8 symbols total)”."
-
-
-def post(client, htmx: bool, url: str, data: dict | None = None):
-    """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
-    return client.htmx("POST", url, data=data or {}) if htmx else client.post(url, data=data or {})
-
-
-def tap(client, play_id: int, seat_id: int | str, htmx: bool = False, **data):
-    """One tap on a seat's counter (or, seat 'table', the table's): field=..., delta=... or value=..."""
-    url = f"/plays/{play_id}/table" if seat_id == "table" else f"/plays/{play_id}/seats/{seat_id}"
-    return post(client, htmx, url, {k: str(v) for k, v in data.items()})
 
 
 def slot(scope: int | str, field: str, message: str) -> str:

@@ -15,7 +15,19 @@ from sqlmodel import Session, select
 
 from companion.games import spqf
 from companion.models import FINISHED, IN_PROGRESS, Play, Seat
-from tests.web.tracker_tools import notice, oob_value, saved, seat_ids
+from tests.web.helpers import (
+    created,
+    notice,
+    oob_value,
+    play_form,
+    post,
+    refused_finish,
+    refused_new_play,
+    saved,
+    seat_ids,
+    start_by_form,
+    tap,
+)
 
 DEFAULT_LEVEL_VP = [0, 3, 6, 9, 12, 15]
 COLOURS = ["red", "blue", "green", "yellow"]
@@ -29,34 +41,18 @@ def spqf_form(names: list[str], colours: list[str] | None = None, level_vp: list
     """The new-play form as the browser sends it for SPQF: names, colours and the six level VP boxes."""
     colours = COLOURS[: len(names)] if colours is None else colours
     level_vp = DEFAULT_LEVEL_VP if level_vp is None else level_vp
-    form = {"game": "spqf"}
-    form |= {f"name-{i}": name for i, name in enumerate(names)}
-    form |= {f"colour-{i}": colour for i, colour in enumerate(colours)}
-    form |= {f"level_vp-{i}": str(vp) for i, vp in enumerate(level_vp)}
-    return form
+    return play_form("spqf", names, colours, level_vp=level_vp)
 
 
 def start_spqf(client, names: list[str] | None = None, **kwargs) -> int:
     """Start an SPQF play through the new-play form; returns its id."""
-    response = client.post("/plays", data=spqf_form(names or NAMES[:2], **kwargs))
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(re.search(r"/plays/(\d+)$", response.headers["Location"]).group(1))
+    return start_by_form(client, spqf_form(names or NAMES[:2], **kwargs))
 
 
 @pytest.fixture
 def play_id(client) -> int:
     """A two-player SPQF play in progress: Ann (red) first, then Bob (blue)."""
     return start_spqf(client)
-
-
-def post(client, htmx: bool, url: str, data: dict | None = None):
-    """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
-    return client.htmx("POST", url, data=data or {}) if htmx else client.post(url, data=data or {})
-
-
-def tap(client, play_id: int, seat_id: int, htmx: bool = False, **data):
-    """One tap on a seat's counter: field=..., delta=... or value=..."""
-    return post(client, htmx, f"/plays/{play_id}/seats/{seat_id}", {k: str(v) for k, v in data.items()})
 
 
 def act(client, play_id: int, htmx: bool = False, **data):
@@ -98,14 +94,7 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
     form = spqf_form(["  Ann ", "Bob", "Cy"], colours=["green", "red", "yellow"], level_vp=[0, 4, 8, 9, 14, 20])
-    response = post(client, htmx, "/plays", form)
-    if htmx:
-        assert response.status_code == 204
-        target = response.headers["HX-Redirect"]
-    else:
-        assert response.status_code == 303
-        target = response.headers["Location"]
-    play_id = int(re.search(r"/plays/(\d+)$", target).group(1))
+    play_id, target = created(client, htmx, form)
     html = client.get(target).get_data(as_text=True)
     assert "Setup for 3 players" in html
     assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
@@ -152,17 +141,7 @@ BAD_NEW_PLAYS = [
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(("case", "form", "message"), BAD_NEW_PLAYS, ids=[b[0] for b in BAD_NEW_PLAYS])
 def test_create_play_bad_input(client, app, htmx: bool, case: str, form: dict, message: str) -> None:
-    response = post(client, htmx, "/plays", spqf_form(**form))
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert message in html
-    assert ("<html" in html) is not htmx
-    if htmx:
-        assert html.lstrip().startswith('<form id="new-play"')
-    for name in form["names"]:
-        assert f'value="{name}"' in html, "what was typed stays in the form"
-    with Session(app.extensions["db_engine"]) as session:
-        assert session.exec(select(Play)).all() == []
+    refused_new_play(client, app, htmx, spqf_form(**form), message, form["names"])
 
 
 def test_refused_new_play_keeps_the_typed_level_table(client) -> None:
@@ -914,27 +893,9 @@ def test_refused_finish_saves_nothing(
     seats = seat_ids(client, play_id)
     tap(client, play_id, seats[0], field="vp_tokens", value=6)
     tap(client, play_id, seats[1], field="vp_cards", value=3)
-    before = saved(app, play_id)
     form = end_form(seats, monument)
-    response = post(client, htmx, f"/plays/{play_id}/finish", form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
-    if htmx:
-        assert html.lstrip().startswith(
-            f'<form id="finish" class="finish card" method="post" action="/plays/{play_id}/finish"'
-        )
-    # The message sits beside the box it is about, the box flagged; what was typed stays in every box.
-    name = f"end-{seats[seat]}-monument_modifiers"
-    assert f'<p class="error" id="{name}-error">{message}</p>' in html
-    assert html.count('<p class="error" id="end-') == 1
-    assert re.search(rf'<input id="{name}"[^>]*aria-invalid="true" aria-describedby="{name}-error"', html, re.DOTALL)
-    for box, value in form.items():
-        assert re.search(rf'name="{box}"\s+value="{re.escape(value)}"', html), box
-    # Nothing saved, not even the good box; the play goes on.
-    assert saved(app, play_id) == before
+    before = refused_finish(client, app, play_id, htmx, form, f"end-{seats[seat]}-monument_modifiers", message)
     assert before["status"] == IN_PROGRESS
-    assert "Finish and score" in client.get(f"/plays/{play_id}").get_data(as_text=True)
 
 
 def test_finish_without_end_boxes_keeps_the_tapped_counts(client, app, play_id: int) -> None:

@@ -14,8 +14,21 @@ import pytest
 from sqlmodel import Session, select
 
 from companion.models import FINISHED, IN_PROGRESS, Play, Seat
-from tests.web.test_api import post_json
-from tests.web.tracker_tools import api_act, notice, oob_value, player, saved, seat_ids
+from tests.web.helpers import (
+    api_act,
+    created,
+    notice,
+    oob_value,
+    play_form,
+    player,
+    post,
+    post_json,
+    refused_new_play,
+    saved,
+    seat_ids,
+    start_by_form,
+    tap,
+)
 
 DEFAULT_RESIDENCE = [2, 3, 4, 5, 6, 7]
 COLOURS = ["red", "blue", "green", "yellow", "purple"]
@@ -43,34 +56,18 @@ def spyrium_form(names: list[str], colours: list[str] | None = None, residence: 
     """The new-play form as the browser sends it for Spyrium: names, colours and the six Residence boxes."""
     colours = COLOURS[: len(names)] if colours is None else colours
     residence = DEFAULT_RESIDENCE if residence is None else residence
-    form = {"game": "spyrium"}
-    form |= {f"name-{i}": name for i, name in enumerate(names)}
-    form |= {f"colour-{i}": colour for i, colour in enumerate(colours)}
-    form |= {f"residence_values-{i}": str(value) for i, value in enumerate(residence)}
-    return form
+    return play_form("spyrium", names, colours, residence_values=residence)
 
 
 def start_spyrium(client, names: list[str] | None = None, **kwargs) -> int:
     """Start a Spyrium play through the new-play form; returns its id."""
-    response = client.post("/plays", data=spyrium_form(names or NAMES[:2], **kwargs))
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(re.search(r"/plays/(\d+)$", response.headers["Location"]).group(1))
+    return start_by_form(client, spyrium_form(names or NAMES[:2], **kwargs))
 
 
 @pytest.fixture
 def play_id(client) -> int:
     """A two-player Spyrium play before turn 1: Ann (red) first, then Bob (blue), default Residence track."""
     return start_spyrium(client)
-
-
-def post(client, htmx: bool, url: str, data: dict | None = None):
-    """POST as htmx sends it (a fragment) or as the plain form does (a page)."""
-    return client.htmx("POST", url, data=data or {}) if htmx else client.post(url, data=data or {})
-
-
-def tap(client, play_id: int, seat_id: int, htmx: bool = False, **data):
-    """One tap on a seat's counter: field=..., delta=... or value=..."""
-    return post(client, htmx, f"/plays/{play_id}/seats/{seat_id}", {k: str(v) for k, v in data.items()})
 
 
 def act(client, play_id: int, htmx: bool = False, **data):
@@ -207,14 +204,7 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
     form = spyrium_form(["  Ann ", "Bob", "Cy"], colours=["purple", "red", "yellow"], residence=[1, 3, 5, 7, 9, 11])
-    response = post(client, htmx, "/plays", form)
-    if htmx:
-        assert response.status_code == 204
-        target = response.headers["HX-Redirect"]
-    else:
-        assert response.status_code == 303
-        target = response.headers["Location"]
-    play_id = int(re.search(r"/plays/(\d+)$", target).group(1))
+    play_id, target = created(client, htmx, form)
     html = client.get(target).get_data(as_text=True)
     assert "Setup for 3 players" in html
     assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
@@ -284,17 +274,7 @@ BAD_NEW_PLAYS = [
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 @pytest.mark.parametrize(("case", "form", "message"), BAD_NEW_PLAYS, ids=[b[0] for b in BAD_NEW_PLAYS])
 def test_create_play_bad_input(client, app, htmx: bool, case: str, form: dict, message: str) -> None:
-    response = post(client, htmx, "/plays", spyrium_form(**form))
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert message in html
-    assert ("<html" in html) is not htmx
-    if htmx:
-        assert html.lstrip().startswith('<form id="new-play"')
-    for name in form["names"]:
-        assert f'value="{name}"' in html, "what was typed stays in the form"
-    with Session(app.extensions["db_engine"]) as session:
-        assert session.exec(select(Play)).all() == []
+    refused_new_play(client, app, htmx, spyrium_form(**form), message, form["names"])
 
 
 def test_refused_new_play_keeps_the_typed_residence_track(client) -> None:

@@ -17,7 +17,7 @@ from companion.games import GAMES
 from companion.games.base import name_key
 from companion.models import FINISHED, IN_PROGRESS, Play, Player, Seat
 from companion.statistics import PlayRows, SeatRow
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 
 ANN, BOB, CLEO, DMITRI, HANA = 1, 2, 3, 4, 5
 ROSTER = {ANN: "Ann", BOB: "Bob", CLEO: "Cleo", DMITRI: "Dmitri", HANA: "Хана <b>"}

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from tests.web.helpers import api_act, notice, saved, seat_ids
 from tests.web.test_spqf_tracker import act, start_spqf, tap
-from tests.web.tracker_tools import api_act, notice, saved, seat_ids
 
 NAMES = ["Alexander", "Charlotte", "Benjamin", "Dominique"]
 

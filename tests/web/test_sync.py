@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.conftest import start_play
-from tests.web.tracker_tools import api_act, oob_value, seat_ids
+from tests.web.helpers import api_act, oob_value, seat_ids
 
 VERSION = re.compile(r'<input type="hidden" id="play-version" name="since" value="(\d+)"( hx-swap-oob="true")?>')
 

@@ -14,8 +14,7 @@ from sqlmodel import Session, func, select
 from companion import create_app
 from companion.models import Play, Player, Seat
 from tests.conftest import TOKEN, Client, start_play
-from tests.web.test_api import post_json
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import post_json, postgres_url
 
 
 def save(client, game: str, players: list[dict[str, Any]], **more: Any) -> int:

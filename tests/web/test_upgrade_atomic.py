@@ -24,7 +24,7 @@ from sqlmodel import SQLModel
 
 from companion import cli, create_app, migrate
 from companion.db import make_engine
-from tests.web.test_databases import postgres_url
+from tests.web.helpers import postgres_url
 from tests.web.test_migrations import NAMES, OLDEST, SPIRES_SEAT, client_for, fill_oldest
 
 # The schemas a database can be at before this version: from before migrations (without seat.name, then with it
