@@ -16,6 +16,7 @@ import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
+from tests.browser.tracker import seat_button, start_by_form
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -37,21 +38,13 @@ def error_of(page, seat: str, field: str):
 
 
 def button(page, seat: str, name: str):
-    """A seat's counter button by its accessible name ('VP tokens plus 5'), the seat's name in front."""
-    who = page.locator(f"{seat} h2").first.inner_text().split()[0]
-    return page.locator(seat).get_by_role("button", name=f"{who}: {name}", exact=True)
+    """A seat's button by its accessible name, the seat's name in front."""
+    return seat_button(page, seat, name)
 
 
 def start_spqf(page, live_server: str, names=NAMES) -> list[str]:
-    """Start an SPQF play through the new-play form; the seats' selectors in turn order."""
-    page.goto(live_server + "/plays/new?game=spqf")
-    for i, name in enumerate(names):
-        page.locator(f"input[name=name-{i}]").fill(name)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/plays/\d+$"))
-    seats = page.locator("section.seat")
-    expect(seats).to_have_count(len(names))
-    return ["#" + seats.nth(i).get_attribute("id") for i in range(len(names))]
+    """Start a play through the new-play form; the seats' selectors in turn order."""
+    return start_by_form(page, live_server, "spqf", names)
 
 
 def finish(page) -> None:

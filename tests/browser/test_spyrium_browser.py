@@ -16,6 +16,7 @@ import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
+from tests.browser.tracker import seat_button, start_by_form
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -42,21 +43,13 @@ def slot_of(page, slot: str, seat: str | None = None):
 
 
 def button(page, seat: str, name: str):
-    """A seat's button by its accessible name ('Score track VP +5'), the seat's name in front."""
-    who = page.locator(f"{seat} h2").first.inner_text().split()[0]
-    return page.locator(seat).get_by_role("button", name=f"{who}: {name}", exact=True)
+    """A seat's button by its accessible name, the seat's name in front."""
+    return seat_button(page, seat, name)
 
 
 def start_spyrium(page, live_server: str, names=NAMES) -> list[str]:
-    """Start a Spyrium play through the new-play form; the seats' selectors in turn order."""
-    page.goto(live_server + "/plays/new?game=spyrium")
-    for i, name in enumerate(names):
-        page.locator(f"input[name=name-{i}]").fill(name)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/plays/\d+$"))
-    seats = page.locator("section.seat")
-    expect(seats).to_have_count(len(names))
-    return ["#" + seats.nth(i).get_attribute("id") for i in range(len(names))]
+    """Start a play through the new-play form; the seats' selectors in turn order."""
+    return start_by_form(page, live_server, "spyrium", names)
 
 
 def start_turn(page) -> None:

@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from tests.browser.tracker import seat_button, start_by_form
+
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -53,25 +55,12 @@ def sized(page, width: int) -> None:
 
 def start_spqf(page, live_server: str, names=NAMES) -> list[str]:
     """A play of SPQF through the new-play form; the seats' selectors in turn order."""
-    page.goto(live_server + "/plays/new?game=spqf")
-    for i, name in enumerate(names):
-        page.locator(f"input[name=name-{i}]").fill(name)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/plays/\d+$"))
-    seats = page.locator("section.seat")
-    expect(seats).to_have_count(len(names))
-    return ["#" + seats.nth(i).get_attribute("id") for i in range(len(names))]
+    return start_by_form(page, live_server, "spqf", names)
 
 
 def start_spires(page, live_server: str, names=("Ann", "Bob")) -> list[str]:
     """A play of Spires through the new-play form; the seats' selectors in turn order."""
-    page.goto(live_server + "/plays/new?game=spires")
-    for i, name in enumerate(names):
-        page.locator(f"input[name=name-{i}]").fill(name)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/plays/\d+$"))
-    seats = page.locator("section.seat")
-    return ["#" + seats.nth(i).get_attribute("id") for i in range(len(names))]
+    return start_by_form(page, live_server, "spires", names)
 
 
 def seat_id(seat: str) -> str:
@@ -85,8 +74,7 @@ def value_of(page, seat: str, field: str):
 
 def press(page, seat: str, name: str) -> None:
     """Tap one of a seat's buttons by its accessible name ('VP tokens plus 5'), the seat's name in front."""
-    who = page.locator(f"{seat} h2").first.inner_text().split()[0]
-    page.locator(seat).get_by_role("button", name=f"{who}: {name}", exact=True).click()
+    seat_button(page, seat, name).click()
 
 
 def in_view(page, locator) -> dict:
