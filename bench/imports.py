@@ -35,8 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import func, select
 
-from companion import cli, create_app, transfer
-from companion.models import Play, Player, Seat
+from companion import cli, create_app
+from companion.data import transfer
+from companion.store.models import Play, Player, Seat
 
 TOKEN = "bench"
 FORMATS = ("ours", "bgstats")

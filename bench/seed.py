@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import Engine, func, insert, select
 
-from companion import records
 from companion.games import GAMES
 from companion.games.base import InputErrors, name_key
-from companion.models import FINISHED, Play, Player, Seat
+from companion.store import records
+from companion.store.models import FINISHED, Play, Player, Seat
 
 SEED_NEWEST = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
 ROSTER = ("Ann", "Bob", "Cleo", "Dmitri", "Élodie", "Farid", "Γιώργος", "Хана", "Jun", "Kwame", "Lena", "Ömer")
@@ -199,8 +199,8 @@ if __name__ == "__main__":
     import tempfile
     import time
 
-    from companion.db import make_engine
-    from companion.migrate import prepare
+    from companion.store.db import make_engine
+    from companion.store.migrate import prepare
 
     with tempfile.TemporaryDirectory() as folder:
         engine = make_engine(f"sqlite:///{Path(folder) / 'seed.sqlite'}")

@@ -27,9 +27,10 @@ from sqlmodel import Session
 
 from bench.seed import seed_plays
 from bench.taps import timed_against
-from companion import create_app, report
-from companion.history_filter import HistoryFilter, filtered_plays
-from companion.pdf import CACHE_EXTENSION
+from companion import create_app
+from companion.printing import report
+from companion.printing.pdf import CACHE_EXTENSION
+from companion.store.history_filter import HistoryFilter, filtered_plays
 
 
 def bare_table(rows: list[report.ReportRow]) -> str:

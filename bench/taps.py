@@ -27,7 +27,7 @@ from flask import render_template_string
 from sqlalchemy import text
 
 from companion import create_app
-from companion.db import get_session
+from companion.store.db import get_session
 
 TOKEN = "bench"
 

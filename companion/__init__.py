@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Flask
 
-from . import config
-from .config import PROJECT_ROOT as PROJECT_ROOT  # tests and tools name the clone's root by it
+from companion import config
+from companion.config import PROJECT_ROOT as PROJECT_ROOT  # tests and tools name the clone's root by it
 
 try:
     __version__ = version("companion")
@@ -30,7 +30,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     config.load(app.config, Path(app.instance_path), test_config)
 
-    from . import db, errors, health, htmx, logs, security, templating
+    from companion.store import db
+    from companion.web import errors, health, htmx, logs, security, templating
 
     # Before security's and the database's checks: a load balancer asks without the code, and hears 503 itself.
     health.init_app(app)
@@ -40,7 +41,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     templating.init_app(app)
 
-    from . import api, app_shell, calculator, data, history, plays, sheets, stats
+    from companion import api
+    from companion.calculator import views as calculator
+    from companion.data import views as data
+    from companion.history import views as history
+    from companion.play import views as plays
+    from companion.printing import views as sheets
+    from companion.stats import views as stats
+    from companion.web import shell as app_shell
 
     app.register_blueprint(history.bp)
     app.register_blueprint(plays.bp)

@@ -118,10 +118,8 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from . import play_log, records
-from .db import get_session
-from .games import GAMES, get_game, speros
-from .games.base import (
+from companion.games import GAMES, get_game, speros
+from companion.games.base import (
     FieldError,
     Game,
     InputErrors,
@@ -132,8 +130,10 @@ from .games.base import (
     validation_errors,
     winners_sentence,
 )
-from .games.live import validate_start
-from .models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
+from companion.games.live import validate_start
+from companion.store import play_log, records
+from companion.store.db import get_session
+from companion.store.models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
 
 # The device a Change names when the API made it.
 API_DEVICE = "api"

@@ -30,11 +30,11 @@ def serve(host: str, port: int, threads: int) -> None:
 
     from waitress.server import create_server
 
-    from .join import EVERY_INTERFACE, OPEN_COMMAND, SERVE_HOST, is_loopback, lan_address
-    from .security import guard_connections, is_trusted_proxy
+    from companion.play.join import EVERY_INTERFACE, OPEN_COMMAND, SERVE_HOST, is_loopback, lan_address
+    from companion.web.security import guard_connections, is_trusted_proxy
 
     app = _upgraded_app()
-    # Where it listens decides whether a phone can follow the Join panel's QR code (companion/join.py).
+    # Where it listens decides whether a phone can follow the Join panel's QR code (companion/play/join.py).
     app.config[SERVE_HOST] = host
     settings = {name: int(app.config.get(name, default)) for name, default in SERVER_DEFAULTS.items()}
     proxies = app.config["TRUSTED_PROXIES"]
@@ -80,7 +80,8 @@ def serve(host: str, port: int, threads: int) -> None:
 
 def _upgraded_app() -> Flask:  # imported late, so that `companion --help` stays quick
     """The app, its database first brought to the newest schema (saying so when anything was done)."""
-    from . import create_app, migrate
+    from companion import create_app
+    from companion.store import migrate
 
     app = create_app()
     if app.extensions["db_outdated"]:
@@ -96,7 +97,8 @@ def _upgraded_app() -> Flask:  # imported late, so that `companion --help` stays
 def db_upgrade() -> int:
     """Bring the database to the newest schema (a SQLite file is copied aside first); 1 when it failed, changing
     nothing (said on stderr with the copy's file)."""
-    from . import create_app, migrate
+    from companion import create_app
+    from companion.store import migrate
 
     app = create_app()
     try:
@@ -111,7 +113,8 @@ def db_upgrade() -> int:
 
 def backup(target: str) -> int:
     """Copy the SQLite database to a file while the app may run; on PostgreSQL, run pg_dump (or say how to)."""
-    from . import create_app, migrate
+    from companion import create_app
+    from companion.store import migrate
 
     destination = Path(target)
     if destination.exists():
@@ -182,7 +185,7 @@ EXPORT_FORMATS = ("json", "csv", "bgstats")
 
 def _data_app() -> Flask | None:
     """The app for export and import, or None (said on stderr) while its database needs `companion db upgrade`."""
-    from . import create_app
+    from companion import create_app
 
     app = create_app()
     if app.extensions["db_outdated"]:
@@ -197,7 +200,7 @@ def export(target: str, kind: str = "json") -> int:
 
     from sqlmodel import Session
 
-    from . import bgstats, transfer
+    from companion.data import bgstats, transfer
 
     destination = Path(target)
     if destination.exists():
@@ -225,7 +228,7 @@ def import_(source: str) -> int:
     """Import a Companion or BG Stats export: what it adds is said; a refused file changes nothing (exit code 2)."""
     from sqlmodel import Session
 
-    from . import transfer
+    from companion.data import transfer
 
     path = Path(source)
     try:
@@ -252,7 +255,8 @@ def import_(source: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the asked command."""
-    from . import __version__, config, logs
+    from companion import __version__, config
+    from companion.web import logs
 
     parser = argparse.ArgumentParser(prog="companion", description="The board-game table companion.")
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
@@ -292,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import_parser = commands.add_parser("import", help="add what a Companion or BG Stats export holds and this lacks")
     import_parser.add_argument("file", help="the export to import")
     args = parser.parse_args(argv)
-    from .security import SettingError
+    from companion.web.security import SettingError
 
     try:
         logs.configure(args.log_level, args.log_format)

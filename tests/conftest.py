@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
-from companion.logs import HANDLER_NAME
+from companion.web.logs import HANDLER_NAME
 
 TOKEN = "test-csrf-token"
 

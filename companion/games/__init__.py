@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import speros, spires, spqf, spyrium
-from .base import Game
+from companion.games import speros, spires, spqf, spyrium
+from companion.games.base import Game
 
 GAMES: dict[str, Game] = {game.id: game for game in (spqf.GAME, spyrium.GAME, spires.GAME, speros.GAME)}
 

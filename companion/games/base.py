@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 if TYPE_CHECKING:
-    from .live import Live
+    from companion.games.live import Live
 
 NAME_MAX = 40
 

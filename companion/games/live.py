@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .base import FieldError, InputErrors, Note, Result, read_path, validation_errors, with_value
+from companion.games.base import FieldError, InputErrors, Note, Result, read_path, validation_errors, with_value
 
 if TYPE_CHECKING:
-    from .base import Game
+    from companion.games.base import Game
 
 State = dict[str, Any]
 

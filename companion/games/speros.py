@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
-from .base import (
+from companion.games.base import (
     FieldError,
     Game,
     InputErrors,
@@ -34,7 +34,18 @@ from .base import (
     plural,
     rank_scores,
 )
-from .live import Action, ActionSpec, Applied, Context, End, Live, Params, Standing, State, counter_actions
+from companion.games.live import (
+    Action,
+    ActionSpec,
+    Applied,
+    Context,
+    End,
+    Live,
+    Params,
+    Standing,
+    State,
+    counter_actions,
+)
 
 Colour = Literal["green", "red", "blue", "black"]
 Terrain = Literal["forest", "mountain", "ocean", "swamp", "artifact"]

@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from pydantic import Field
 
-from .base import (
+from companion.games.base import (
     FieldError,
     Game,
     InputErrors,
@@ -30,7 +30,7 @@ from .base import (
     rank_scores,
     read_path,
 )
-from .live import Action, Applied, Context, Live, Standing, State, counter_actions
+from companion.games.live import Action, Applied, Context, Live, Standing, State, counter_actions
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from .base import (
+from companion.games.base import (
     FieldError,
     Game,
     InputErrors,
@@ -29,7 +29,18 @@ from .base import (
     plural,
     rank_scores,
 )
-from .live import Action, ActionSpec, Applied, Context, End, Live, Params, Standing, State, counter_actions
+from companion.games.live import (
+    Action,
+    ActionSpec,
+    Applied,
+    Context,
+    End,
+    Live,
+    Params,
+    Standing,
+    State,
+    counter_actions,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

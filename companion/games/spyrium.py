@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .base import (
+from companion.games.base import (
     FieldError,
     Game,
     InputErrors,
@@ -28,7 +28,7 @@ from .base import (
     plural,
     rank_scores,
 )
-from .live import (
+from companion.games.live import (
     Action,
     ActionSpec,
     Applied,

@@ -169,7 +169,7 @@
     if (event.target.closest("[data-reload]")) window.location.reload();
   });
 
-  // The service worker (companion/app_shell.py) keeps the static files and the offline page on the device. Browsers
+  // The service worker (companion/web/shell.py) keeps the static files and the offline page on the device. Browsers
   // only allow one on https or localhost; elsewhere the app works as before, online.
   const worker = document.body.dataset.serviceWorker;
   if (worker && "serviceWorker" in navigator) {

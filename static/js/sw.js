@@ -1,4 +1,4 @@
-// The service worker, served at /sw.js by companion/app_shell.py, which puts `const SHELL = {version, precache,
+// The service worker, served at /sw.js by companion/web/shell.py, which puts `const SHELL = {version, precache,
 // offline}` above this file: the cache version is a hash of the static files, so any change to them makes a new
 // worker that fetches them afresh and drops the old cache.
 //

@@ -13,8 +13,8 @@ import re
 import pytest
 
 from bench.seed import seed_plays
-from companion import history
-from companion.db import make_engine
+from companion.history import views as history
+from companion.store.db import make_engine
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from werkzeug.serving import make_server
 
-from companion import create_app, join
+from companion import create_app
+from companion.play import join
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import target_problems
 

@@ -14,7 +14,7 @@ import itertools
 import pytest
 
 from bench.seed import seed_plays
-from companion.db import make_engine
+from companion.store.db import make_engine
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
 from tests.web.test_statistics import ANN, store

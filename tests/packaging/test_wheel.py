@@ -145,8 +145,8 @@ def test_the_wheel_holds_the_templates_static_files_and_migrations(wheel: Path) 
         assert not missing, f"not in the wheel: {missing}"
     modules = [p.relative_to(PROJECT_ROOT).as_posix() for p in (PROJECT_ROOT / "companion").rglob("*.py")]
     assert sorted(m for m in modules if m not in names) == []
-    assert "companion/migrations/script.py.mako" in names
-    assert any(n.startswith("companion/migrations/versions/0001_") for n in names)
+    assert "companion/store/migrations/script.py.mako" in names
+    assert any(n.startswith("companion/store/migrations/versions/0001_") for n in names)
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     version = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["project"]["version"]
     assert wheel.name.startswith(f"companion-{version}-")

@@ -210,8 +210,8 @@ def read_changes(database_url) -> Callable[[int], list[Any]]:
     def read(play_id: int) -> list[Any]:
         from sqlmodel import Session, col, select
 
-        from companion.db import make_engine
-        from companion.models import Change
+        from companion.store.db import make_engine
+        from companion.store.models import Change
 
         engine = make_engine(database_url)
         try:

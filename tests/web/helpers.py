@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from companion.models import Change, Play, Seat
+from companion.store.models import Change, Play, Seat
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 

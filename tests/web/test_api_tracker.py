@@ -215,7 +215,7 @@ def test_unknown_play_and_bad_bodies(client) -> None:
 def test_an_unscorable_play_has_no_live_score_and_cannot_finish(client, app) -> None:
     from sqlmodel import Session
 
-    from companion.models import Seat
+    from companion.store.models import Seat
 
     play = start(client)["id"]
     with Session(app.extensions["db_engine"]) as session:

@@ -9,7 +9,7 @@ import pytest
 
 from companion import create_app
 from companion.cli import main
-from companion.db import normalise_url
+from companion.store.db import normalise_url
 
 
 def test_secret_key_is_generated_once_into_the_instance(tmp_path, monkeypatch) -> None:
@@ -76,7 +76,7 @@ def test_serve_command_prints_the_url(monkeypatch, capsys, tmp_path) -> None:
         return Server()
 
     monkeypatch.setattr("waitress.server.create_server", create_server)
-    monkeypatch.setattr("companion.security.guard_connections", lambda server, *args, **kw: server)
+    monkeypatch.setattr("companion.web.security.guard_connections", lambda server, *args, **kw: server)
     assert main(["serve", "--host", "127.0.0.1", "--port", "5123"]) == 0
     assert "open http://127.0.0.1:5123/" in capsys.readouterr().out
     assert seen["host"] == "127.0.0.1" and seen["port"] == 5123

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from companion import PROJECT_ROOT, create_app
-from companion.app_shell import scan
 from companion.games import GAMES
-from companion.history import HISTORY_PAGE, OPEN_PAGE
+from companion.history.views import HISTORY_PAGE, OPEN_PAGE
+from companion.web.shell import scan
 from tests.web.helpers import post_json
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from companion.bgstats import play_uid, ranks, score_of
-from companion.models import Play
+from companion.data.bgstats import play_uid, ranks, score_of
+from companion.store.models import Play
 from tests.web.test_transfer import counts, fresh_client, history, save, upload
 
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from companion.calculator_forms import line_spec, model_inputs, parse_line, parse_numbers, player_inputs
+from companion.calculator.forms import line_spec, model_inputs, parse_line, parse_numbers, player_inputs
 from companion.games import GAMES
 from companion.games.base import InputErrors
 

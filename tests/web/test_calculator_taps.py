@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from companion.calculator_forms import player_inputs
+from companion.calculator.forms import player_inputs
+from companion.calculator.line_entry import compose_line, line_items, with_line, without_line
 from companion.games import get_game
-from companion.line_entry import compose_line, line_items, with_line, without_line
 
 from .test_calculator import FormState, flat
 
@@ -44,7 +44,7 @@ def textarea(response) -> str:
     ],
 )
 def test_a_tapped_card_is_written_as_the_text_syntax_reads_it(raw, line) -> None:
-    from companion.calculator_forms import parse_line
+    from companion.calculator.forms import parse_line
 
     spec = captured_field().line
     assert compose_line(spec, raw) == line

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from markupsafe import Markup
 
-from companion.charts import Bar, BarGroup, Column, Point, bar_chart, histogram_chart, line_chart
+from companion.stats.charts import Bar, BarGroup, Column, Point, bar_chart, histogram_chart, line_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 
-from companion import records
-from companion.db import get_session
+from companion.store import records
+from companion.store.db import get_session
 from tests.web.helpers import seat_ids
 from tests.web.test_sync import shown_version, tap
 

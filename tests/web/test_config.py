@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion import cli, config, create_app, security, transfer
+from companion import cli, config, create_app
 from companion.cli import main
+from companion.data import transfer
+from companion.web import security
 
 README = config.PROJECT_ROOT / "README.md"
 

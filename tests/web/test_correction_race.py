@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion import history
+from companion.history import views as history
 from tests.conftest import TOKEN, Client
 from tests.web.test_history import save
 

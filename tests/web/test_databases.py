@@ -138,7 +138,7 @@ def test_several_api_clients_acting_on_one_spqf_play_lose_no_action(db_client) -
     assert sum(p["vp_tokens"] for p in view["players"]) == clients * each
     from sqlmodel import Session, select
 
-    from companion.models import Change
+    from companion.store.models import Change
 
     with Session(app.extensions["db_engine"]) as session:
         logged = session.exec(select(Change).where(Change.play_id == play)).all()

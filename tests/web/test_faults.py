@@ -30,7 +30,7 @@ from flask import Flask
 from markupsafe import escape
 
 from companion import create_app
-from companion.errors import BUSY, DISK_FULL, READ_ONLY, UNREACHABLE, fault_reason
+from companion.web.errors import BUSY, DISK_FULL, READ_ONLY, UNREACHABLE, fault_reason
 from tests.conftest import TOKEN, Client, start_play
 from tests.web.helpers import PG_ADMIN, postgres_url
 
@@ -385,7 +385,7 @@ def test_postgresql_faults_and_their_reasons() -> None:
 def test_other_database_errors_stay_a_logged_500(client, play_id: int, monkeypatch, caplog) -> None:
     from sqlalchemy.exc import OperationalError
 
-    from companion import records
+    from companion.store import records
 
     def broken(*_args, **_kwargs):
         raise OperationalError("SELECT", {}, sqlite_error("no such column: play.nope", sqlite3.SQLITE_ERROR))

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import text
 
-from companion import __version__, create_app, migrate
-from companion.db import make_engine
+from companion import __version__, create_app
+from companion.store import migrate
+from companion.store.db import make_engine
 from tests.conftest import TOKEN, Client
 from tests.web.helpers import postgres_url
 

@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import event, func
 from sqlmodel import Session, select
 
-from companion import history
 from companion.games.base import name_key
-from companion.history_filter import HistoryFilter, count_filtered, filtered_plays
-from companion.models import Change, Play, Player, Seat
+from companion.history import views as history
+from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
+from companion.store.models import Change, Play, Player, Seat
 from tests.conftest import start_play
 from tests.web.helpers import post_json
 
@@ -230,7 +230,7 @@ def test_deleted_plays_are_left_out_of_every_list(client, group) -> None:
     tracked = start_play(client, ["Ann", "Bob"])
     gone = group["spires_ann"]
     with client.application.app_context():
-        from companion.db import get_session
+        from companion.store.db import get_session
 
         session = get_session()
         for play_id in (gone, tracked):
@@ -315,7 +315,7 @@ def test_purged_after_restore_days_with_seats_and_changes(client, monkeypatch) -
     monkeypatch.setattr(history, "utcnow", lambda: deleted_on + timedelta(days=history.RESTORE_DAYS, hours=1))
     assert client.post(f"/history/{tracked}/restore").status_code == 404
     with client.application.app_context():
-        from companion.db import get_session
+        from companion.store.db import get_session
 
         session = get_session()
         assert session.get(Play, tracked) is not None  # not yet: a listing purges
@@ -375,7 +375,7 @@ def test_correct_rescores_renames_and_redates(client) -> None:
     assert listed(client.get("/history?player=" + quote("роберт")).get_data(as_text=True)) == [play]
     assert listed(client.get("/history?player=Bob").get_data(as_text=True)) == []
     with client.application.app_context():
-        from companion.db import get_session
+        from companion.store.db import get_session
 
         seat = get_session().exec(select(Seat).where(Seat.play_id == play, Seat.position == 1)).one()
         assert get_session().get(Player, seat.player_id).key == name_key("РОБЕРТ")

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 from sqlmodel import Session, select
 
-from companion.models import Player
+from companion.store.models import Player
 from tests.web.helpers import post_json
 
 

@@ -15,7 +15,8 @@ from sqlmodel import Session
 
 from bench.imports import hostile
 from bench.seed import seed_plays
-from companion import bgstats, cli, create_app, transfer
+from companion import cli, create_app
+from companion.data import bgstats, transfer
 from tests.web.test_cli_transfer import use_database
 from tests.web.test_transfer import counts, fresh_client, history, save, upload
 

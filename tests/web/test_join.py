@@ -10,7 +10,8 @@ import re
 import pytest
 import segno
 
-from companion import create_app, join
+from companion import create_app
+from companion.play import join
 from tests.conftest import TOKEN, Client
 
 

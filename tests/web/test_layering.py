@@ -1,5 +1,5 @@
 """The house's layers, checked: the rules core (companion/games) stands on the standard library and pydantic alone,
-the store (the modules that read and write the database) depends on no view, and the URL map that the pages, htmx
+the store (companion/store) and what every blueprint shares (companion/web) depend on no area, and the URL map that the pages, htmx
 and the JSON API rely on changes only on purpose (a snapshot)."""
 
 from __future__ import annotations
@@ -27,31 +27,40 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+def companion_imports(package: str) -> list[tuple[str, str]]:
+    """Each module of a package (its files, recursively) with every companion module it imports."""
+    found = []
+    for path in sorted((PACKAGE / package).rglob("*.py")):
+        for level, module in imports_of(path):
+            assert level == 0, f"{path.name}: imports are absolute in the house style"
+            found.append((str(path.relative_to(PACKAGE)), module))
+    return found
+
+
 def test_the_rules_core_imports_no_flask_no_database_and_nothing_of_the_app() -> None:
     wrong = []
-    for path in sorted((PACKAGE / "games").glob("*.py")):
-        for level, module in imports_of(path):
-            top = module.split(".")[0]
-            inside_games = level == 1
-            allowed = inside_games or (level == 0 and (top in sys.stdlib_module_names or top in RULES_MAY_USE))
-            if not allowed:
-                wrong.append(f"{path.name}: {'.' * level}{module}")
+    for name, module in companion_imports("games"):
+        top = module.split(".")[0]
+        allowed = module.startswith("companion.games") or top in sys.stdlib_module_names or top in RULES_MAY_USE
+        if not allowed:
+            wrong.append(f"{name}: {module}")
     assert wrong == [], "the rules core must stay pure: " + ", ".join(wrong)
 
 
-# The modules that read and write the database for every area, and the blueprints (views) that call them.
-STORE = ("records", "play_log", "statistics", "history_filter", "transfer", "bgstats", "migrate", "db", "models")
-BLUEPRINTS = {"plays", "api", "history", "stats", "sheets", "data", "calculator", "health", "app_shell"}
+# What each layer below the areas may use of the app: the rules core, the store, what every blueprint shares.
+LAYERS = {
+    "store": ("companion.games", "companion.store", "companion.config"),
+    "web": ("companion.games", "companion.store", "companion.web", "companion.config"),
+}
 
 
-def test_the_store_imports_no_blueprint() -> None:
+def test_the_store_and_web_import_no_area() -> None:
     wrong = []
-    for name in STORE:
-        for level, module in imports_of(PACKAGE / f"{name}.py"):
-            named = module.split(".")[0] if level == 1 else module.removeprefix("companion.").split(".")[0]
-            if (level == 1 or module.startswith("companion")) and named in BLUEPRINTS:
-                wrong.append(f"{name}.py: {module}")
-    assert wrong == [], "the store must not depend on a view: " + ", ".join(wrong)
+    for layer, may_use in LAYERS.items():
+        for name, module in companion_imports(layer):
+            if module.startswith("companion.") and not module.startswith(may_use):
+                wrong.append(f"{name}: {module}")
+    assert wrong == [], "the store and web layers must not depend on an area: " + ", ".join(wrong)
 
 
 def url_map_lines() -> list[str]:

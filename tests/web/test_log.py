@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event
 from sqlmodel import Session, select
 
-from companion.models import Change, Play
+from companion.store.models import Change, Play
 from tests.conftest import start_play
 from tests.web.helpers import api_act, notice, post_json, seat_ids
 from tests.web.test_api import SPIRES

@@ -12,8 +12,9 @@ from importlib.metadata import version
 
 import pytest
 
-from companion import __version__, create_app, logs
+from companion import __version__, create_app
 from companion.cli import main
+from companion.web import logs
 from tests.conftest import TOKEN, Client
 
 CODE = "table-code-2026"

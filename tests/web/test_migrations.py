@@ -11,9 +11,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlmodel import SQLModel
 
-from companion import cli, create_app, migrate
-from companion.db import make_engine
+from companion import cli, create_app
 from companion.games.base import name_key
+from companion.store import migrate
+from companion.store.db import make_engine
 from tests.conftest import TOKEN, Client
 from tests.web.helpers import postgres_url
 

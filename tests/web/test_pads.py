@@ -8,8 +8,8 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from companion import pdf
 from companion.games import GAMES
+from companion.printing import pdf
 from tests.web.test_api import SPEROS, SPEROS_OPTIONS, SPIRES, SPIRES_SOLO, SPQF, SPYRIUM
 
 COUNTS = [(game, count) for game in ("spires", "spqf", "speros") for count in (2, 3, 4)]

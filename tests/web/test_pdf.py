@@ -10,8 +10,8 @@ from pypdf import PdfReader
 from sqlmodel import Session, select
 
 from companion import create_app
-from companion.models import Play, Seat
-from companion.pdf import paper_size
+from companion.printing.pdf import paper_size
+from companion.store.models import Play, Seat
 from tests.conftest import TOKEN, Client, start_play
 
 A4 = (210 / 25.4 * 72, 297 / 25.4 * 72)
@@ -187,7 +187,7 @@ def test_the_paper_size_is_read_from_the_instance_config(tmp_path, monkeypatch) 
     app = create_app()
     assert app.config["PAPER_SIZE"] == "Letter"
     with app.test_request_context():
-        from companion.pdf import app_paper
+        from companion.printing.pdf import app_paper
 
         assert app_paper().css == "letter"
     app.extensions["db_engine"].dispose()

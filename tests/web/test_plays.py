@@ -7,7 +7,7 @@ import re
 import pytest
 
 from companion.games import get_game
-from companion.models import Change, Play, Seat
+from companion.store.models import Change, Play, Seat
 from tests.conftest import start_play
 
 
@@ -60,7 +60,7 @@ def test_roster_offers_known_players(client, play_id: int) -> None:
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_random_first_player_rotates_turn_order(client, htmx: bool, monkeypatch) -> None:
-    monkeypatch.setattr("companion.plays.random.randrange", lambda n: 2)
+    monkeypatch.setattr("companion.play.views.random.randrange", lambda n: 2)
     form = {"game": "spires", "name-0": "Ann", "name-1": "Bob", "name-2": "Cy"}
     response = (
         client.htmx("POST", "/plays/new/first-player", data=form)

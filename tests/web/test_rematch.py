@@ -8,7 +8,7 @@ import re
 import pytest
 from sqlmodel import Session, select
 
-from companion.models import Play, Seat
+from companion.store.models import Play, Seat
 
 
 def start(client, game: str, rows: list[tuple[str, str]], **options: str) -> int:

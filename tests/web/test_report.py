@@ -13,10 +13,10 @@ from pypdf import PdfReader
 from sqlmodel import Session
 
 from bench.seed import seed_plays
-from companion import report
-from companion.history_filter import HistoryFilter
-from companion.models import Play
-from companion.report import ReportJob, report_jobs
+from companion.printing import report
+from companion.printing.report import ReportJob, report_jobs
+from companion.store.history_filter import HistoryFilter
+from companion.store.models import Play
 from tests.web.test_api import SPIRES, SPIRES_SOLO, SPQF
 
 # Kept before any test replaces it.

@@ -1,4 +1,4 @@
-"""The result as a grid (templates/_partials/result_table.html, companion/result_grid.py), through the test client.
+"""The result as a grid (templates/_partials/result_table.html, companion/play/result_grid.py), through the test client.
 
 Players are the columns in turn order (seat order), not in rank order: a player finds their own column where they
 sit and where the tracker showed them, as on a paper score pad filled in around the table; the Rank row and the
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES
-from companion.result_grid import ordinal, result_grid
+from companion.play.result_grid import ordinal, result_grid
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -377,9 +377,9 @@ def test_score_sheet_is_a_score_pad_grid(client, app) -> None:
     with app.test_request_context():
         from flask import render_template
 
-        from companion import records
-        from companion.db import get_session
-        from companion.models import Play
+        from companion.store import records
+        from companion.store.db import get_session
+        from companion.store.models import Play
 
         play = get_session().get(Play, 1)
         printed = render_template(

@@ -16,9 +16,10 @@ from pypdf import PdfReader
 from sqlalchemy import event
 from sqlmodel import Session
 
-from companion import history, pdf
 from companion.games.base import NAME_MAX
-from companion.models import ABANDONED, Play
+from companion.history import views as history
+from companion.printing import pdf
+from companion.store.models import ABANDONED, Play
 from tests.conftest import start_play
 
 # --- Plays in progress and put aside: the newest few, and every one a page at a time -------------------------

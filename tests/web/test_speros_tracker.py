@@ -16,7 +16,7 @@ import pytest
 from sqlmodel import Session, select
 from werkzeug.datastructures import MultiDict
 
-from companion.models import FINISHED, IN_PROGRESS, Play, Seat
+from companion.store.models import FINISHED, IN_PROGRESS, Play, Seat
 from tests.web import helpers
 from tests.web.helpers import (
     api_act,

@@ -13,7 +13,7 @@ from markupsafe import escape
 from sqlmodel import Session
 
 from companion.games import spires
-from companion.models import Play
+from companion.store.models import Play
 from tests.conftest import start_play
 from tests.web.helpers import api_act, notice, oob_value, post, saved, seat_ids, tap
 

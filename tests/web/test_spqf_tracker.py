@@ -14,7 +14,7 @@ from markupsafe import escape
 from sqlmodel import Session, select
 
 from companion.games import spqf
-from companion.models import FINISHED, IN_PROGRESS, Play, Seat
+from companion.store.models import FINISHED, IN_PROGRESS, Play, Seat
 from tests.web.helpers import (
     created,
     notice,

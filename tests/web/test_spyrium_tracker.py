@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from companion.models import FINISHED, IN_PROGRESS, Play, Seat
+from companion.store.models import FINISHED, IN_PROGRESS, Play, Seat
 from tests.web.helpers import (
     api_act,
     created,

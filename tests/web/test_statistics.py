@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy import event
 from sqlmodel import Session
 
-from companion import create_app, statistics
+from companion import create_app
 from companion.games import GAMES
 from companion.games.base import name_key
-from companion.models import FINISHED, IN_PROGRESS, Play, Player, Seat
-from companion.statistics import PlayRows, SeatRow
+from companion.stats import figures as statistics
+from companion.stats.figures import PlayRows, SeatRow
+from companion.store.models import FINISHED, IN_PROGRESS, Play, Player, Seat
 from tests.web.helpers import postgres_url
 
 ANN, BOB, CLEO, DMITRI, HANA = 1, 2, 3, 4, 5
@@ -418,7 +419,7 @@ def test_empty_database_pages(client) -> None:
 
 
 def test_names_sorted_as_a_reader_files_them() -> None:
-    from companion.stats import by_name
+    from companion.stats.views import by_name
 
     names = ["Zoë", "Élodie", "ömer", "Ann", "Elena", "Ömer"]
     assert sorted(names, key=by_name) == ["Ann", "Elena", "Élodie", "ömer", "Ömer", "Zoë"]

@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from companion import create_app
-from companion.models import Play, Player, Seat
+from companion.store.models import Play, Player, Seat
 from tests.conftest import TOKEN, Client, start_play
 from tests.web.helpers import post_json, postgres_url
 
@@ -313,7 +313,7 @@ def test_csv_has_a_row_per_player_per_finished_play(client) -> None:
 
 @pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "\nx", "＝1+1", "Ann", "a=1"])
 def test_csv_cells_never_start_a_formula(text: str) -> None:
-    from companion.transfer import cell
+    from companion.data.transfer import cell
 
     assert cell(text) == (text if text in ("Ann", "a=1") else "'" + text)
 
@@ -328,7 +328,7 @@ def csv_cells(client) -> list[list[str]]:
 
 def assert_no_formula(rows: list[list[str]]) -> None:
     """No cell starts a formula: text that would is quoted; numbers (a negative total too) stay numbers."""
-    from companion.transfer import FORMULA_START
+    from companion.data.transfer import FORMULA_START
 
     for row in rows:
         for value in row:

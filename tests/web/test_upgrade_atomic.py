@@ -22,8 +22,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext, RevisionStep
 from sqlmodel import SQLModel
 
-from companion import cli, create_app, migrate
-from companion.db import make_engine
+from companion import cli, create_app
+from companion.store import migrate
+from companion.store.db import make_engine
 from tests.web.helpers import postgres_url
 from tests.web.test_migrations import NAMES, OLDEST, SPIRES_SEAT, client_for, fill_oldest
 
@@ -245,7 +246,7 @@ def test_an_upgrade_that_fails_midway_leaves_the_database_as_it_was(
     before = snapshot(database)
     with monkeypatch.context() as patch:
         fail_in_the_newest_step(patch)
-        with caplog.at_level(logging.ERROR, logger="companion.migrate"):
+        with caplog.at_level(logging.ERROR, logger="companion.store.migrate"):
             assert cli.main(["db", "upgrade"]) == 1
     said = capsys.readouterr()
     assert "Traceback" not in said.err and "Upgraded" not in said.out
@@ -257,7 +258,7 @@ def test_an_upgrade_that_fails_midway_leaves_the_database_as_it_was(
         assert f"A copy of it as it was before the upgrade is {copy}." in said.err
         assert snapshot(f"sqlite:///{copy}") == before
     # The same sentence is logged, for a server's log.
-    (logged,) = [record.getMessage() for record in caplog.records if record.name == "companion.migrate"]
+    (logged,) = [record.getMessage() for record in caplog.records if record.name == "companion.store.migrate"]
     assert logged.startswith("The database upgrade to schema") and logged in said.err
     # The step mended, the same command upgrades, and every play is there as played.
     assert cli.main(["db", "upgrade"]) == 0

@@ -1,0 +1,554 @@
+"""The end-game calculator's form: a game's whole input schema as form fields, and the fields back again."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
+from functools import cache
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+from werkzeug.datastructures import MultiDict
+
+from companion.games.base import FieldError, Game, InputErrors, nul_errors, read_path, with_value
+from companion.store.models import NOTES_MAX
+from companion.web.forms import option_fields, options_from_form, parse_int, seat_rows
+
+NUMBER, NUMBERS, CHOICE, LINES, TEXT, CHECK = "number", "numbers", "choice", "lines", "text", "check"
+# A row counts as filled once any of these has something typed; a preset select or a checkbox doesn't count.
+TYPED_KINDS = (NUMBER, NUMBERS, LINES, TEXT)
+# Phone keyboards offer a true minus and dashes; a score means a plain '-'.
+MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "—": "-"})
+# A phone's number pad may offer only a dot or a comma between digits: both separate, as spaces do (scores are
+# whole numbers, so "3.5" can only mean 3 and 5).
+NUMBER_SEPARATORS = re.compile(r"[\s,.;+]+")
+# Labels come from field names; these words are read as capitals at the table.
+ACRONYMS = {"vp": "VP"}
+PLAYER_ERROR = re.compile(r"players\[(\d+)\]\.?(.*)")
+INDEXED = re.compile(r"\[(\d+)\]\.?([A-Za-z_]*)")
+
+
+@dataclass(frozen=True)
+class LineSpec:
+    """How one line of a list-of-objects textarea reads: which words fill which field of the item model."""
+
+    ints: tuple[str, ...]
+    words: dict[str, tuple[str, ...]]  # a Literal field: its choices
+    word_lists: dict[str, tuple[str, ...]]  # a list of Literal: its choices, joined with '+' or spaces
+    text: str | None  # a free-text field (e.g. an objective's name): the words no other field takes
+    names: str | None  # a list of free text (e.g. leaders): after a ':', separated by commas
+    example: str
+    help: str
+    model: type[BaseModel] | None = None  # the item model, which checks a line built by taps
+    bounds: dict[str, tuple[int | None, int | None]] = dataclass_field(default_factory=dict)  # each int's range
+
+    def part_label(self, part: str) -> str:
+        """The label of one field of the item: its title, or its name read aloud ('vp' -> 'VP')."""
+        info = self.model.model_fields.get(part) if self.model else None
+        return (info.title if info else None) or field_label(part)
+
+    @property
+    def tappable(self) -> bool:
+        """True when every field is a number or a choice, so a line can be built by taps alone (no free text)."""
+        return self.text is None and self.names is None
+
+
+@dataclass(frozen=True)
+class InputField:
+    """One input of the calculator form, drawn from a pydantic field of the game's schema."""
+
+    path: str  # dotted, inside a player or the options: 'towers.red', 'captured', 'discard.crowns'
+    label: str
+    kind: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    line: LineSpec | None = None
+    help: str = ""
+
+    @property
+    def key(self) -> str:
+        """The last part of the path, used as a styling hook (e.g. a tower's suit)."""
+        return self.path.rsplit(".", 1)[-1]
+
+    def form_name(self, row: int | None = None) -> str:
+        """The form field's name: 'towers.red-1' in player row 1, 'discard.crowns' for an option."""
+        return self.path if row is None else f"{self.path}-{row}"
+
+    def initial(self, row: int) -> str:
+        """What a fresh form shows: a select's default (or one choice per row), blank otherwise."""
+        if self.kind != CHOICE:
+            return ""
+        if self.default in self.choices:
+            return str(self.default)
+        return self.choices[row % len(self.choices)]
+
+    @property
+    def placeholder(self) -> str:
+        """A hint inside an empty input: the default number, or an example line."""
+        if self.kind == NUMBER:
+            return str(self.default if isinstance(self.default, int) else "")
+        if self.kind == NUMBERS:
+            return "e.g. 3 5 2"
+        return self.line.example if self.line else ""
+
+
+@dataclass(frozen=True)
+class InputGroup:
+    """Inputs shown together: a nested model (Spires towers) under its label, or loose fields (label '')."""
+
+    label: str
+    fields: tuple[InputField, ...]
+    help: str = ""
+
+
+@dataclass
+class CalculatorEntry:
+    """What the calculator form said, as the game's raw input, with what could not be read."""
+
+    players: list[dict[str, Any]] = dataclass_field(default_factory=list)
+    options: dict[str, Any] = dataclass_field(default_factory=dict)
+    rows: list[int] = dataclass_field(default_factory=list)  # the form row of each player
+    lines: dict[str, list[int]] = dataclass_field(default_factory=dict)  # a textarea's game path: line of each item
+    errors: list[FieldError] = dataclass_field(default_factory=list)  # by game path, like the game's own errors
+
+
+def _unwrap(annotation: Any) -> tuple[Any, list[Any]]:
+    """The bare type inside Annotated[...] and the constraints it carried (an item's ge/le)."""
+    constraints: list[Any] = []
+    while get_origin(annotation) is Annotated:
+        bare, *extra = get_args(annotation)
+        for item in extra:
+            constraints += getattr(item, "metadata", [item])
+        annotation = bare
+    return annotation, constraints
+
+
+def _bounds(constraints: list[Any]) -> tuple[int | None, int | None]:
+    """The whole-number range that pydantic's ge/gt/le/lt constraints allow."""
+    low = high = None
+    for c in constraints:
+        # getattr: annotated_types.Interval carries all four bounds, the unused ones as None.
+        if getattr(c, "ge", None) is not None:
+            low = c.ge
+        elif getattr(c, "gt", None) is not None:
+            low = c.gt + 1
+        if getattr(c, "le", None) is not None:
+            high = c.le
+        elif getattr(c, "lt", None) is not None:
+            high = c.lt - 1
+    return low, high
+
+
+def _is_model(annotation: Any) -> bool:
+    """True for a pydantic model class."""
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def field_label(name: str) -> str:
+    """'scroll_vp' -> 'Scroll VP'."""
+    text = " ".join(ACRONYMS.get(word, word) for word in name.split("_"))
+    return text[:1].upper() + text[1:]
+
+
+def _choices(annotation: Any) -> tuple[str, ...]:
+    """The values of a Literal."""
+    return tuple(str(value) for value in get_args(annotation))
+
+
+def _item(annotation: Any) -> tuple[Any, list[Any]]:
+    """The bare item type of list[X] / tuple[X, ...] and its constraints."""
+    return _unwrap(get_args(annotation)[0])
+
+
+def line_spec(model: type[BaseModel]) -> LineSpec:
+    """How a line of text maps onto the fields of a small model such as a captured card."""
+    ints: list[str] = []
+    bounds: dict[str, tuple[int | None, int | None]] = {}
+    words: dict[str, tuple[str, ...]] = {}
+    word_lists: dict[str, tuple[str, ...]] = {}
+    text = names = None
+    for name, info in model.model_fields.items():
+        bare, inner = _unwrap(info.annotation)
+        if bare is int:
+            ints.append(name)
+            bounds[name] = _bounds([*info.metadata, *inner])
+        elif get_origin(bare) is Literal:
+            words[name] = _choices(bare)
+        elif get_origin(bare) is list and get_origin(_item(bare)[0]) is Literal:
+            word_lists[name] = _choices(_item(bare)[0])
+        elif get_origin(bare) is list and _item(bare)[0] is str:
+            names = name
+        elif bare is str:
+            text = name
+        else:
+            raise TypeError(f"The calculator can't read {model.__name__}.{name} from a line of text.")
+    spec = _finish_spec(tuple(ints), words, word_lists, text, names)
+    return replace(spec, model=model, bounds=bounds)
+
+
+def _finish_spec(
+    ints: tuple[str, ...],
+    words: dict[str, tuple[str, ...]],
+    word_lists: dict[str, tuple[str, ...]],
+    text: str | None,
+    names: str | None,
+) -> LineSpec:
+    """A LineSpec with its example line and help, both drawn from the fields."""
+    example_parts = [field_label(text)] if text else []
+    example_parts += ["5"] * len(ints)
+    example_parts += ["+".join(choices[:2]) for choices in word_lists.values()]
+    example_parts += [choices[0] for choices in words.values()]
+    example = " ".join(example_parts) + (": Ann, Bob" if names else "")
+    hints = [f"{field_label(n)}: {', '.join(c)}." for n, c in words.items()]
+    hints += [f"{field_label(n)}: {', '.join(c)} (join several with +)." for n, c in word_lists.items()]
+    if names:
+        hints.append(f"After a colon, the {field_label(names).lower()} separated by commas.")
+    help_text = f"One per line, e.g. “{example}”. " + " ".join(hints)
+    return LineSpec(ints, words, word_lists, text, names, example, help_text.strip())
+
+
+def input_field(path: str, info: Any) -> InputField:
+    """The form input for one pydantic field."""
+    bare, inner = _unwrap(info.annotation)
+    low, high = _bounds([*info.metadata, *inner])
+    name = path.rsplit(".", 1)[-1]
+    label = info.title or field_label(name)
+    default = None if info.default is PydanticUndefined else info.default
+    help_text = info.description or ""
+    if bare is bool:
+        return InputField(path, label, CHECK, default=default, help=help_text)
+    if bare is int:
+        return InputField(path, label, NUMBER, low, high, default=default, help=help_text)
+    if get_origin(bare) is Literal:
+        return InputField(path, label, CHOICE, choices=_choices(bare), default=default, help=help_text)
+    if bare is str:
+        return InputField(path, label, TEXT, default=default, help=help_text)
+    if get_origin(bare) in (list, tuple):
+        item, item_constraints = _item(bare)
+        if item is int:
+            low, high = _bounds(item_constraints)
+            span = f" Each {low} to {high}." if low is not None and high is not None else ""
+            help_text = help_text or f"Numbers separated by spaces, commas or dots.{span}"
+            return InputField(path, label, NUMBERS, low, high, default=default, help=help_text)
+        if _is_model(item):
+            spec = line_spec(item)
+            return InputField(path, label, LINES, line=spec, help=help_text or spec.help)
+    raise TypeError(f"The calculator can't draw the field {path!r} ({info.annotation!r}).")
+
+
+@cache
+def model_inputs(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> tuple[InputGroup, ...]:
+    """A model's inputs in schema order: a nested model of numbers as its own group, other fields together."""
+    groups: list[InputGroup] = []
+    loose: list[InputField] = []
+    for name, info in model.model_fields.items():
+        if name in skip:
+            continue
+        bare, _ = _unwrap(info.annotation)
+        if not _is_model(bare):
+            loose.append(input_field(name, info))
+            continue
+        if loose:
+            groups.append(InputGroup("", tuple(loose)))
+            loose = []
+        nested = tuple(input_field(f"{name}.{sub}", sub_info) for sub, sub_info in bare.model_fields.items())
+        doc = (bare.__doc__ or "").strip().split("\n")[0]
+        groups.append(InputGroup(info.title or field_label(name), nested, info.description or doc))
+    if loose:
+        groups.append(InputGroup("", tuple(loose)))
+    return tuple(groups)
+
+
+def player_inputs(game: Game) -> tuple[InputGroup, ...]:
+    """Every input of a player's row except the name, from the game's player model."""
+    return model_inputs(game.player_model, frozenset({"name"}))
+
+
+def option_inputs(game: Game) -> tuple[InputGroup, ...]:
+    """The options option_fields() does not draw (nested counts, lists of objects), from the schema."""
+    drawn = frozenset(f.name for f in option_fields(game, {}))
+    return model_inputs(game.options_model, drawn)
+
+
+def _fields(groups: tuple[InputGroup, ...]) -> list[InputField]:
+    """The fields of all groups, in order."""
+    return [f for group in groups for f in group.fields]
+
+
+def tappable_list(game: Game, name: str) -> tuple[InputField, int | None] | None:
+    """The list a builder's form name belongs to ('captured-1': a player row's captured cards) and its row."""
+    candidates: list[tuple[InputField, int | None]] = [
+        (f, row) for f in _fields(player_inputs(game)) for row in range(game.max_players)
+    ]
+    candidates += [(f, None) for f in _fields(option_inputs(game))]
+    for field, row in candidates:
+        if field.kind == LINES and field.line and field.line.tappable and field.form_name(row) == name:
+            return field, row
+    return None
+
+
+def parse_numbers(text: str, path: str) -> list[int]:
+    """'3 5, 2' -> [3, 5, 2], or InputErrors naming the word that is not a whole number."""
+    numbers = []
+    for word in NUMBER_SEPARATORS.split(text.translate(MINUS_SIGNS).strip()):
+        try:
+            numbers.append(int(word))
+        except ValueError:
+            message = f"“{word}” is not a whole number: write numbers separated by spaces, commas or dots."
+            raise InputErrors([FieldError(path, message)]) from None
+    return numbers
+
+
+def _whole_number(word: str) -> int | None:
+    """The word as a whole number, or None."""
+    try:
+        return int(word)
+    except ValueError:
+        return None
+
+
+def _word_field(spec: LineSpec, word: str, raw: dict[str, Any]) -> tuple[str, str] | None:
+    """Which field a word fills (a Literal not yet filled, or a list of Literal), with its canonical value."""
+    folded = word.casefold()
+    for name, choices in spec.words.items():
+        if name not in raw and folded in choices:
+            return name, folded
+    for name, choices in spec.word_lists.items():
+        if all(part in choices for part in folded.split("+")):
+            return name, folded
+    return None
+
+
+def parse_line(spec: LineSpec, text: str) -> dict[str, Any]:
+    """One line such as '5 crystal+iron forest' or 'Explorer 6: Ann, Bob' as raw item input, or ValueError."""
+    text = text.translate(MINUS_SIGNS)
+    head, colon, tail = text.partition(":") if spec.names else (text, "", "")
+    raw: dict[str, Any] = {}
+    if spec.names and colon:
+        raw[spec.names] = [name.strip() for name in tail.split(",") if name.strip()]
+    ints = list(spec.ints)
+    words: list[str] = []
+    # Right to left: numbers belong at the end of a line that starts with free text ('Top 3 armies 6').
+    for word in reversed(head.split()):
+        number = _whole_number(word)
+        found = None if words else _word_field(spec, word, raw)
+        if number is not None and ints and not words:
+            raw[ints.pop()] = number
+        elif found:
+            name, value = found
+            # Read right to left, so an earlier word goes in front to keep the order typed.
+            raw[name] = value if name in spec.words else value.split("+") + raw.get(name, [])
+        elif spec.text:
+            words.append(word)
+        else:
+            raise ValueError(f"I can't read “{word}”: write a line like “{spec.example}”.")
+    if spec.text and words:
+        raw[spec.text] = " ".join(reversed(words))
+    return raw
+
+
+def _read_lines(text: str, field: InputField, path: str, entry: CalculatorEntry) -> list[dict[str, Any]]:
+    """The items of a textarea, one per non-blank line; unreadable lines become errors naming the line."""
+    assert field.line is not None
+    items, line_numbers = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(parse_line(field.line, line))
+            line_numbers.append(number)
+        except ValueError as exc:
+            entry.errors.append(FieldError(path, f"Line {number}: {exc}"))
+    entry.lines[path] = line_numbers
+    return items
+
+
+def _read_field(form: MultiDict[str, str], field: InputField, name: str, path: str, entry: CalculatorEntry) -> Any:
+    """One field's raw value, or None when left blank (the schema's default applies) or unreadable."""
+    if field.kind == CHECK:
+        return name in form
+    raw_text = form.get(name, "")
+    text = raw_text.strip()
+    if not text:
+        return None
+    try:
+        if field.kind == NUMBER:
+            return parse_int(text.translate(MINUS_SIGNS), path)
+        if field.kind == NUMBERS:
+            return parse_numbers(text, path)
+    except InputErrors as exc:
+        entry.errors += exc.errors
+        return None
+    if field.kind == LINES:
+        # The text as typed, so that "Line 4" is the fourth line the person sees, blank lines included.
+        return _read_lines(raw_text, field, path, entry)
+    return text
+
+
+def _read_model(
+    form: MultiDict[str, str], fields: list[InputField], row: int | None, prefix: str, entry: CalculatorEntry
+) -> dict[str, Any]:
+    """The raw input of one player row (or of the options) from its form fields."""
+    raw: dict[str, Any] = {}
+    for f in fields:
+        value = _read_field(form, f, f.form_name(row), f"{prefix}.{f.path}", entry)
+        if value is not None:
+            raw = with_value(raw, f.path, value)
+    return raw
+
+
+def _row_is_blank(form: MultiDict[str, str], row: int, name: str, fields: list[InputField]) -> bool:
+    """A row with no name and nothing typed is an empty seat."""
+    typed = [f for f in fields if f.kind in TYPED_KINDS]
+    return not name and not any(form.get(f.form_name(row), "").strip() for f in typed)
+
+
+def _with_table_defaults(game: Game, form: MultiDict[str, str]) -> MultiDict[str, str]:
+    """The form with each number of an option table that was not sent at all set to its default.
+
+    A table number typed blank is still an error; one missing from the request (a script, a form of an older
+    page) means "as printed", like every other field left out.
+    """
+    filled = MultiDict(form)
+    for option in option_fields(game, {}):
+        if option.kind == "numbers":
+            for i, default in enumerate(option.value):
+                filled.setdefault(f"{option.name}-{i}", str(default))
+    return filled
+
+
+def read_calculator(game: Game, form: MultiDict[str, str]) -> CalculatorEntry:
+    """Raw players and options from the calculator form; blank rows are skipped."""
+    entry = CalculatorEntry()
+    fields = _fields(player_inputs(game))
+    for row, seat in enumerate(seat_rows(form, game.max_players)):
+        if _row_is_blank(form, row, seat.name, fields):
+            continue
+        prefix = f"players[{len(entry.players)}]"
+        entry.players.append({"name": seat.name, **_read_model(form, fields, row, prefix, entry)})
+        entry.rows.append(row)
+    try:
+        entry.options = options_from_form(game, _with_table_defaults(game, form))
+    except InputErrors as exc:
+        entry.errors += exc.errors
+    entry.options.update(_read_model(form, _fields(option_inputs(game)), None, "options", entry))
+    return entry
+
+
+def validate_entry(game: Game, entry: CalculatorEntry) -> tuple[list[Any], Any]:
+    """The game's models from the form, or InputErrors with what could not be read and what the game refused."""
+    try:
+        models = game.validate(entry.players, entry.options)
+    except InputErrors as refused:
+        raise InputErrors(entry.errors + refused.errors) from None
+    if entry.errors:
+        raise InputErrors(entry.errors)
+    return models
+
+
+def read_notes(form: MultiDict[str, str]) -> str:
+    """The notes typed with a play, or InputErrors when they are longer than a play keeps."""
+    notes = form.get("notes", "").strip()
+    if nul := nul_errors(notes, "notes"):
+        raise InputErrors(nul)
+    if len(notes) > NOTES_MAX:
+        raise InputErrors([FieldError("notes", f"Must be at most {NOTES_MAX} characters; {len(notes)} typed.")])
+    return notes
+
+
+def _place_in(
+    fields: list[InputField], rest: str, row: int | None, list_path: str, entry: CalculatorEntry
+) -> tuple[str, str] | None:
+    """The form field a path inside a player or the options belongs to, and how to introduce the message."""
+    matches = [f for f in fields if rest == f.path or rest.startswith((f.path + ".", f.path + "["))]
+    if not matches:
+        # A message about a whole group (e.g. options.discard) stands beside the group's first input.
+        inside = [f for f in fields if f.path.startswith(rest + ".")]
+        return (inside[0].form_name(row), "") if inside else None
+    f = max(matches, key=lambda m: len(m.path))
+    index = INDEXED.match(rest[len(f.path) :])
+    if index is None:
+        return f.form_name(row), ""
+    position, inner = int(index.group(1)), index.group(2)
+    if f.kind == LINES:
+        numbers = entry.lines.get(f"{list_path}.{f.path}", [])
+        line = numbers[position] if position < len(numbers) else position + 1
+        return f.form_name(row), f"Line {line}" + (f" ({inner})" if inner else "") + ": "
+    return f.form_name(row), f"Number {position + 1}: "
+
+
+def _place(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str, str]:
+    """The form key an error is shown beside ('' for the whole form) and its message."""
+    match = PLAYER_ERROR.fullmatch(error.field)
+    if match and int(match.group(1)) < len(entry.rows):
+        row = entry.rows[int(match.group(1))]
+        fields = [InputField("name", "Name", TEXT), *_fields(player_inputs(game))]
+        placed = _place_in(fields, match.group(2), row, f"players[{match.group(1)}]", entry)
+        key, intro = placed or (f"player-{row}", "")
+        return key, intro + error.message
+    if error.field.startswith("options."):
+        tables = [InputField(f.name, f.label, NUMBERS) for f in option_fields(game, {})]
+        fields = tables + _fields(option_inputs(game))
+        placed = _place_in(fields, error.field.removeprefix("options."), None, "options", entry)
+        key, intro = placed or ("options", "")
+        return key, intro + error.message
+    return (error.field if error.field in ("players", "options", "notes") else ""), error.message
+
+
+def calculator_messages(game: Game, entry: CalculatorEntry, errors: InputErrors) -> dict[str, str]:
+    """Each error's message keyed by the form field it stands beside (several joined)."""
+    messages: dict[str, str] = {}
+    for error in errors.errors:
+        key, message = _place(game, entry, error)
+        if message not in messages.get(key, ""):
+            messages[key] = f"{messages[key]} {message}" if key in messages else message
+    return messages
+
+
+def format_line(spec: LineSpec, item: dict[str, Any]) -> str:
+    """One item of a list as a line parse_line reads back: free text, numbers, word lists, words, ': names'."""
+    words = [str(item[spec.text])] if spec.text and item.get(spec.text) else []
+    words += [str(item[name]) for name in spec.ints if item.get(name) is not None]
+    words += ["+".join(item[name]) for name in spec.word_lists if item.get(name)]
+    words += [str(item[name]) for name in spec.words if item.get(name) is not None]
+    names = ", ".join(item.get(spec.names) or []) if spec.names else ""
+    return " ".join(words) + (f": {names}" if names else "")
+
+
+def _write_field(values: MultiDict[str, str], field: InputField, name: str, value: Any) -> None:
+    """Put one raw value into the form the way a person would have typed it (None: left blank)."""
+    if value is None:
+        return
+    if field.kind == CHECK:
+        if value:
+            values[name] = "on"
+    elif field.kind == NUMBERS:
+        values[name] = " ".join(str(number) for number in value)
+    elif field.kind == LINES and field.line is not None:
+        values[name] = "\n".join(format_line(field.line, item) for item in value)
+    else:
+        values[name] = str(value)
+
+
+def form_values(game: Game, players: list[dict[str, Any]], options: dict[str, Any]) -> MultiDict[str, str]:
+    """The calculator form filled with raw inputs, the reverse of read_calculator: a saved play to correct."""
+    values: MultiDict[str, str] = MultiDict()
+    fields = _fields(player_inputs(game))
+    for row, raw in enumerate(players):
+        values[f"name-{row}"] = str(raw.get("name", ""))
+        for f in fields:
+            _write_field(values, f, f.form_name(row), read_path(raw, f.path))
+    for option in option_fields(game, options):
+        if option.kind == "checkbox":
+            if option.value:
+                values[option.name] = "on"
+        else:
+            for i, number in enumerate(option.value):
+                values[f"{option.name}-{i}"] = str(number)
+    for f in _fields(option_inputs(game)):
+        _write_field(values, f, f.form_name(None), read_path(options, f.path))
+    return values

@@ -1,0 +1,448 @@
+"""BG Stats' JSON backup format: the companion's finished plays out, and a backup's plays of our four games in.
+
+What the format is, from public code that reads and writes it (BG Stats itself publishes no specification):
+- ctuncan/bga_bgstats, bga_bgstats.py (writes files BG Stats imports, ".bgsplay"): top level "games", "plays",
+  "locations", "players", "userInfo" {"meRefId"}; a game {"id", "uuid", "name", "bggId", "bggYear", "highestWins",
+  "noPoints", "cooperative", "usesTeams"}; a player {"id", "uuid", "name", "isAnonymous"}; a play {"uuid",
+  "playDate" ("YYYY-MM-DD HH:MM:SS", the local time), "gameRefId", "durationMin", "ignored", "manualWinner",
+  "rounds", "usesTeams", "locationRefId", "scoringSetting", "playerScores": [{"playerRefId", "score", "winner",
+  "rank", "seatOrder", "startPlayer", "newPlayer"}]}; uuids written in upper case.
+- theiam79/BGStats.Bot, src/BGStats.Bot/Models/{PlayFile,Play,PlayerScore,Game,Player}.cs (reads BG Stats' files):
+  the same fields, a play's "entryDate", "modificationDate", "board"; a player score's "score" is a string
+  (BG Stats keeps what was typed), "role", "team", "teamRole"; "winner" one flag per player, so a shared win is
+  several players flagged.
+- BGG id of Spyrium, 137269: boardgamegeek.com/boardgame/137269/spyrium (linked from westpark-gamers.de's review,
+  and trickylight.co.uk's session log "Spyrium ... BGG Id: 137269"). No BGG id was found for SPQF, Spires or
+  Conquest of Speros: they are matched by name only and exported without one.
+
+Our choices: a seat's colour travels as the player score's "role"; the first player (position 0) is "startPlayer"
+and seats keep their order as "seatOrder" 1, 2, ...; a solo play has no winner flagged (one player scores, as the
+winners' sentence says). Imported plays have totals and winners but no breakdown lines: seats store their total,
+a rank (winners first, the others by score, equal scores sharing a rank: 1, 1, 3) and an empty breakdown, with
+source "bgstats". A play's BG Stats uuid is its uid, stored as the 32 hex digits of that UUID (the form the
+companion's own uids take, so our export imported back into the database it came from adds nothing); a uuid that is
+no UUID is kept as it is when it fits 36 characters, else as a stable hash of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from companion.data.transfer import (
+    DEFAULT_LIMITS,
+    POINTS_MAX,
+    Limits,
+    Problems,
+    Refused,
+    Roster,
+    Summary,
+    as_utc,
+    existing_uids,
+    exported_plays,
+    play_row,
+    too_many,
+    validate_each,
+    write_plays,
+)
+from companion.games import GAMES, get_game
+from companion.games.base import NAME_MAX, Game, name_key
+from companion.store.models import FINISHED, NOTES_MAX, Play
+
+SOURCE = "bgstats"
+RULES_VERSION = "bgstats-import"
+# BoardGameGeek ids that could be found (see above); the other games are matched by name.
+BGG_IDS = {"spyrium": 137269}
+# A backup holds every game the person ever logged: a big collection is a few thousand.
+MAX_GAMES = 20_000
+# Player scores in one play: its plays of other games count too (a party game at a convention, a hundred or two).
+MAX_SCORES = 1_000
+# A namespace of our own for uuids made up from ids (a player's, a game's, a uid that is no UUID).
+NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://companion.invalid/bgstats")
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+# A score as BG Stats keeps it: a whole number, or a sum typed in its calculator ("3+20+5").
+SCORE = re.compile(r"\s*[-−]?\d+(\s*\+\s*\d+)*\s*")
+
+
+# Export -------------------------------------------------------------------------------------------------------
+
+
+def bg_uuid(text: str) -> str:
+    """A uuid as BG Stats writes it (upper case with dashes): a uid that is a UUID as itself, else one made from it."""
+    try:
+        return str(uuid.UUID(text)).upper()
+    except ValueError:
+        return str(uuid.uuid5(NAMESPACE, text)).upper()
+
+
+def local_text(moment: datetime | None) -> str:
+    """A stored time as BG Stats writes dates: this machine's local time, no zone."""
+    moment = as_utc(moment) or datetime.now(UTC)
+    return moment.astimezone().strftime(DATE_FORMAT)
+
+
+def export_backup(session: Session) -> dict[str, Any]:
+    """The finished plays (not deleted) as a BG Stats backup: games, players, plays with player scores."""
+    games = list(GAMES.values())
+    game_ref = {game.id: index + 1 for index, game in enumerate(games)}
+    plays = list(exported_plays(session, (FINISHED,)))
+    players: dict[int, Any] = {}
+    for play in plays:
+        for seat in play.seats:
+            players.setdefault(seat.player_id, seat.player)
+    return {
+        "games": [_game(game, game_ref[game.id]) for game in games],
+        "players": [
+            {
+                "id": player.id,
+                "uuid": bg_uuid(f"player:{player.key}"),
+                "name": player.name,
+                "isAnonymous": False,
+                "modificationDate": local_text(player.created_at),
+            }
+            for player in sorted(players.values(), key=lambda p: p.key)
+        ],
+        "locations": [],
+        "plays": [_play(play, game_ref[play.game]) for play in plays if play.game in game_ref],
+    }
+
+
+def _game(game: Game, ref: int) -> dict[str, Any]:
+    """One of our games as a BG Stats game (its BGG id only where one is known)."""
+    entry: dict[str, Any] = {
+        "id": ref,
+        "uuid": bg_uuid(f"game:{game.id}"),
+        "name": game.name,
+        "highestWins": True,
+        "noPoints": False,
+        "cooperative": False,
+        "usesTeams": False,
+        "minPlayerCount": game.min_players,
+        "maxPlayerCount": game.max_players,
+    }
+    if game.id in BGG_IDS:
+        entry["bggId"] = BGG_IDS[game.id]
+        entry["bggName"] = game.name
+    return entry
+
+
+def _play(play: Play, game_ref: int) -> dict[str, Any]:
+    """One finished play as a BG Stats play."""
+    solo = len(play.seats) == 1
+    return {
+        "uuid": bg_uuid(play.uid),
+        "gameRefId": game_ref,
+        "playDate": local_text(play.played_at),
+        "entryDate": local_text(play.created_at),
+        "modificationDate": local_text(play.finished_at or play.played_at),
+        "durationMin": 0,
+        "ignored": False,
+        "manualWinner": False,
+        "usesTeams": False,
+        "rounds": 0,
+        "board": "",
+        "scoringSetting": 0,
+        "comments": play.notes,
+        "playerScores": [
+            {
+                "playerRefId": seat.player_id,
+                "score": str(seat.total),
+                "winner": seat.rank == 1 and not solo,
+                "rank": seat.rank or 0,
+                "seatOrder": seat.position + 1,
+                "startPlayer": seat.position == 0,
+                "newPlayer": False,
+                "role": seat.colour,
+            }
+            for seat in play.seats
+        ],
+    }
+
+
+# The backup's shape -------------------------------------------------------------------------------------------
+
+
+class Loose(BaseModel):
+    """BG Stats writes many more fields than we read: those are let be; the ones we read must have their type."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class BgPlayer(Loose):
+    """A player of the backup."""
+
+    id: int
+    name: str = Field(min_length=1)
+
+
+class BgGame(Loose):
+    """A game of the backup."""
+
+    id: int
+    name: str = ""
+    bggName: str | None = None
+    bggId: int | None = None
+
+
+class BgScore(Loose):
+    """A player's line of a play."""
+
+    playerRefId: int
+    score: str | int | float | None = None
+    winner: bool = False
+    startPlayer: bool = False
+    seatOrder: int = 0
+    role: str | None = None
+    # 0 when the play left ranks to the scores; our own export writes the rank a tie-break decided.
+    rank: int = 0
+
+
+class BgPlay(Loose):
+    """A play of the backup."""
+
+    uuid: str = Field(min_length=1)
+    gameRefId: int
+    playDate: str
+    ignored: bool = False
+    comments: str | None = ""
+    playerScores: list[BgScore]
+
+
+class BgBackup(Loose):
+    """A BG Stats backup: the lists we read (built by validate_backup from its entries, each validated alone)."""
+
+    players: list[BgPlayer]
+    games: list[BgGame]
+    plays: list[BgPlay]
+
+
+def looks_like(data: dict[str, Any]) -> bool:
+    """A BG Stats backup has these three lists at the top (and no "format" of ours)."""
+    return all(isinstance(data.get(key), list) for key in ("games", "players", "plays"))
+
+
+def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> BgBackup:
+    """The backup checked entry by entry (types, dates, every reference resolving), or Refused.
+
+    The lists are measured first and each entry validated on its own, a play's scores counted before: a small file
+    of many empty plays costs a few problems' worth of work to say, not one error per field.
+    """
+    if not looks_like(data):
+        raise Refused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
+    too_many(
+        data,
+        (("plays", "plays", limits.plays), ("players", "players", limits.players), ("games", "games", MAX_GAMES)),
+    )
+    problems = Problems()
+    players = validate_each(BgPlayer, data["players"], lambda index, entry: f"Player {index + 1}", problems)
+    games = validate_each(BgGame, data["games"], lambda index, entry: f"Game {index + 1}", problems)
+    plays = validate_each(BgPlay, data["plays"], lambda index, entry: f"Play {index + 1}", problems, _play_fits)
+    if not problems:
+        game_ids = {game.id for game in games}
+        player_ids = {player.id for player in players}
+        for index, play in enumerate(plays):
+            if play.gameRefId not in game_ids:
+                problems.add(f"Play {index + 1}: its game ({play.gameRefId}) is not in the file.")
+            missing = [str(s.playerRefId) for s in play.playerScores if s.playerRefId not in player_ids]
+            if missing:
+                problems.add(f"Play {index + 1}: player {', '.join(missing)} is not in the file.")
+            try:
+                played_at(play.playDate)
+            except (ValueError, OverflowError):
+                problems.add(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
+    if problems:
+        raise Refused("This BG Stats file is damaged.", problems.lines())
+    return BgBackup.model_construct(players=players, games=games, plays=plays)
+
+
+def _play_fits(entry: Any) -> str | None:
+    """Why a play has too many scores to be one, or None: said before its fields are validated."""
+    scores = entry.get("playerScores") if isinstance(entry, dict) else None
+    if isinstance(scores, list) and len(scores) > MAX_SCORES:
+        return f"it has {len(scores):,} players; no play has more than {MAX_SCORES:,}"
+    return None
+
+
+# Import -------------------------------------------------------------------------------------------------------
+
+
+def our_game(game: BgGame) -> Game | None:
+    """Which of our games a BG Stats game is: by BGG id where we know one, else by its name (or BGG's name)."""
+    for game_id, bgg_id in BGG_IDS.items():
+        if game.bggId == bgg_id:
+            return get_game(game_id)
+    names = {name_key(name) for name in (game.name, game.bggName or "") if name}
+    return next((ours for ours in GAMES.values() if name_key(ours.name) in names), None)
+
+
+def play_uid(text: str) -> str:
+    """A BG Stats play uuid as the Play.uid it becomes (see the top of this file)."""
+    try:
+        return uuid.UUID(text.strip()).hex
+    except ValueError:
+        pass
+    return text if len(text) <= 36 else "bgs-" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def played_at(text: str) -> datetime:
+    """A BG Stats date (this machine's local time unless it names a zone), in UTC."""
+    moment = datetime.fromisoformat(text.strip())
+    return (moment.astimezone() if moment.tzinfo is None else moment).astimezone(UTC)
+
+
+def score_of(value: str | float | None) -> int | None:
+    """A player's score as a whole number, or None when there is none, it is no whole number or no game's score."""
+    score = _whole(value)
+    return score if score is not None and abs(score) <= POINTS_MAX else None
+
+
+def _whole(value: str | float | None) -> int | None:
+    """The whole number a score is, if it is one."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if not SCORE.fullmatch(value):
+        return None
+    text = value.replace("−", "-").replace(" ", "")
+    negative = text.startswith("-")
+    terms = [int(term) for term in text.lstrip("-").split("+")]
+    return (-terms[0] if negative else terms[0]) + sum(terms[1:])
+
+
+def ranks(totals: list[int], winners: list[bool], given: list[int] | None = None) -> list[int]:
+    """Winners first (a shared win is several), then the others by score; equal scores share a rank (1, 1, 3).
+
+    With no winner flagged (a solo play, or one left to the scores), the highest score is first. Ranks the file
+    gives are kept when they hold together (each from 1 to the number of players, first exactly where the winners
+    are): a tie-break the group played by separated players of equal score.
+    """
+    if given and all(1 <= rank <= len(totals) for rank in given):
+        firsts = [rank == 1 for rank in given]
+        if firsts == winners or (not any(winners) and any(firsts)):
+            return list(given)
+    if not any(winners):
+        best = max(totals)
+        winners = [total == best for total in totals]
+    return [
+        1 if won else 1 + sum(1 for other, other_won in zip(totals, winners, strict=True) if other_won or other > total)
+        for total, won in zip(totals, winners, strict=True)
+    ]
+
+
+def _options(game: Game, count: int) -> Any | None:
+    """The game's default options for this many players (Spires' solo for one), or None if it has no such count."""
+    options = game.options_model.model_validate({})
+    if game.player_count_error(count, options) is None:
+        return options
+    if "solo" in game.options_model.model_fields:
+        options = game.options_model.model_validate({"solo": True})
+        if game.player_count_error(count, options) is None:
+            return options
+    return None
+
+
+def import_backup(session: Session, backup: BgBackup) -> Summary:
+    """Add the backup's plays of our games the database lacks, in one transaction."""
+    summary = Summary(source="BG Stats export")
+    games = {game.id: our_game(game) for game in backup.games}
+    names = {player.id: player.name.strip()[:NAME_MAX] for player in backup.players}
+    roster = Roster(session)
+    left_out: dict[str, int] = {}
+
+    def leave_out(why: str) -> None:
+        """Count a play left out, by reason."""
+        left_out[why] = left_out.get(why, 0) + 1
+
+    try:
+        present = existing_uids(session, [play_uid(play.uuid) for play in backup.plays])
+        new_plays: list[dict[str, Any]] = []
+        new_seats: list[list[tuple[dict[str, Any], str]]] = []
+        seen: set[str] = set()
+        for play in backup.plays:
+            game = games.get(play.gameRefId)
+            if game is None:
+                leave_out("of other games")
+                continue
+            uid = play_uid(play.uuid)
+            if uid in present or uid in seen:
+                summary.plays_present += 1
+                continue
+            if play.ignored:
+                leave_out("marked 'ignored' in BG Stats")
+                continue
+            in_seat_order = sorted(enumerate(play.playerScores), key=lambda pair: (pair[1].seatOrder, pair[0]))
+            scores = [score for _, score in in_seat_order]
+            start = next((i for i, score in enumerate(scores) if score.startPlayer), 0)
+            scores = scores[start:] + scores[:start]
+            totals = [score_of(score.score) for score in scores]
+            seat_names = [names[score.playerRefId] for score in scores]
+            options = _options(game, len(scores)) if scores else None
+            if not scores or any(total is None for total in totals):
+                leave_out("without a whole-number score for every player")
+                continue
+            if options is None:
+                leave_out("with a number of players the game is not for")
+                continue
+            if len({name_key(name) for name in seat_names}) != len(seat_names) or not all(seat_names):
+                leave_out("with the same player twice")
+                continue
+            seen.add(uid)
+            when = played_at(play.playDate)
+            ranked = ranks(
+                [t for t in totals if t is not None],
+                [score.winner for score in scores],
+                [score.rank for score in scores],
+            )
+            colours = {colour.casefold(): colour for colour in game.colours}
+            new_plays.append(
+                play_row(
+                    uid=uid,
+                    game=game.id,
+                    status=FINISHED,
+                    options=options.model_dump(mode="json"),
+                    rules_version=RULES_VERSION,
+                    source=SOURCE,
+                    created_at=when,
+                    played_at=when,
+                    finished_at=when,
+                    notes=(play.comments or "")[:NOTES_MAX],
+                )
+            )
+            new_seats.append(
+                [
+                    (
+                        {
+                            "name": name,
+                            "position": position,
+                            "colour": colours.get((score.role or "").strip().casefold(), ""),
+                            "state": {},
+                            "total": total,
+                            "rank": rank,
+                            "breakdown": [],
+                        },
+                        name,
+                    )
+                    for position, (name, score, total, rank) in enumerate(
+                        zip(seat_names, scores, totals, ranked, strict=True)
+                    )
+                ]
+            )
+        write_plays(session, roster, new_plays, new_seats)
+        summary.plays_added = len(new_plays)
+        summary.players_added = len(roster.added)
+        summary.players_present = len(roster.present)
+        summary.left_out = left_out
+        session.commit()
+    except Exception:
+        session.rollback()
+        raise
+    return summary

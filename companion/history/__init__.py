@@ -1,0 +1,1 @@
+"""The history: finished plays a page at a time, filtered, corrected, deleted and restored."""

@@ -1,0 +1,400 @@
+"""Blueprint for the group's memory: the home page, the history of finished plays and the lists of open plays.
+
+Every list is read a page at a time (LIMIT in the query), with a count where the page says how many there are:
+thousands of plays in progress or put aside never make the home page or the history slow. The history is filtered
+by game, player and days (history_filter, shared with the history report) and each page is the same few queries
+whatever its length: the count (from indexes), the plays, and all their seats with their roster entries at once.
+
+A finished play can be corrected (names, notes, day, and its inputs in the calculator's own form, scored again by
+the rules) and deleted. A deleted play is left out of every list but kept RESTORE_DAYS days, to be restored from
+its page or from Recently deleted; after that it is purged, with its seats and changes, the next time the history
+is listed or a play is deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from math import ceil
+from typing import Any
+
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from pydantic import BaseModel, ValidationError, field_validator
+from sqlalchemy.orm.exc import ObjectDeletedError
+from sqlmodel import Session
+from werkzeug.datastructures import MultiDict
+
+from companion.calculator.forms import (
+    CalculatorEntry,
+    calculator_messages,
+    form_values,
+    option_inputs,
+    player_inputs,
+    read_calculator,
+    read_notes,
+    validate_entry,
+)
+from companion.games import GAMES
+from companion.games.base import NAME_MAX, FieldError, Game, InputErrors
+from companion.store import records
+from companion.store.db import get_session
+from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play, utcnow
+from companion.web.forms import option_fields
+from companion.web.htmx import client_redirect, is_fragment_request, page_or_fragments, render_fragments
+
+bp = Blueprint("history", __name__)
+
+HISTORY_PAGE = 50
+HISTORY_PAGES_MAX = 100_000
+# The newest games in progress on the home page, and the newest put aside on the first page of the history.
+HOME_IN_PROGRESS = 5
+HISTORY_PUT_ASIDE = 5
+# A page of /history/in-progress or /history/put-aside, and of Recently deleted.
+OPEN_PAGE = 50
+# How long a deleted play can be restored; then it is purged.
+RESTORE_DAYS = 30
+
+# The titles of the lists of open plays.
+OPEN_LISTS = {IN_PROGRESS: "Games in progress", ABANDONED: "Games put aside"}
+
+HISTORY_RESULTS = ("_partials/history_results.html",)
+CORRECT_FORM = ("_partials/history_correct_form.html",)
+# What a correction says when another device deleted the play (or changed it past correcting) before it was saved.
+CORRECTION_DELETED = (
+    "This play was deleted from the history on another device, so your correction was not saved. To correct it, "
+    "restore it from Recently deleted and save again."
+)
+CORRECTION_STALE = "This play changed on another device, so your correction was not saved. Reload the page to see it."
+
+
+def _first_of(session: Session, status: str, limit: int) -> tuple[list[Play], int]:
+    """The newest plays with this status, and how many there are (counted only when the list is full)."""
+    plays = records.open_plays(session, status, limit)
+    return plays, (records.count_plays(session, status) if len(plays) == limit else len(plays))
+
+
+def _page() -> int:
+    """The page asked for, from 1; clamped, since a huge page number would overflow the database's OFFSET."""
+    return min(max(request.args.get("page", 1, type=int) or 1, 1), HISTORY_PAGES_MAX)
+
+
+def _page_args(page: int) -> dict[str, int]:
+    """The page argument of a link: none for the first page."""
+    return {"page": page} if page > 1 else {}
+
+
+def restorable_since() -> datetime:
+    """The oldest moment a deleted play can have been deleted and still be restored."""
+    return utcnow() - timedelta(days=RESTORE_DAYS)
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored moment in UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@bp.app_template_global()
+def restore_until(play: Play) -> datetime | None:
+    """The moment a deleted play is purged (None for a play that is not deleted)."""
+    return play.deleted_at + timedelta(days=RESTORE_DAYS) if play.deleted_at else None
+
+
+@dataclass(frozen=True)
+class RankedSeat:
+    """A player in a history row: the name as played, the total, whether they won, and their roster entry."""
+
+    name: str
+    total: int | None
+    won: bool
+    player_id: int
+
+
+@bp.app_template_global()
+def ranked_seats(play: Play, result: dict[str, Any]) -> list[RankedSeat]:
+    """A finished play's players by rank (ties in turn order), each with the roster entry their name links to."""
+    # stored_result lists the players in seat order, so each lines up with its seat's roster entry.
+    seats = [
+        RankedSeat(p["name"], p["total"], p["name"] in result["winners"], seat.player_id)
+        for p, seat in zip(result["players"], play.seats, strict=True)
+    ]
+    ranks = [p["rank"] for p in result["players"]]
+    order = sorted(range(len(seats)), key=lambda i: (ranks[i] is None, ranks[i] or 0))
+    return [seats[i] for i in order]
+
+
+def _finished_play(play_id: int) -> Play:
+    """A finished play that is not deleted, or the 404 page."""
+    play = records.get_play(get_session(), play_id)
+    if play is None or play.status != FINISHED or play.deleted_at is not None:
+        abort(404, description="There is no such finished play in the history.")
+    return play
+
+
+@bp.get("/")
+def home() -> Response:
+    """Start a game, carry on with one of the newest in progress (a link to all of them), see the latest results."""
+    session = get_session()
+    plays = [(play, records.stored_result(play)) for play in records.finished_plays(session, limit=5)]
+    in_progress, in_progress_count = _first_of(session, IN_PROGRESS, HOME_IN_PROGRESS)
+    return make_response(
+        render_template(
+            "home.html",
+            games=GAMES.values(),
+            in_progress=in_progress,
+            in_progress_count=in_progress_count,
+            recent=plays,
+        )
+    )
+
+
+def _around_the_list(session: Session, flt: HistoryFilter, page: int) -> dict[str, Any]:
+    """What the whole page shows around the list: the play just deleted (to restore at once), links to the
+    plays deleted and in progress, and on the unfiltered first page the newest put aside."""
+    since = restorable_since()
+    deleted_id = request.args.get("deleted", type=int)
+    just = records.get_play(session, deleted_id) if deleted_id and 0 < deleted_id < 2**31 else None
+    first = page == 1 and not flt.active
+    abandoned, abandoned_count = _first_of(session, ABANDONED, HISTORY_PUT_ASIDE) if first else ([], 0)
+    return {
+        "just_deleted": just if just and just.deleted_at and _aware(just.deleted_at) >= since else None,
+        "deleted_count": records.count_deleted(session, since),
+        "abandoned": abandoned,
+        "abandoned_count": abandoned_count,
+        "in_progress_count": records.count_plays(session, IN_PROGRESS) if first else 0,
+    }
+
+
+@bp.get("/history")
+def history() -> Response:
+    """Finished plays matching the filter, newest first, a page at a time; htmx gets the filter and list alone."""
+    flt, errors = HistoryFilter.from_args(request.args)
+    page = _page()
+    session = get_session()
+    records.purge_deleted(session, restorable_since())
+    found = filtered_plays(session, flt, limit=HISTORY_PAGE, offset=(page - 1) * HISTORY_PAGE)
+    # A first page that is not full holds every match: no count to make.
+    count = len(found) if page == 1 and len(found) < HISTORY_PAGE else count_filtered(session, flt)
+    context: dict[str, Any] = {
+        "flt": flt,
+        "errors": errors,
+        "games": GAMES.values(),
+        "roster": records.roster(session),
+        "plays": [(play, records.stored_result(play)) for play in found],
+        "count": count,
+        "page": page,
+        "pages": max(ceil(count / HISTORY_PAGE), 1),
+        **(_around_the_list(session, flt, page) if not is_fragment_request() else {}),
+    }
+    status = 422 if errors else 200
+    # Not page_or_fragments: the list's own `page` (its number) would clash with that helper's argument.
+    if is_fragment_request():
+        response = render_fragments(*HISTORY_RESULTS, status=status, **context)
+        # The address bar shows the filter's own address, not the empty fields the form sent along; a refused
+        # filter keeps the address it had.
+        # One dict of Any: url_for's own keyword arguments (_external: bool, ...) would not take these as typed.
+        args: dict[str, Any] = {**_page_args(page), **flt.to_args()}
+        canonical = url_for("history.history", **args)
+        response.headers["HX-Push-Url"] = "false" if errors else canonical
+        return response
+    return make_response(render_template("history.html", **context), status)
+
+
+@bp.get("/history/in-progress", defaults={"status": IN_PROGRESS}, endpoint="in_progress")
+@bp.get("/history/put-aside", defaults={"status": ABANDONED}, endpoint="put_aside")
+def open_list(status: str) -> Response:
+    """Every play in progress (or put aside), newest first, a page at a time."""
+    page = _page()
+    session = get_session()
+    found = records.open_plays(session, status, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
+    return make_response(
+        render_template(
+            "history.html",
+            open_list=OPEN_LISTS[status],
+            open_plays=found[:OPEN_PAGE],
+            open_count=records.count_plays(session, status),
+            page=page,
+            has_more=len(found) > OPEN_PAGE,
+        )
+    )
+
+
+@bp.get("/history/deleted")
+def deleted() -> Response:
+    """Recently deleted plays, the latest deleted first, each with the day it goes for good and Restore."""
+    page = _page()
+    session = get_session()
+    since = restorable_since()
+    records.purge_deleted(session, since)
+    found = records.deleted_plays(session, since, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
+    return make_response(
+        render_template(
+            "history_deleted.html",
+            plays=[(play, records.stored_result(play)) for play in found[:OPEN_PAGE] if play.status == FINISHED],
+            count=records.count_deleted(session, since),
+            page=page,
+            has_more=len(found) > OPEN_PAGE,
+            restore_days=RESTORE_DAYS,
+        )
+    )
+
+
+@bp.get(f"/history/<{ID_IN_URL}:play_id>/delete")
+def confirm_delete(play_id: int) -> Response:
+    """Ask before deleting: what the play was, and that it can be restored for RESTORE_DAYS days."""
+    play = _finished_play(play_id)
+    return make_response(
+        render_template("history_delete.html", play=play, result=records.stored_result(play), restore_days=RESTORE_DAYS)
+    )
+
+
+@bp.post(f"/history/<{ID_IN_URL}:play_id>/delete")
+def delete(play_id: int) -> Response:
+    """Delete a finished play from the history (kept to be restored), then show the history saying so."""
+    session = get_session()
+    if not records.delete_play(session, play_id, utcnow()):
+        abort(404, description="There is no such finished play in the history.")
+    records.purge_deleted(session, restorable_since())
+    return client_redirect(url_for("history.history", deleted=play_id))
+
+
+@bp.post(f"/history/<{ID_IN_URL}:play_id>/restore")
+def restore(play_id: int) -> Response:
+    """Bring a deleted play back into the history, within RESTORE_DAYS days of its deletion; then show it."""
+    if not records.restore_play(get_session(), play_id, restorable_since()):
+        abort(
+            404, description=f"That play can't be restored: it was not deleted, or more than {RESTORE_DAYS} days ago."
+        )
+    return client_redirect(url_for("plays.show_play", play_id=play_id))
+
+
+class Details(BaseModel):
+    """What a correction says about the play besides the scores: the day it was played."""
+
+    played_on: date
+
+    @field_validator("played_on", mode="before")
+    @classmethod
+    def _day(cls, value: Any) -> Any:
+        """A day as the date picker writes it, in a year the group could have played in."""
+        try:
+            day = date.fromisoformat(str(value or "").strip())
+        except ValueError:
+            raise ValueError("Give the day it was played as year-month-day, e.g. 2026-11-30.") from None
+        if day.year < 1900:
+            raise ValueError("Give a day after 1900.")
+        return day
+
+
+def _played_at(play: Play, form: MultiDict[str, str]) -> datetime:
+    """The moment the corrected play was played: the day typed, at the time of day it was saved (UTC)."""
+    try:
+        day = Details.model_validate({"played_on": form.get("played_on")}).played_on
+    except ValidationError as exc:
+        raise InputErrors(
+            [FieldError("played_on", str(exc.errors()[0]["msg"]).removeprefix("Value error, "))]
+        ) from None
+    return datetime.combine(day, _aware(play.played_at).timetz())
+
+
+def _read_details(
+    play: Play, entry: CalculatorEntry, form: MultiDict[str, str]
+) -> tuple[datetime, str, dict[str, str]]:
+    """The corrected day and notes, and a message for each field beyond the calculator's that can't be kept."""
+    messages: dict[str, str] = {}
+    played_at, notes = play.played_at, play.notes
+    try:
+        notes = read_notes(form)
+    except InputErrors as refused:
+        messages["notes"] = refused.errors[0].message
+    try:
+        played_at = _played_at(play, form)
+    except InputErrors as refused:
+        messages["played_on"] = refused.errors[0].message
+    if len(entry.players) != len(play.seats):
+        messages["players"] = (
+            f"This play had {len(play.seats)} players; a correction keeps each of them. To change who played, "
+            "delete it and score it again."
+        )
+    return played_at, notes, messages
+
+
+def _correct_context(play: Play, game: Game, values: MultiDict[str, str], errors: dict[str, str]) -> dict[str, Any]:
+    """What the correction page and its form fragment need: the calculator's inputs, filled."""
+    # The calculator's shared inputs build their tap URLs from the route's game (calculator.tap_line).
+    if request.view_args is not None:
+        request.view_args.setdefault("game_id", game.id)
+    return {
+        "play": play,
+        "game": game,
+        "seat_count": len(play.seats),
+        "player_groups": player_inputs(game),
+        "option_fields": option_fields(game, {}),
+        "option_groups": option_inputs(game),
+        "reference_notes": game.reference_notes(game.options_model.model_validate(play.options))
+        if game.reference_notes and _valid_options(game, play.options)
+        else [],
+        "roster": records.roster(get_session()),
+        "values": values,
+        "errors": errors,
+        "name_max": NAME_MAX,
+        "notes_max": NOTES_MAX,
+    }
+
+
+def _valid_options(game: Game, options: dict[str, Any]) -> bool:
+    """True when the stored options still validate (the reference notes need them)."""
+    try:
+        game.options_model.model_validate(options)
+    except ValidationError:
+        return False
+    return True
+
+
+@bp.get(f"/history/<{ID_IN_URL}:play_id>/correct")
+def correct_form(play_id: int) -> Response:
+    """The calculator's form filled with the play's names and inputs, its day and notes, to correct them."""
+    play = _finished_play(play_id)
+    game = records.game_of(play)
+    values = form_values(game, *records.play_inputs(play))
+    values["played_on"] = play.played_at.date().isoformat()
+    values["notes"] = play.notes
+    return make_response(render_template("correct_play.html", **_correct_context(play, game, values, {})))
+
+
+@bp.post(f"/history/<{ID_IN_URL}:play_id>/correct")
+def correct(play_id: int) -> Response:
+    """Score the corrected inputs by the rules and store them with the names, day and notes; 422 with messages,
+    409 when another device deleted the play meanwhile (before the form was sent, or while it was saved)."""
+    play = records.get_play(get_session(), play_id)
+    if play is not None and play.status == FINISHED and play.deleted_at is not None:
+        return _correction_not_saved(play_id, records.game_of(play))
+    play = _finished_play(play_id)
+    game = records.game_of(play)
+    entry = read_calculator(game, request.form)
+    played_at, notes, details = _read_details(play, entry, request.form)
+    try:
+        players, options = validate_entry(game, entry)
+        messages: dict[str, str] = {}
+    except InputErrors as refused:
+        messages = calculator_messages(game, entry, refused)
+    if messages or details:
+        context = _correct_context(play, game, request.form, {**messages, **details})
+        return page_or_fragments("correct_play.html", CORRECT_FORM, status=422, **context)
+    result = game.score(players, options)
+    if records.correct_play(get_session(), play, players, options, result, played_at=played_at, notes=notes) is None:
+        return _correction_not_saved(play_id, game)
+    return client_redirect(url_for("plays.show_play", play_id=play_id))
+
+
+def _correction_not_saved(play_id: int, game: Game) -> Response:
+    """409: the form again, as typed, saying the play was deleted (by another device, while this was on its way)."""
+    try:
+        play = records.get_play(get_session(), play_id)
+    except ObjectDeletedError:  # purged for good meanwhile: no form left to show
+        play = None
+    if play is None:
+        abort(409, description=CORRECTION_DELETED)
+    message = CORRECTION_DELETED if play.deleted_at is not None else CORRECTION_STALE
+    context = _correct_context(play, game, request.form, {"": message})
+    return page_or_fragments("correct_play.html", CORRECT_FORM, status=409, **context)

@@ -1,0 +1,1 @@
+"""Printed sheets: blank score pads, the history report and the PDF rendering both use."""

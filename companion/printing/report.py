@@ -1,0 +1,335 @@
+"""The history report: the plays a history filter lets through as a PDF (plays table, player statistics, charts).
+
+WeasyPrint lays out 1,000 plays in some seconds (bench/sheets.py), too long to keep a request, and a person waiting
+that long wants to see it move. So the report is made in the background (start_report: a thread with its own app
+context and database session) while a small page asks every second how far it got, then offers the download.
+
+Progress is counted in plays: the table is laid out in parts of PART_ROWS plays, each part a WeasyPrint document.
+A part's last page is dropped and its plays laid out again at the start of the next part (each row's anchor says
+which page it landed on), so the parts join into one PDF with every page full, and the page numbers run on.
+Jobs live in the app's memory (one process: waitress threads), the newest KEEP_JOBS of them for KEEP_SECONDS.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask, render_template
+from markupsafe import Markup
+from sqlmodel import Session
+
+from companion.games import get_game
+from companion.games.base import name_key
+from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
+from companion.stats import figures as statistics
+from companion.stats.charts import Bar, BarGroup, bar_chart
+from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
+from companion.store.models import Play, saved_id
+
+# The most plays one report holds (the newest ones); a narrower filter reaches the others.
+REPORT_MAX_PLAYS = 5_000
+# Plays laid out per part: small enough for the count to move every second or so, big enough that a part's fixed
+# cost (its stylesheet, its fonts) stays small beside its rows.
+PART_ROWS = 150
+# Plays laid out past the part's last whole page, to find where that page ends (laid out again in the next part).
+SLACK_ROWS = 4
+# Players and games shown in the charts: the bars keep a readable height on the page.
+CHART_BARS = 12
+KEEP_JOBS = 8
+KEEP_SECONDS = 15 * 60
+JOBS_EXTENSION = "companion_reports"
+ROW_ANCHOR = "play-row-"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ReportPlayer:
+    """A player of a play in the report: name, total, and whether they won."""
+
+    name: str
+    total: int | None
+    winner: bool
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One play in the report's table; `index` numbers the rows of the report (the row's anchor)."""
+
+    index: int
+    day: str
+    game: str
+    players: tuple[ReportPlayer, ...]
+    winners: str
+    solo: bool
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """A player's figures over the report's plays: multiplayer plays and wins (a shared win counts for each
+    winner), win rate, average and best multiplayer total; solo plays apart."""
+
+    name: str
+    plays: int
+    wins: int
+    average: float | None
+    best: int | None
+    solo: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per multiplayer play."""
+        return self.wins / self.plays if self.plays else None
+
+
+def _day(moment: datetime) -> str:
+    """A play's day as the history writes it: 30 Nov 2026."""
+    return f"{moment.day} {moment.strftime('%b %Y')}"
+
+
+def report_rows(plays: Sequence[Play]) -> list[ReportRow]:
+    """The plays as table rows, in the order given: players by rank (then turn order) with totals, winners named."""
+    rows = []
+    for index, play in enumerate(plays):
+        game = get_game(play.game)
+        seats = sorted(play.seats, key=lambda seat: (seat.rank or len(play.seats) + 1, seat.position))
+        solo = len(seats) == 1
+        players = tuple(ReportPlayer(seat.name, seat.total, seat.rank == 1 and not solo) for seat in seats)
+        winners = ", ".join(player.name for player in players if player.winner)
+        rows.append(ReportRow(index, _day(play.played_at), game.name if game else play.game, players, winners, solo))
+    return rows
+
+
+def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
+    """Every player of these plays, counted by the statistics pages' rules (statistics.roster_lines: rank 1 a win,
+    a shared victory a win for each winner, a play of one seat solo and apart), with their average and best
+    multiplayer total. Most wins first, then best win rate, then name."""
+    counted = statistics.group_plays(
+        statistics.SeatRow(saved_id(play), play.game, seat.player_id, seat.position, seat.total, seat.rank)
+        for play in plays
+        for seat in play.seats
+        if seat.total is not None
+    )
+    names = {seat.player_id: seat.player.name if seat.player else seat.name for play in plays for seat in play.seats}
+    totals: dict[int, list[int]] = defaultdict(list)
+    for play in counted:
+        for seat in () if play.solo else play.seats:
+            totals[seat.player_id].append(seat.total)
+    lines = [
+        PlayerLine(
+            line.name,
+            line.plays,
+            line.wins,
+            statistics.mean(totals[line.player_id]),
+            max(totals[line.player_id], default=None),
+            line.solo,
+        )
+        for line in statistics.roster_lines(counted, names)
+    ]
+    lines.sort(key=lambda line: (-line.wins, -(line.win_rate or 0), name_key(line.name)))
+    return lines
+
+
+def game_counts(plays: Sequence[Play]) -> list[tuple[str, int]]:
+    """Plays per game (by the game's name), most played first."""
+    counts: dict[str, int] = {}
+    for play in plays:
+        game = get_game(play.game)
+        name = game.name if game else play.game
+        counts[name] = counts.get(name, 0) + 1
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def report_charts(players: Sequence[PlayerLine], games: Sequence[tuple[str, int]]) -> dict[str, Markup]:
+    """The report's SVG charts by caption: wins per player, plays per game (charts.py, black in print)."""
+    charts: dict[str, Markup] = {}
+    ranked = [line for line in players if line.plays][:CHART_BARS]
+    if ranked:
+        charts["Wins per player"] = bar_chart(
+            "report-wins",
+            "Wins per player",
+            [
+                BarGroup(line.name, (Bar(line.wins, f"{line.wins} of {line.plays} ({line.win_rate:.0%})"),))
+                for line in ranked
+            ],
+        )
+    if games:
+        charts["Plays per game"] = bar_chart(
+            "report-games",
+            "Plays per game",
+            [BarGroup(name, (Bar(count, f"{count} play{'s' if count != 1 else ''}"),)) for name, count in games],
+        )
+    return charts
+
+
+@dataclass
+class ReportJob:
+    """A report being made: how far it got (plays laid out of the total), then the PDF or what went wrong."""
+
+    id: str
+    description: str
+    total: int | None = None
+    matched: int = 0
+    done: int = 0
+    pdf: bytes | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def finished(self) -> bool:
+        """True once the PDF is made or the report failed."""
+        return self.pdf is not None or self.error is not None
+
+
+class ReportJobs:
+    """The app's report jobs: the newest KEEP_JOBS, each kept KEEP_SECONDS; one report rendered at a time."""
+
+    def __init__(self) -> None:
+        self._jobs: OrderedDict[str, ReportJob] = OrderedDict()
+        self._lock = threading.Lock()
+        # The machine may have 2 cores and a table to serve: reports take turns rather than share them.
+        self.rendering = threading.Lock()
+
+    def add(self, job: ReportJob) -> None:
+        """Keep a new job, forgetting the oldest and the expired ones."""
+        with self._lock:
+            self._jobs[job.id] = job
+            now = time.monotonic()
+            for key in [key for key, old in self._jobs.items() if now - old.started > KEEP_SECONDS]:
+                del self._jobs[key]
+            while len(self._jobs) > KEEP_JOBS:
+                self._jobs.popitem(last=False)
+
+    def unfinished(self, description: str) -> ReportJob | None:
+        """A job still being made for the same filter: asked again (a second tap, a reload), it is shown, not
+        started once more."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        return next((job for job in reversed(jobs) if job.description == description and not job.finished), None)
+
+    def get(self, job_id: str) -> ReportJob | None:
+        """The job with this id, unless it is unknown or expired."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None or time.monotonic() - job.started > KEEP_SECONDS:
+            return None
+        return job
+
+
+def report_jobs(app: Flask) -> ReportJobs:
+    """The app's report jobs, made on first use."""
+    return app.extensions.setdefault(JOBS_EXTENSION, ReportJobs())
+
+
+def start_report(app: Flask, flt: HistoryFilter) -> ReportJob:
+    """Start making the report of the plays the filter lets through, in a background thread; the job says how far."""
+    jobs = report_jobs(app)
+    running = jobs.unfinished(flt.describe())
+    if running is not None:
+        return running
+    job = ReportJob(uuid.uuid4().hex, flt.describe())
+    jobs.add(job)
+    thread = threading.Thread(target=_make_report, args=(app, job, flt), name=f"report-{job.id[:8]}", daemon=True)
+    thread.start()
+    return job
+
+
+def _make_report(app: Flask, job: ReportJob, flt: HistoryFilter) -> None:
+    """Read the plays in a session of its own, then lay the report out part by part (the thread's body)."""
+    jobs = report_jobs(app)
+    with app.app_context():
+        try:
+            if jobs.get(job.id) is None:
+                return
+            with Session(app.extensions["db_engine"]) as session:
+                job.matched = count_filtered(session, flt)
+                job.total = min(job.matched, REPORT_MAX_PLAYS)
+                plays = filtered_plays(session, flt, limit=REPORT_MAX_PLAYS)
+                rows = report_rows(plays)
+                players = player_lines(plays)
+                games = game_counts(plays)
+            with jobs.rendering:
+                # Forgotten while it waited its turn (newer reports pushed it out): nobody can fetch it any more.
+                if jobs.get(job.id) is None:
+                    return
+                started = time.perf_counter()
+                job.pdf = render_report(job, rows, players, games, lambda done: setattr(job, "done", done))
+                log.info(
+                    "The history report %s is made: %d plays, %.0f ms",
+                    job.id,
+                    job.total,
+                    (time.perf_counter() - started) * 1000,
+                    extra={"job": "report"},
+                )
+        except Exception:
+            log.exception("The history report %s failed", job.id)
+            job.error = "The report could not be made. Try again; if it fails again, narrow the filter."
+
+
+def render_report(
+    job: ReportJob,
+    rows: Sequence[ReportRow],
+    players: Sequence[PlayerLine],
+    games: Sequence[tuple[str, int]],
+    progress: Callable[[int], None],
+) -> bytes:
+    """The report's PDF: the summary (statistics and charts), then the plays table part by part, joined.
+
+    `progress` is told how many plays are laid out after each part.
+    """
+    from weasyprint.text.fonts import FontConfiguration
+
+    fonts = FontConfiguration()
+    context: dict[str, Any] = {
+        "paper": app_paper(),
+        "job": job,
+        "made": _day(datetime.now(UTC)),
+        "count": len(rows),
+        "first_day": rows[-1].day if rows else "",
+        "last_day": rows[0].day if rows else "",
+    }
+    summary = html_to_document(
+        render_template(
+            "print/report.html", part="summary", players=players, charts=report_charts(players, games), **context
+        ),
+        fonts,
+    )
+    documents, pages = [summary], list(summary.pages)
+    start, size = 0, PART_ROWS
+    while start < len(rows):
+        end = min(start + size, len(rows))
+        html = render_template(
+            "print/report.html",
+            part="plays",
+            rows=rows[start:end],
+            first_page=len(pages) + 1,
+            last=end == len(rows),
+            **context,
+        )
+        document = html_to_document(html, fonts)
+        laid_out = list(document.pages)
+        if end < len(rows) and len(laid_out) > 1:
+            # The last page may be part-filled: its plays start the next part instead, so no page is left short.
+            on_last = [
+                int(name.removeprefix(ROW_ANCHOR)) for name in laid_out[-1].anchors if name.startswith(ROW_ANCHOR)
+            ]
+            if on_last and min(on_last) > start:
+                laid_out.pop()
+                end = min(on_last)
+                # The next part: as many whole pages as this one kept, and a few plays more to find the page's end
+                # (laying out again only those few rather than most of a page).
+                per_page = (end - start) / len(laid_out)
+                size = max(PART_ROWS // 4, round(per_page * len(laid_out)) + SLACK_ROWS)
+        documents.append(document)
+        pages += laid_out
+        start = end
+        progress(start)
+    return pages_to_pdf(documents, pages)

@@ -1,0 +1,636 @@
+"""The group's statistics, worked out from plain rows: a player's record and a game's (no Flask, no database).
+
+The counting rules, as the games rank a play (games/base.py rank_scores): a seat with rank 1 wins; when several
+seats share rank 1 they share the victory and each of them is counted a win. A play of one seat (Spires solo, one
+player against the deck) has no one to beat: it stays out of plays, wins, win rates and head to head, and is
+counted on its own (solo plays, best solo score). Only finished plays that are not deleted are read (read_player
+and read_game filter them in the query); a seat with an empty breakdown (a play imported from BG Stats: total and
+rank only) counts for totals and wins but not for the averages of the breakdown lines.
+
+The page reads its rows in two queries (the roster, then every seat of the plays it needs, joined with its play),
+never one per play, and works the rest out here in one pass over them.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Text, case, cast, func, text
+from sqlalchemy import select as core_select  # typed for more columns than sqlmodel's select (4)
+from sqlmodel import Session, col, select
+
+from companion.store.models import FINISHED, Play, Player, Seat
+
+# Recent form: the newest plays of a player (solo left out), oldest first as a line is read.
+FORM_PLAYS = 10
+# A score distribution has at most this many bars: each keeps room for its label on a phone.
+HISTOGRAM_BINS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One finished seat: who sat where in which play, the total and the rank; the breakdown lines (key, points)
+    when the game page's pure twin needs them, else only whether it has any (`scored`)."""
+
+    play_id: int
+    game: str
+    player_id: int
+    position: int
+    total: int
+    rank: int | None
+    scored: bool = False
+    lines: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def has_breakdown(self) -> bool:
+        """Scored line by line (a play imported with only totals and ranks has no lines)."""
+        return self.scored or bool(self.lines)
+
+
+@dataclass(frozen=True)
+class PlayRows:
+    """A finished play with its seats in turn order."""
+
+    id: int
+    game: str
+    seats: tuple[SeatRow, ...]
+
+    @property
+    def solo(self) -> bool:
+        """One player against the game: no one to beat."""
+        return len(self.seats) == 1
+
+    @property
+    def winners(self) -> tuple[SeatRow, ...]:
+        """The seats ranked first (several when they share the victory)."""
+        return tuple(seat for seat in self.seats if seat.rank == 1)
+
+
+def group_plays(rows: Iterable[SeatRow]) -> list[PlayRows]:
+    """Seats gathered into their plays, the plays in the order of their first seat (the queries read them oldest
+    first), seats in turn order."""
+    seats: dict[int, list[SeatRow]] = defaultdict(list)
+    for row in rows:
+        seats[row.play_id].append(row)
+    return [
+        PlayRows(id=play_id, game=found[0].game, seats=tuple(sorted(found, key=_position)))
+        for play_id, found in seats.items()
+    ]
+
+
+def _position(seat: SeatRow) -> int:
+    """The turn order of a seat."""
+    return seat.position
+
+
+def rate(part: int, whole: int) -> float | None:
+    """part / whole, or None when there is nothing to divide (no plays yet: no rate, not 0 %)."""
+    return part / whole if whole else None
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """The average, or None for no values."""
+    return sum(values) / len(values) if values else None
+
+
+@dataclass(frozen=True)
+class Best:
+    """A best (or record) score and the play it was made in."""
+
+    total: int
+    play_id: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A player's record in one game, multiplayer plays only."""
+
+    game: str
+    plays: int
+    wins: int
+    average: float
+    best: Best
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per play."""
+        return rate(self.wins, self.plays)
+
+
+@dataclass(frozen=True)
+class SoloRecord:
+    """A player's solo plays of one game: apart from every win and rate."""
+
+    game: str
+    plays: int
+    average: float
+    best: Best
+
+
+@dataclass(frozen=True)
+class Versus:
+    """Head to head with one other player, over the multiplayer plays both sat at."""
+
+    player_id: int
+    plays: int
+    wins: int
+    their_wins: int
+    ahead: int
+    behind: int
+    level: int
+
+
+@dataclass(frozen=True)
+class FormPoint:
+    """One recent play of a player: where they finished among how many, and their share of the table beaten."""
+
+    play_id: int
+    game: str
+    total: int
+    rank: int | None
+    seats: int
+    won: bool
+    shared: bool
+
+    @property
+    def beaten(self) -> float:
+        """The share of the other players finishing below: 1 for a win (shared or not), 0 for last place."""
+        if self.rank is None:
+            return 0.0
+        return 1.0 if self.won else max(0.0, (self.seats - self.rank) / (self.seats - 1))
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's page: totals, each game, solo plays, head to head and recent form."""
+
+    player_id: int
+    plays: int
+    wins: int
+    shared_wins: int
+    games: tuple[GameRecord, ...]
+    solo: tuple[SoloRecord, ...]
+    versus: tuple[Versus, ...]
+    form: tuple[FormPoint, ...]
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per multiplayer play."""
+        return rate(self.wins, self.plays)
+
+
+def player_stats(player_id: int, plays: Sequence[PlayRows], form_plays: int = FORM_PLAYS) -> PlayerStats:
+    """The statistics of one player over these plays (those without the player are ignored)."""
+    totals: dict[str, list[int]] = defaultdict(list)
+    wins: dict[str, int] = defaultdict(int)
+    best: dict[str, Best] = {}
+    solo_totals: dict[str, list[int]] = defaultdict(list)
+    solo_best: dict[str, Best] = {}
+    versus: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
+    form: list[FormPoint] = []
+    shared = 0
+    for play in plays:
+        mine = next((seat for seat in play.seats if seat.player_id == player_id), None)
+        if mine is None:
+            continue
+        if play.solo:
+            solo_totals[play.game].append(mine.total)
+            _keep_best(solo_best, play.game, mine.total, play.id)
+            continue
+        totals[play.game].append(mine.total)
+        _keep_best(best, play.game, mine.total, play.id)
+        won = mine.rank == 1
+        winners = len(play.winners)
+        if won:
+            wins[play.game] += 1
+            shared += winners > 1
+        form.append(FormPoint(play.id, play.game, mine.total, mine.rank, len(play.seats), won, won and winners > 1))
+        for other in play.seats:
+            if other is mine:
+                continue
+            tally = versus[other.player_id]
+            tally[0] += 1
+            tally[1] += won
+            tally[2] += other.rank == 1
+            order = _compare(mine.rank, other.rank)
+            tally[3 + order] += 1
+    games = tuple(
+        GameRecord(game, len(scores), wins[game], sum(scores) / len(scores), best[game])
+        for game, scores in totals.items()
+    )
+    solo = tuple(
+        SoloRecord(game, len(scores), sum(scores) / len(scores), solo_best[game])
+        for game, scores in solo_totals.items()
+    )
+    return PlayerStats(
+        player_id=player_id,
+        plays=sum(record.plays for record in games),
+        wins=sum(record.wins for record in games),
+        shared_wins=shared,
+        games=games,
+        solo=solo,
+        versus=tuple(Versus(other, *tally) for other, tally in versus.items()),
+        form=tuple(form[-form_plays:]) if form_plays else (),
+    )
+
+
+def _keep_best(best: dict[str, Best], game: str, total: int, play_id: int) -> None:
+    """Remember the highest total of a game; the first play to reach it keeps it."""
+    if game not in best or total > best[game].total:
+        best[game] = Best(total, play_id)
+
+
+def _compare(mine: int | None, theirs: int | None) -> int:
+    """0 when I finished ahead, 1 behind, 2 level (the same rank, or ranks unknown)."""
+    if mine is None or theirs is None or mine == theirs:
+        return 2
+    return 0 if mine < theirs else 1
+
+
+@dataclass(frozen=True)
+class Bin:
+    """One bar of a score distribution: the totals from low to high (both included) and how many."""
+
+    low: int
+    high: int
+    count: int
+
+
+@dataclass(frozen=True)
+class SeatPosition:
+    """Wins from one seat of the turn order (0 = first player), multiplayer plays only."""
+
+    position: int
+    plays: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per play from this seat."""
+        return rate(self.wins, self.plays)
+
+
+@dataclass(frozen=True)
+class LineAverage:
+    """A breakdown line's average points: over every scored seat, the winners' and the other players'."""
+
+    key: str
+    label: str
+    average: float
+    winners: float | None
+    others: float | None
+
+    @property
+    def gap(self) -> float | None:
+        """How much more the winners score on this line than the others, on average."""
+        return None if self.winners is None or self.others is None else self.winners - self.others
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A player who made a record score, and in which play."""
+
+    player_id: int
+    play_id: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """The highest total, and everyone who reached it (oldest first)."""
+
+    total: int
+    holders: tuple[Holder, ...]
+
+
+@dataclass(frozen=True)
+class PlayerInGame:
+    """One player's plays, wins and best score in a game (multiplayer plays)."""
+
+    player_id: int
+    plays: int
+    wins: int
+    best: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per play."""
+        return rate(self.wins, self.plays)
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """A game's page: plays, record, winning scores, distribution, seats, breakdown lines; solo apart."""
+
+    game: str
+    plays: int
+    shared_plays: int
+    record: Record | None
+    average_winning: float | None
+    distribution: tuple[Bin, ...]
+    positions: tuple[SeatPosition, ...]
+    lines: tuple[LineAverage, ...]
+    scored_seats: int
+    seats: int
+    players: tuple[PlayerInGame, ...]
+    solo_plays: int = 0
+    solo_record: Record | None = None
+    solo_average: float | None = None
+
+    @property
+    def record_plays(self) -> list[int]:
+        """The plays the record and the best solo score were made in (the page says when)."""
+        records = (self.record, self.solo_record)
+        return [holder.play_id for found in records if found is not None for holder in found.holders]
+
+    @property
+    def deciding(self) -> LineAverage | None:
+        """The line on which the winners gain most over the others (None when no winner is ahead on any line)."""
+        gaps = [line for line in self.lines if line.gap is not None and line.gap > 0]
+        return max(gaps, key=lambda line: line.gap or 0.0) if gaps else None
+
+
+def game_stats(
+    game: str, plays: Sequence[PlayRows], labels: Sequence[tuple[str, str]] = (), sums: LineSums | None = None
+) -> GameStats:
+    """The statistics of one game over these plays (plays of other games are ignored); lines in `labels` order,
+    summed from the seats' lines unless `sums` (read_line_sums) are given."""
+    plays = [play for play in plays if play.game == game]
+    multi = [play for play in plays if not play.solo]
+    solo = [play for play in plays if play.solo]
+    seats = [seat for play in multi for seat in play.seats]
+    winning = [max(seat.total for seat in play.winners) for play in multi if play.winners]
+    positions: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    people: dict[int, list[int]] = {}
+    for seat in seats:
+        positions[seat.position][0] += 1
+        positions[seat.position][1] += seat.rank == 1
+        tally = people.setdefault(seat.player_id, [0, 0, seat.total])
+        tally[0] += 1
+        tally[1] += seat.rank == 1
+        tally[2] = max(tally[2], seat.total)
+    ranked_people = sorted(
+        (PlayerInGame(player_id, *tally) for player_id, tally in people.items()),
+        key=lambda p: (-p.wins, -(p.win_rate or 0.0), -p.plays, p.player_id),
+    )
+    solo_totals = [play.seats[0].total for play in solo]
+    return GameStats(
+        game=game,
+        plays=len(multi),
+        shared_plays=sum(len(play.winners) > 1 for play in multi),
+        record=record(multi),
+        average_winning=mean(winning),
+        distribution=histogram([seat.total for seat in seats]),
+        positions=tuple(SeatPosition(position, *tally) for position, tally in sorted(positions.items())),
+        lines=line_averages(sums if sums is not None else line_sums(multi), labels),
+        scored_seats=sum(seat.has_breakdown for seat in seats),
+        seats=len(seats),
+        players=tuple(ranked_people),
+        solo_plays=len(solo),
+        solo_record=record(solo),
+        solo_average=mean(solo_totals),
+    )
+
+
+def record(plays: Sequence[PlayRows]) -> Record | None:
+    """The highest total over these plays and every seat that reached it, oldest first; None for no plays."""
+    seats = [(seat, play) for play in plays for seat in play.seats]
+    if not seats:
+        return None
+    top = max(seat.total for seat, _ in seats)
+    holders = tuple(Holder(seat.player_id, play.id) for seat, play in seats if seat.total == top)
+    return Record(top, holders)
+
+
+@dataclass(frozen=True)
+class LineSums:
+    """Points of each breakdown line summed over the seats scored line by line, winners' and the others' apart,
+    and how many such seats each group has."""
+
+    winners: Mapping[str, float]
+    others: Mapping[str, float]
+    winner_seats: int
+    other_seats: int
+
+
+def line_sums(plays: Sequence[PlayRows]) -> LineSums:
+    """Each line's points summed from the seats' lines (the pure twin of read_line_sums)."""
+    sums: tuple[dict[str, float], dict[str, float]] = (defaultdict(float), defaultdict(float))
+    counts = [0, 0]
+    for play in plays:
+        for seat in play.seats:
+            if not seat.lines:
+                continue
+            group = 0 if seat.rank == 1 else 1
+            counts[group] += 1
+            for key, points in seat.lines:
+                sums[group][key] += points
+    return LineSums(dict(sums[0]), dict(sums[1]), counts[0], counts[1])
+
+
+def line_averages(sums: LineSums, labels: Sequence[tuple[str, str]] = ()) -> tuple[LineAverage, ...]:
+    """Each line's average per scored seat, for everyone, the winners and the others; in `labels` order, then any
+    line the game no longer names. A seat without a line scored 0 on it."""
+    seats = sums.winner_seats + sums.other_seats
+    if not seats:
+        return ()
+    names = dict(labels)
+    found = {**sums.winners, **sums.others}
+    order = [key for key, _ in labels if key in found] + [key for key in found if key not in names]
+    return tuple(
+        LineAverage(
+            key,
+            names.get(key, key),
+            (sums.winners.get(key, 0) + sums.others.get(key, 0)) / seats,
+            sums.winners.get(key, 0) / sums.winner_seats if sums.winner_seats else None,
+            sums.others.get(key, 0) / sums.other_seats if sums.other_seats else None,
+        )
+        for key in order
+    )
+
+
+def _round_widths() -> Iterable[int]:
+    """1, 2, 5, 10, 20, 50, 100, ...: widths whose bars read as round numbers."""
+    scale = 1
+    while True:
+        for step in (1, 2, 5):
+            yield step * scale
+        scale *= 10
+
+
+def histogram(totals: Sequence[int], bins: int = HISTOGRAM_BINS) -> tuple[Bin, ...]:
+    """The totals counted into at most `bins` bars of the narrowest round width, each starting at a multiple of it."""
+    if not totals:
+        return ()
+    low, high = min(totals), max(totals)
+    for width in _round_widths():
+        start = (low // width) * width
+        count = (high - start) // width + 1
+        if count <= bins:
+            break
+    counts = [0] * count
+    for total in totals:
+        counts[(total - start) // width] += 1
+    return tuple(Bin(start + i * width, start + (i + 1) * width - 1, n) for i, n in enumerate(counts))
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    """A player on the roster page: multiplayer plays and wins, and solo plays apart."""
+
+    player_id: int
+    name: str
+    plays: int
+    wins: int
+    solo: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per multiplayer play."""
+        return rate(self.wins, self.plays)
+
+
+def roster_lines(plays: Sequence[PlayRows], names: Mapping[int, str]) -> list[RosterLine]:
+    """Every player of the roster with plays and wins counted from these plays (the pure twin of read_roster)."""
+    tally: dict[int, list[int]] = {player_id: [0, 0, 0] for player_id in names}
+    for play in plays:
+        for seat in play.seats:
+            counts = tally.setdefault(seat.player_id, [0, 0, 0])
+            if play.solo:
+                counts[2] += 1
+            else:
+                counts[0] += 1
+                counts[1] += seat.rank == 1
+    return [RosterLine(player_id, names.get(player_id, ""), *counts) for player_id, counts in tally.items()]
+
+
+# The database side: each page's rows in a fixed number of queries, read without the ORM's objects. Dates are not
+# read per seat (parsing thousands of them is most of a big page's time): the plays come oldest first from the
+# query, and read_dates fetches the few dates a page shows.
+
+_SEAT_COLUMNS = (
+    col(Seat.play_id),
+    col(Play.game),
+    col(Seat.player_id),
+    col(Seat.position),
+    col(Seat.total),
+    col(Seat.rank),
+)
+# The rows those columns give, as SeatRow takes them: a counted seat's total is never NULL (_counted() asks for one).
+_SeatColumns = tuple[int, str, int, int, int, int | None]
+_OLDEST_FIRST = (col(Play.played_at), col(Play.id), col(Seat.position))
+# Breakdowns as the seats store them: '[]' (an import with totals only) and JSON null say there are no lines.
+_NO_LINES = ("[]", "null")
+
+
+def _counted() -> tuple[Any, ...]:
+    """The conditions of a seat that counts: its play finished and not deleted, and a total stored."""
+    return (col(Play.status) == FINISHED, col(Play.deleted_at).is_(None), col(Seat.total).is_not(None))
+
+
+def read_names(session: Session) -> dict[int, str]:
+    """The roster: each player's id and name, by name (one query)."""
+    rows = session.connection().execute(select(Player.id, Player.name).order_by(col(Player.key)))
+    return dict(rows.all())  # the rows, not the result: dict() would take its keys() for a mapping
+
+
+def read_dates(session: Session, play_ids: Iterable[int]) -> dict[int, datetime]:
+    """When each of these plays was played (one query, for the few plays a page names)."""
+    wanted = sorted(set(play_ids))
+    if not wanted:
+        return {}
+    rows = session.connection().execute(select(Play.id, Play.played_at).where(col(Play.id).in_(wanted)))
+    return dict(rows.all())  # the rows, not the result: dict() would take its keys() for a mapping
+
+
+def read_player(session: Session, player_id: int) -> list[PlayRows]:
+    """Every counted play the player sat at, oldest first, with all its seats (one query; no breakdowns)."""
+    theirs = select(Seat.play_id).where(col(Seat.player_id) == player_id)
+    query = (
+        core_select(*_SEAT_COLUMNS)
+        .join(Play, col(Play.id) == col(Seat.play_id))
+        .where(col(Seat.play_id).in_(theirs), *_counted())
+        .order_by(*_OLDEST_FIRST)
+    )
+    rows = typing.cast("Iterable[_SeatColumns]", session.connection().execute(query))
+    return group_plays(SeatRow(*row) for row in rows)
+
+
+def read_game(session: Session, game: str) -> list[PlayRows]:
+    """Every counted play of a game, oldest first, with its seats and whether each was scored line by line (one
+    query; the lines themselves are summed in the database by read_line_sums)."""
+    stored = func.coalesce(cast(col(Seat.breakdown), Text), "null")
+    query = (
+        core_select(*_SEAT_COLUMNS, stored.not_in(_NO_LINES))
+        .join(Play, col(Play.id) == col(Seat.play_id))
+        .where(col(Play.game) == game, *_counted())
+        .order_by(*_OLDEST_FIRST)
+    )
+    rows = typing.cast("Iterable[tuple[*_SeatColumns, bool]]", session.connection().execute(query))
+    return group_plays(SeatRow(*row[:6], scored=bool(row[6])) for row in rows)
+
+
+# Each line's points summed per group (winners, others) over a game's counted multiplayer seats, in the database:
+# reading every breakdown into Python (with each line's sentence) would cost more than the rest of the page.
+_LINE_SUMS = {
+    "sqlite": """
+        SELECT seat.rank = 1, json_extract(line.value, '$.key'), SUM(json_extract(line.value, '$.points'))
+        FROM seat JOIN play ON play.id = seat.play_id, json_each(seat.breakdown) AS line
+        WHERE {where}
+        GROUP BY 1, 2""",
+    "postgresql": """
+        SELECT seat.rank = 1, line ->> 'key', SUM((line ->> 'points')::integer)
+        FROM seat JOIN play ON play.id = seat.play_id,
+            LATERAL json_array_elements(
+                CASE WHEN json_typeof(seat.breakdown) = 'array' THEN seat.breakdown ELSE '[]'::json END
+            ) AS line
+        WHERE {where} AND json_typeof(line -> 'points') = 'number'
+        GROUP BY 1, 2""",
+}
+_LINE_SUMS_WHERE = (
+    "play.game = :game AND play.status = :finished AND play.deleted_at IS NULL AND seat.total IS NOT NULL"
+    " AND EXISTS (SELECT 1 FROM seat AS other WHERE other.play_id = seat.play_id AND other.id <> seat.id)"
+)
+
+
+def read_line_sums(session: Session, game: str, plays: Sequence[PlayRows]) -> LineSums:
+    """The game's line sums from the database (one query); the seats counted per group from the plays' rows."""
+    connection = session.connection()
+    sql = _LINE_SUMS[connection.dialect.name].format(where=_LINE_SUMS_WHERE)
+    sums: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    for won, key, points in connection.execute(text(sql), {"game": game, "finished": FINISHED}):
+        if key is not None:
+            sums[0 if won else 1][str(key)] = float(points or 0)
+    seats = [seat for play in plays if not play.solo for seat in play.seats if seat.has_breakdown]
+    winners = sum(seat.rank == 1 for seat in seats)
+    return LineSums(sums[0], sums[1], winners, len(seats) - winners)
+
+
+def read_roster(session: Session) -> list[RosterLine]:
+    """Every player with multiplayer plays, wins and solo plays, counted in the database (two queries)."""
+    names = read_names(session)
+    sizes = (
+        select(col(Seat.play_id).label("play_id"), func.count().label("seats"))
+        .join(Play, col(Play.id) == col(Seat.play_id))
+        .where(*_counted())
+        .group_by(col(Seat.play_id))
+        .subquery()
+    )
+    multi = sizes.c.seats > 1
+    query = (
+        select(
+            col(Seat.player_id),
+            func.sum(case((multi, 1), else_=0)),
+            func.sum(case((multi & (col(Seat.rank) == 1), 1), else_=0)),
+            func.sum(case((multi, 0), else_=1)),
+        )
+        .join(sizes, sizes.c.play_id == col(Seat.play_id))
+        .where(col(Seat.total).is_not(None))
+        .group_by(col(Seat.player_id))
+    )
+    counted = {player_id: (int(p), int(w), int(s)) for player_id, p, w, s in session.connection().execute(query)}
+    return [RosterLine(player_id, name, *counted.get(player_id, (0, 0, 0))) for player_id, name in names.items()]

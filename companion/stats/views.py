@@ -1,0 +1,210 @@
+"""Blueprint for the group's statistics: the roster (/players), a player's page (/players/<id>) and a game's page
+(/games/<id>), with charts drawn on the server as SVG (companion/stats/charts.py).
+
+Each view reads its rows in two queries (statistics.read_*), works the figures out in statistics.py and shapes the
+charts here; the counting rules (shared wins, solo plays apart, deleted plays left out) live in statistics.py.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from datetime import datetime
+
+from flask import Blueprint, Response, abort, make_response, render_template
+from markupsafe import Markup
+
+from companion.games import GAMES, get_game
+from companion.games.base import figure, name_key
+from companion.play.result_grid import ordinal
+from companion.stats import figures as statistics
+from companion.stats.charts import Bar, BarGroup, Column, Point, bar_chart, histogram_chart, line_chart
+from companion.store.db import get_session
+from companion.store.models import ID_IN_URL
+
+bp = Blueprint("stats", __name__)
+
+
+def number(value: float | None) -> str:
+    """An average as the pages write it: one decimal, the true minus, '–' for none ('42.5', '−1.3')."""
+    if value is None:
+        return "–"
+    text = f"{value:.1f}"
+    return text.replace("-", "−") if value < 0 else text
+
+
+def percent(value: float | None) -> str:
+    """A rate as a whole percentage ('42%'), '–' for none."""
+    return "–" if value is None else f"{round(value * 100)}%"
+
+
+def place(point: statistics.FormPoint) -> str:
+    """Where a player finished, short: 'Won', 'Won (shared)', '2nd of 3'."""
+    if point.won:
+        return "Won (shared)" if point.shared else "Won"
+    return f"{ordinal(point.rank)} of {point.seats}" if point.rank else f"of {point.seats}"
+
+
+def day(when: datetime | None) -> str:
+    """A play's date as the pages write it ('02 Nov 2026'); 'a play' when it went while the page was read."""
+    return f"{when:%d %b %Y}" if when is not None else "a play"
+
+
+def by_name(name: str) -> tuple[str, str]:
+    """A sort key that files a name by its letters as a reader expects: 'Élodie' beside 'Elena', not after 'Zoë'."""
+    key = name_key(name)
+    bare = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    return bare, key
+
+
+def game_name(game_id: str) -> str:
+    """A game's name, or its id for a game no longer known."""
+    game = get_game(game_id)
+    return game.name if game else game_id
+
+
+def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) -> dict[str, Markup]:
+    """The player page's charts: win rate per game and recent form."""
+    charts: dict[str, Markup] = {}
+    if stats.games:
+        charts["games"] = bar_chart(
+            "chart-games",
+            "Win rate per game",
+            [
+                BarGroup(
+                    game_name(record.game),
+                    (Bar(record.win_rate or 0.0, f"{record.wins} of {record.plays} ({percent(record.win_rate)})"),),
+                )
+                for record in stats.games
+            ],
+        )
+    if stats.form:
+        charts["form"] = line_chart(
+            "chart-form",
+            f"Recent form: the last {len(stats.form)} plays, oldest first",
+            [
+                Point(
+                    point.beaten,
+                    "W" if point.won else ordinal(point.rank) if point.rank else "?",
+                    f"{day(dates.get(point.play_id))}, {game_name(point.game)}: {place(point)}, {point.total} VP.",
+                    strong=point.won,
+                )
+                for point in stats.form
+            ],
+            top="Won",
+            bottom="Last",
+        )
+    return charts
+
+
+def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
+    """The game page's charts: score distribution, wins by seat, the breakdown lines of winners and the others."""
+    charts: dict[str, Markup] = {}
+    if stats.distribution:
+        single = all(b.low == b.high for b in stats.distribution)
+        edges = (
+            [str(b.low) for b in stats.distribution]
+            if single
+            else [*(str(b.low) for b in stats.distribution), str(stats.distribution[-1].high + 1)]
+        )
+        charts["distribution"] = histogram_chart(
+            "chart-distribution",
+            "How many scores fell in each range",
+            [
+                Column(b.count, f"{b.low} VP" if single else f"{figure(b.low)} to {figure(b.high)} VP")
+                for b in stats.distribution
+            ],
+            [figure(int(edge)) for edge in edges],
+        )
+    if stats.positions:
+        charts["positions"] = bar_chart(
+            "chart-positions",
+            "Win rate by seat in turn order",
+            [
+                BarGroup(
+                    f"{ordinal(seat.position + 1)} player",
+                    (Bar(seat.win_rate or 0.0, f"{seat.wins} of {seat.plays} ({percent(seat.win_rate)})"),),
+                )
+                for seat in stats.positions
+            ],
+        )
+    if stats.lines:
+        deciding = stats.deciding
+        charts["lines"] = bar_chart(
+            "chart-lines",
+            "Average points per scoring line: winners and the other players",
+            [
+                BarGroup(
+                    line.label,
+                    tuple(
+                        Bar(value, f"{number(value)} VP", label, strong=label == "Winners" and line is deciding)
+                        for label, value in (("Winners", line.winners), ("Others", line.others))
+                        if value is not None
+                    )
+                    or (Bar(line.average, f"{number(line.average)} VP", "Everyone"),),
+                )
+                for line in stats.lines
+            ],
+        )
+    return charts
+
+
+@bp.get("/players")
+def players() -> Response:
+    """The roster: every player with multiplayer plays, wins and win rate, solo plays apart, each linking to a page."""
+    lines = sorted(statistics.read_roster(get_session()), key=lambda line: by_name(line.name))
+    return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values(), percent=percent))
+
+
+@bp.get(f"/players/<{ID_IN_URL}:player_id>")
+def player(player_id: int) -> Response:
+    """A player's page: plays, wins, win rate, each game's average and best, head to head, recent form, solo."""
+    session = get_session()
+    names = statistics.read_names(session)
+    if player_id not in names:
+        abort(404)
+    stats = statistics.player_stats(player_id, statistics.read_player(session, player_id))
+    dates = statistics.read_dates(session, [point.play_id for point in stats.form])
+    versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
+    return make_response(
+        render_template(
+            "stats/player.html",
+            name=names[player_id],
+            names=names,
+            stats=stats,
+            versus=versus,
+            dates=dates,
+            charts=player_charts(stats, dates),
+            number=number,
+            percent=percent,
+            day=day,
+            place=place,
+            game_name=game_name,
+        )
+    )
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Response:
+    """A game's page: plays, record, average winning score, score distribution, wins by seat, the scoring lines."""
+    rules = GAMES.get(game_id)
+    if rules is None:
+        abort(404)
+    session = get_session()
+    names = statistics.read_names(session)
+    plays = statistics.read_game(session, game_id)
+    sums = statistics.read_line_sums(session, game_id, plays)
+    stats = statistics.game_stats(game_id, plays, rules.breakdown, sums)
+    return make_response(
+        render_template(
+            "stats/game.html",
+            game=rules,
+            names=names,
+            stats=stats,
+            dates=statistics.read_dates(session, stats.record_plays),
+            charts=game_charts(stats),
+            number=number,
+            percent=percent,
+            day=day,
+        )
+    )
