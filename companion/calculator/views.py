@@ -36,8 +36,8 @@ for helper in (line_items, part_name, stepper_start):
     bp.add_app_template_global(helper)
 
 PAGE = "calculator/page.html"
-BODY = ("_partials/calculator_body.html",)
-LINE_FIELD = ("_partials/line_field.html",)
+BODY = ("calculator/_body.html",)
+LINE_FIELD = ("calculator/_line_field.html",)
 
 
 def _game(game_id: str) -> Game:

@@ -58,8 +58,8 @@ RESTORE_DAYS = 30
 # The titles of the lists of open plays.
 OPEN_LISTS = {IN_PROGRESS: "Games in progress", ABANDONED: "Games put aside"}
 
-HISTORY_RESULTS = ("_partials/history_results.html",)
-CORRECT_FORM = ("_partials/history_correct_form.html",)
+HISTORY_RESULTS = ("history/_results.html",)
+CORRECT_FORM = ("history/_correct_form.html",)
 # What a correction says when another device deleted the play (or changed it past correcting) before it was saved.
 CORRECTION_DELETED = (
     "This play was deleted from the history on another device, so your correction was not saved. To correct it, "
@@ -139,7 +139,7 @@ def home() -> Response:
     in_progress, in_progress_count = _first_of(session, IN_PROGRESS, HOME_IN_PROGRESS)
     return make_response(
         render_template(
-            "home.html",
+            "history/home.html",
             games=GAMES.values(),
             in_progress=in_progress,
             in_progress_count=in_progress_count,
@@ -197,7 +197,7 @@ def history() -> Response:
         canonical = url_for("history.history", **args)
         response.headers["HX-Push-Url"] = "false" if errors else canonical
         return response
-    return make_response(render_template("history.html", **context), status)
+    return make_response(render_template("history/index.html", **context), status)
 
 
 @bp.get("/history/in-progress", defaults={"status": IN_PROGRESS}, endpoint="in_progress")
@@ -209,7 +209,7 @@ def open_list(status: str) -> Response:
     found = records.open_plays(session, status, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
     return make_response(
         render_template(
-            "history.html",
+            "history/index.html",
             open_list=OPEN_LISTS[status],
             open_plays=found[:OPEN_PAGE],
             open_count=records.count_plays(session, status),
@@ -229,7 +229,7 @@ def deleted() -> Response:
     found = records.deleted_plays(session, since, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
     return make_response(
         render_template(
-            "history_deleted.html",
+            "history/deleted.html",
             plays=[(play, records.stored_result(play)) for play in found[:OPEN_PAGE] if play.status == FINISHED],
             count=records.count_deleted(session, since),
             page=page,
@@ -244,7 +244,7 @@ def confirm_delete(play_id: int) -> Response:
     """Ask before deleting: what the play was, and that it can be restored for RESTORE_DAYS days."""
     play = _finished_play(play_id)
     return make_response(
-        render_template("history_delete.html", play=play, result=records.stored_result(play), restore_days=RESTORE_DAYS)
+        render_template("history/delete.html", play=play, result=records.stored_result(play), restore_days=RESTORE_DAYS)
     )
 
 
@@ -359,7 +359,7 @@ def correct_form(play_id: int) -> Response:
     values = form_values(game, *records.play_inputs(play))
     values["played_on"] = play.played_at.date().isoformat()
     values["notes"] = play.notes
-    return make_response(render_template("correct_play.html", **_correct_context(play, game, values, {})))
+    return make_response(render_template("history/correct.html", **_correct_context(play, game, values, {})))
 
 
 @bp.post(f"/history/<{ID_IN_URL}:play_id>/correct")
@@ -380,7 +380,7 @@ def correct(play_id: int) -> Response:
         messages = calculator_messages(game, entry, refused)
     if messages or details:
         context = _correct_context(play, game, request.form, {**messages, **details})
-        return page_or_fragments("correct_play.html", CORRECT_FORM, status=422, **context)
+        return page_or_fragments("history/correct.html", CORRECT_FORM, status=422, **context)
     result = game.score(players, options)
     if records.correct_play(get_session(), play, players, options, result, played_at=played_at, notes=notes) is None:
         return _correction_not_saved(play_id, game)
@@ -397,4 +397,4 @@ def _correction_not_saved(play_id: int, game: Game) -> Response:
         abort(409, description=CORRECTION_DELETED)
     message = CORRECTION_DELETED if play.deleted_at is not None else CORRECTION_STALE
     context = _correct_context(play, game, request.form, {"": message})
-    return page_or_fragments("correct_play.html", CORRECT_FORM, status=409, **context)
+    return page_or_fragments("history/correct.html", CORRECT_FORM, status=409, **context)

@@ -37,10 +37,10 @@ bp = Blueprint("plays", __name__, url_prefix="/plays")
 # The score pad of a result, drawn by the result page, the history, the statistics and the printed sheets.
 bp.add_app_template_global(result_grid)
 
-# The form field every tracker request carries (templates/_partials/tracker_body.html): the play's version as the
+# The form field every tracker request carries (templates/play/_tracker_body.html): the play's version as the
 # device shows it, so an answer can be just what changed, and a sync check "nothing new" in one small query.
 SINCE = "since"
-# The form field of the newest log entry (a Change id) a tracker shows (templates/_partials/play_log.html): an
+# The form field of the newest log entry (a Change id) a tracker shows (templates/play/_play_log.html): an
 # answer adds only the entries after it to the device's "What happened".
 LOG_AFTER = "log_after"
 # The same, while the device's panel has not been opened yet: its news is heard (an undo's notice), not drawn.
@@ -87,7 +87,7 @@ def new_play() -> Response:
     free = [colour for colour in game.colours if colour not in {row.colour for row in rows}]
     rows += [SeatRow("", free[i] if i < len(free) else "") for i in range(game.max_players - len(rows))]
     options = again.options if again else {}
-    return make_response(render_template("new_play.html", **_new_play_context(game, rows, options, {})))
+    return make_response(render_template("play/new_play.html", **_new_play_context(game, rows, options, {})))
 
 
 def _play_to_play_again(play_id: str) -> Play | None:
@@ -115,7 +115,7 @@ def random_first_player() -> Response:
     rows = filled + [SeatRow("", row.colour) for row in rows if not row.name]
     context = _new_play_context(game, rows, _options_as_typed(game), {})
     context["first_player"] = filled[0].name if filled else None
-    return page_or_fragments("new_play.html", ("_partials/seat_rows.html",), **context)
+    return page_or_fragments("play/new_play.html", ("play/_seat_rows.html",), **context)
 
 
 def _options_as_typed(game: Game) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def create_play() -> Response:
             messages = {"players": "Type the players' names, first player first."}
     if messages:
         context = _new_play_context(game, rows, _options_as_typed(game), messages)
-        return page_or_fragments("new_play.html", ("_partials/new_play_form.html",), status=422, **context)
+        return page_or_fragments("play/new_play.html", ("play/_new_play_form.html",), status=422, **context)
     colours = [rows[row].colour for row in row_of_player]
     play = records.create_play(get_session(), game, players, options, colours)
     return client_redirect(url_for("plays.show_play", play_id=play.id))
@@ -269,7 +269,7 @@ def play_log_page(play_id: int) -> Response:
         "log": entries,
         "log_newest": entries[-1].change_id if entries else 0,
     }
-    return page_or_fragments("play_log.html", ("_partials/log_body.html",), **context)
+    return page_or_fragments("play/play_log.html", ("play/_log_body.html",), **context)
 
 
 def _known_log_entry() -> tuple[int | None, bool]:
@@ -345,10 +345,10 @@ def show_play(play_id: int) -> Response:
     play = _load_play(play_id)
     if play.status == FINISHED:
         log = play_log.read_log(get_session(), play)
-        return make_response(render_template("result.html", log=log, **_result_context(play)))
+        return make_response(render_template("play/result.html", log=log, **_result_context(play)))
     if play.status == ABANDONED:
-        return make_response(render_template("abandoned.html", play=play, game=records.game_of(play)))
-    return make_response(render_template("tracker.html", **_tracker_context(play)))
+        return make_response(render_template("play/abandoned.html", play=play, game=records.game_of(play)))
+    return make_response(render_template("play/tracker.html", **_tracker_context(play)))
 
 
 def _counter_action(path: str) -> dict[str, Any] | None:
@@ -469,9 +469,9 @@ def game_action(play_id: int) -> Response:
     context = _tracker_context(
         play, only=_changed_scopes(play, applied), can_undo=_undoable(applied), tapped=tapped, notice=said
     )
-    fragments = ("_partials/action_said.html",)
+    fragments = ("play/_action_said.html",)
     if error:
-        return page_or_fragments("tracker.html", fragments, status=422, **context)
+        return page_or_fragments("play/tracker.html", fragments, status=422, **context)
     return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
 
 
@@ -498,9 +498,9 @@ def _try(save: Callable[[], Applied | None]) -> tuple[Applied | None, str, str |
 
 def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Response:
     """The tapped counter's message and every live value for htmx (422 when refused), else the page or a redirect."""
-    fragments = ("_partials/counter_tapped.html",)
+    fragments = ("play/_counter_tapped.html",)
     if error:
-        return page_or_fragments("tracker.html", fragments, status=422, **context)
+        return page_or_fragments("play/tracker.html", fragments, status=422, **context)
     return after_change(url_for("plays.show_play", play_id=play.id), fragments, **context)
 
 
@@ -519,7 +519,7 @@ def undo(play_id: int) -> Response:
     else:
         notice = records.undo_text(play, undone) if undone else "Nothing left to take back."
     return after_change(
-        url_for("plays.show_play", play_id=play.id), ("_partials/live.html",), **_tracker_context(play, notice=notice)
+        url_for("plays.show_play", play_id=play.id), ("play/_live.html",), **_tracker_context(play, notice=notice)
     )
 
 
@@ -529,7 +529,7 @@ def join(play_id: int) -> Response:
     play = _load_play(play_id)
     page_url = url_for("plays.show_play", play_id=play.id, _external=True)
     panel = join_panel(page_url)
-    return page_or_fragments("join.html", ("_partials/join.html",), play=play, game=records.game_of(play), **panel)
+    return page_or_fragments("play/join.html", ("play/_join.html",), play=play, game=records.game_of(play), **panel)
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
@@ -552,7 +552,7 @@ def live(play_id: int) -> Response:
     # back: ...") is said here as on the device that made them; a plain tap said nothing and leaves the notice be.
     if context["log_news"] is not None and (said := _news_said(context["log_news"])):
         context["notice"] = said
-    return page_or_fragments("tracker.html", ("_partials/live.html",), **context)
+    return page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
 
 
 def _news_said(news: play_log.News) -> str:
@@ -605,8 +605,8 @@ def finish(play_id: int) -> Response:
             end_errors = _finish_messages(play, refused)
     if end_errors:
         context = _tracker_context(play, end_errors=end_errors, end_values=request.form)
-        fragments = ("_partials/finish_form.html", "_partials/live.html")
-        return page_or_fragments("tracker.html", fragments, status=422, **context)
+        fragments = ("play/_finish_form.html", "play/_live.html")
+        return page_or_fragments("play/tracker.html", fragments, status=422, **context)
     return client_redirect(url_for("plays.show_play", play_id=play.id))
 
 
@@ -666,7 +666,7 @@ def score_sheet(play_id: int) -> Response:
     if play.status != FINISHED:
         abort(404, description="The score sheet exists once the play is finished.")
     filename = f"{play.game}-{play.id}.pdf"
-    response = make_response(render_pdf("print/sheet.html", cache=True, **_result_context(play)))
+    response = make_response(render_pdf("printing/sheet.html", cache=True, **_result_context(play)))
     response.headers["Content-Type"] = "application/pdf"
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.add_etag()

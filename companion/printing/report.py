@@ -298,7 +298,7 @@ def render_report(
     }
     summary = html_to_document(
         render_template(
-            "print/report.html", part="summary", players=players, charts=report_charts(players, games), **context
+            "printing/report.html", part="summary", players=players, charts=report_charts(players, games), **context
         ),
         fonts,
     )
@@ -307,7 +307,7 @@ def render_report(
     while start < len(rows):
         end = min(start + size, len(rows))
         html = render_template(
-            "print/report.html",
+            "printing/report.html",
             part="plays",
             rows=rows[start:end],
             first_page=len(pages) + 1,

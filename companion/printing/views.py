@@ -90,7 +90,7 @@ def pad(game_id: str) -> Response:
         abort(422, description=error)
     sheet = game.pad(options)
     pdf = render_pdf(
-        "print/pad.html",
+        "printing/pad.html",
         cache=True,
         game=game,
         pad=sheet,
@@ -111,7 +111,7 @@ def _job(job_id: str) -> ReportJob:
 
 def _progress(job: ReportJob, status: int = 200) -> Response:
     """The report's progress: the whole page, or for htmx's poll the status fragment alone."""
-    return page_or_fragments("print/report_progress.html", ("print/_report_status.html",), status=status, job=job)
+    return page_or_fragments("printing/report_progress.html", ("printing/_report_status.html",), status=status, job=job)
 
 
 @bp.get("/history/report.pdf")

@@ -81,7 +81,7 @@ def handle_http_error(error: HTTPException) -> Response:
     if request.path.startswith("/api/"):
         return make_response(jsonify(errors=[{"field": "", "message": error.description}]), status)
     if is_fragment_request():
-        response = make_response(render_template("_partials/flash.html", error=error), status)
+        response = make_response(render_template("_flash.html", error=error), status)
         response.headers["HX-Retarget"] = "#flash"
         response.headers["HX-Reswap"] = "innerHTML"
         return response

@@ -17,7 +17,7 @@
     flash.dataset.offline = "true";
   });
 
-  // A stepper's − and + (templates/_partials/inputs.html): one tap, one step, within the input's min and max.
+  // A stepper's − and + (templates/_inputs.html): one tap, one step, within the input's min and max.
   document.addEventListener("click", function (event) {
     const button = event.target.closest("[data-step]");
     if (!button) return;
@@ -60,7 +60,7 @@
   document.addEventListener("htmx:sendError", function (event) { markNotSaved(event.detail.elt); });
   document.addEventListener("htmx:responseError", function (event) { markNotSaved(event.detail.elt); });
 
-  // A counter's number is typed in (templates/_partials/counter.html): tapping it opens a box over it, empty, with
+  // A counter's number is typed in (templates/play/_counter.html): tapping it opens a box over it, empty, with
   // the number as its hint, so the keys typed are the new count. Enter (the keypad's Done) or leaving the box sets
   // it; Escape or an empty box leaves the count as it was. Opened by a tap, Enter also closes the keypad.
   function shownValue(input) {
@@ -150,7 +150,7 @@
     if (heading) heading.focus();
   }
 
-  // The log's times (templates/_partials/play_log.html) come from the server in UTC: shown in the device's own time
+  // The log's times (templates/play/_play_log.html) come from the server in UTC: shown in the device's own time
   // of day, as the players read their clocks. Without this script they stay in UTC.
   function localTimes() {
     document.querySelectorAll("time[data-local-time]:not([data-localized])").forEach(function (time) {

@@ -50,7 +50,7 @@ APP_SETTINGS = {
     "COMPANION_TRUSTED_HOSTS": SERVER_NAME,
 }
 UPSTREAM_HEADER = "X-Companion-Upstream"
-# The tracker asks every 400 ms (templates/_partials/tracker_body.html): what the first check after a tap sees,
+# The tracker asks every 400 ms (templates/play/_tracker_body.html): what the first check after a tap sees,
 # the device shows within that.
 SYNC_EVERY_MS = 400
 WRONG_TRIES = 5  # ACCESS_CODE_MAX_TRIES' default
@@ -294,7 +294,7 @@ def bearer(code: str = CODE) -> dict[str, str]:
 
 
 def shown_version(html: str) -> int:
-    """The play version a tracker page or a sync answer carries (templates/_partials/play_version.html)."""
+    """The play version a tracker page or a sync answer carries (templates/play/_play_version.html)."""
     found = re.search(r'id="play-version" name="since" value="(\d+)"', html)
     assert found, html[:500]
     return int(found.group(1))

@@ -1,4 +1,4 @@
-"""The result as a grid (templates/_partials/result_table.html, companion/play/result_grid.py), through the test client.
+"""The result as a grid (templates/play/_result_table.html, companion/play/result_grid.py), through the test client.
 
 Players are the columns in turn order (seat order), not in rank order: a player finds their own column where they
 sit and where the tracker showed them, as on a paper score pad filled in around the table; the Rank row and the
@@ -370,7 +370,7 @@ def test_spires_solo_has_one_column_no_rank_and_the_appraisal(client) -> None:
 
 
 def test_score_sheet_is_a_score_pad_grid(client, app) -> None:
-    """The print template draws players as columns like the page (its own print/_grid.html); no list per player."""
+    """The print template draws players as columns like the page (its own printing/_grid.html); no list per player."""
     html, _result = save(client, "spires", PLAYS["spires"])
     sheet = client.get("/plays/1/sheet.pdf")
     assert sheet.status_code == 200
@@ -383,7 +383,7 @@ def test_score_sheet_is_a_score_pad_grid(client, app) -> None:
 
         play = get_session().get(Play, 1)
         printed = render_template(
-            "print/sheet.html", play=play, game=GAMES["spires"], result=records.stored_result(play), seats=play.seats
+            "printing/sheet.html", play=play, game=GAMES["spires"], result=records.stored_result(play), seats=play.seats
         )
     assert 'class="pad-grid' in printed and 'class="breakdown"' not in printed and 'class="breakdown"' not in html
 
