@@ -112,7 +112,7 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
@@ -126,11 +126,11 @@ from companion.games.base import (
     PlayerName,
     Result,
     nul_errors,
-    plural,
     validation_errors,
     winners_sentence,
 )
 from companion.games.live import validate_start
+from companion.games.wording import plural, utc
 from companion.store import play_log, records
 from companion.store.db import get_session
 from companion.store.models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
@@ -180,7 +180,7 @@ class PlayRequest(ScoreRequest):
         if isinstance(value, str):
             try:
                 when = datetime.fromisoformat(value)
-                return when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
+                return utc(when)
             except (ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
                 pass
         raise ValueError("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00.")
@@ -275,11 +275,6 @@ def _score(game: Game, body: ScoreRequest) -> tuple[list[Any], Any, Result]:
     """Validate the players and options through the game and score them (InputErrors when refused)."""
     players, options = game.validate(body.players, body.options)
     return players, options, game.score(players, options)
-
-
-def _iso(when: datetime) -> str:
-    """A stored time in ISO-8601; the database may drop the zone, and we store UTC."""
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
 
 
 def _play_url(play: Play) -> str:
@@ -397,7 +392,7 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
         "status": play.status,
         "source": play.source,
         "rules_version": play.rules_version,
-        "played_at": _iso(play.played_at),
+        "played_at": utc(play.played_at).isoformat(),
         "notes": play.notes,
         "players": [
             {"name": seat.name, **({"colour": seat.colour} if seat.colour else {}), **seat.state, **seat_facts}
@@ -409,7 +404,7 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
         "tracker_notes": tracker_notes,
         "end": end,
         "result": _stored_result(play) if play.status == FINISHED else None,
-        "deleted_at": _iso(play.deleted_at) if play.deleted_at else None,
+        "deleted_at": utc(play.deleted_at).isoformat() if play.deleted_at else None,
         **more,
     }
 

@@ -13,6 +13,7 @@ from pydantic_core import PydanticUndefined
 from werkzeug.datastructures import MultiDict
 
 from companion.games.base import FieldError, Game, InputErrors, nul_errors, read_path, with_value
+from companion.games.wording import plain_minus
 from companion.store.models import NOTES_MAX
 from companion.web.forms import option_fields, options_from_form, parse_int, seat_rows
 
@@ -20,7 +21,6 @@ NUMBER, NUMBERS, CHOICE, LINES, TEXT, CHECK = "number", "numbers", "choice", "li
 # A row counts as filled once any of these has something typed; a preset select or a checkbox doesn't count.
 TYPED_KINDS = (NUMBER, NUMBERS, LINES, TEXT)
 # Phone keyboards offer a true minus and dashes; a score means a plain '-'.
-MINUS_SIGNS = str.maketrans({"−": "-", "–": "-", "—": "-"})
 # A phone's number pad may offer only a dot or a comma between digits: both separate, as spaces do (scores are
 # whole numbers, so "3.5" can only mean 3 and 5).
 NUMBER_SEPARATORS = re.compile(r"[\s,.;+]+")
@@ -294,7 +294,7 @@ def tappable_list(game: Game, name: str) -> tuple[InputField, int | None] | None
 def parse_numbers(text: str, path: str) -> list[int]:
     """'3 5, 2' -> [3, 5, 2], or InputErrors naming the word that is not a whole number."""
     numbers = []
-    for word in NUMBER_SEPARATORS.split(text.translate(MINUS_SIGNS).strip()):
+    for word in NUMBER_SEPARATORS.split(plain_minus(text).strip()):
         try:
             numbers.append(int(word))
         except ValueError:
@@ -325,7 +325,7 @@ def _word_field(spec: LineSpec, word: str, raw: dict[str, Any]) -> tuple[str, st
 
 def parse_line(spec: LineSpec, text: str) -> dict[str, Any]:
     """One line such as '5 crystal+iron forest' or 'Explorer 6: Ann, Bob' as raw item input, or ValueError."""
-    text = text.translate(MINUS_SIGNS)
+    text = plain_minus(text)
     head, colon, tail = text.partition(":") if spec.names else (text, "", "")
     raw: dict[str, Any] = {}
     if spec.names and colon:
@@ -377,7 +377,7 @@ def _read_field(form: MultiDict[str, str], field: InputField, name: str, path: s
         return None
     try:
         if field.kind == NUMBER:
-            return parse_int(text.translate(MINUS_SIGNS), path)
+            return parse_int(plain_minus(text), path)
         if field.kind == NUMBERS:
             return parse_numbers(text, path)
     except InputErrors as exc:

@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.calculator.forms import InputField, LineSpec, parse_line
 from companion.games.base import FieldError, InputErrors, said_error
+from companion.games.wording import plain_minus
 
 # The stepper starts at 1 VP, the value most printed cards show, kept inside the field's range.
 STEPPER_START = 1
@@ -88,7 +89,7 @@ def _tapped(spec: LineSpec, form: MultiDict[str, str], list_name: str) -> dict[s
     for name in spec.word_lists:
         raw[name] = [v for v in form.getlist(part_name(list_name, name)) if v.strip()]
     for name in spec.ints:
-        text = form.get(part_name(list_name, name), "").strip().replace("−", "-")
+        text = plain_minus(form.get(part_name(list_name, name), "").strip())
         try:
             raw[name] = int(text)
         except ValueError:

@@ -53,6 +53,7 @@ from companion.data.transfer import (
 )
 from companion.games import GAMES, get_game
 from companion.games.base import NAME_MAX, Game, name_key
+from companion.games.wording import plain_minus
 from companion.store.models import FINISHED, NOTES_MAX, Play
 
 SOURCE = "bgstats"
@@ -312,7 +313,7 @@ def _whole(value: str | float | None) -> int | None:
         return int(value) if value.is_integer() else None
     if not SCORE.fullmatch(value):
         return None
-    text = value.replace("−", "-").replace(" ", "")
+    text = plain_minus(value).replace(" ", "")
     negative = text.startswith("-")
     terms = [int(term) for term in text.lstrip("-").split("+")]
     return (-terms[0] if negative else terms[0]) + sum(terms[1:])

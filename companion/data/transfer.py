@@ -31,16 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from companion.games import GAMES, get_game
-from companion.games.base import (
-    NAME_MAX,
-    FieldError,
-    Game,
-    InputErrors,
-    field_path,
-    join_names,
-    name_key,
-    validation_errors,
-)
+from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, field_path, name_key, validation_errors
+from companion.games.wording import join_names, utc
 from companion.play.result_grid import result_grid
 from companion.store import records
 from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, NOTES_MAX, Play, Player, Seat
@@ -96,7 +88,7 @@ def _in_utc(moment: datetime) -> datetime:
     """A time of the file in UTC (a time without a zone is UTC); a date at the very ends of the calendar, which has no
     UTC twin, is no time this app stored."""
     try:
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        return utc(moment)
     except OverflowError:
         raise ValueError("This date is out of range.") from None
 
@@ -413,9 +405,7 @@ def _said(errors: Sequence[FieldError]) -> str:
 
 def as_utc(moment: datetime | None) -> datetime | None:
     """A stored time in UTC: SQLite gives it back without its zone, PostgreSQL with it."""
-    if moment is None:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return None if moment is None else utc(moment)
 
 
 def iso(moment: datetime | None) -> str | None:

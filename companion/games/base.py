@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
+from companion.games.wording import figure, join_names
+
 if TYPE_CHECKING:
     from companion.games.live import Live
 
@@ -162,24 +164,6 @@ class TieBreak:
     label: str
     key: Callable[[PlayerScore], float]
     show: Callable[[PlayerScore], str]
-
-
-def figure(number: int) -> str:
-    """A whole number as the sentences write it: '7', and '−3' with the true minus, as the `signed` filter does."""
-    return f"−{-number}" if number < 0 else str(number)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """'1 card', '3 cards'."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
-def join_names(names: Sequence[str]) -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def winners_sentence(result: Mapping[str, Any]) -> str:

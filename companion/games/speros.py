@@ -28,10 +28,7 @@ from companion.games.base import (
     Schema,
     TieBreak,
     as_seated,
-    figure,
-    join_names,
     name_key,
-    plural,
     rank_scores,
 )
 from companion.games.live import (
@@ -46,6 +43,7 @@ from companion.games.live import (
     State,
     counter_actions,
 )
+from companion.games.wording import figure, join_names, plural
 
 Colour = Literal["green", "red", "blue", "black"]
 Terrain = Literal["forest", "mountain", "ocean", "swamp", "artifact"]

@@ -24,13 +24,11 @@ from companion.games.base import (
     Schema,
     ScoreRow,
     TieBreak,
-    figure,
-    join_names,
-    plural,
     rank_scores,
     read_path,
 )
 from companion.games.live import Action, Applied, Context, Live, Standing, State, counter_actions
+from companion.games.wording import figure, join_names, plural
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3

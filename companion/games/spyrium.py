@@ -23,9 +23,7 @@ from companion.games.base import (
     Result,
     Schema,
     ScoreRow,
-    join_names,
     number_table,
-    plural,
     rank_scores,
 )
 from companion.games.live import (
@@ -41,6 +39,7 @@ from companion.games.live import (
     State,
     counter_actions,
 )
+from companion.games.wording import join_names, plural
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5

@@ -14,7 +14,7 @@ is listed or a play is deleted.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from math import ceil
 from typing import Any
 
@@ -36,6 +36,7 @@ from companion.calculator.forms import (
 )
 from companion.games import GAMES
 from companion.games.base import NAME_MAX, FieldError, Game, InputErrors
+from companion.games.wording import utc
 from companion.store import records
 from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
@@ -87,11 +88,6 @@ def _page_args(page: int) -> dict[str, int]:
 def restorable_since() -> datetime:
     """The oldest moment a deleted play can have been deleted and still be restored."""
     return utcnow() - timedelta(days=RESTORE_DAYS)
-
-
-def _aware(moment: datetime) -> datetime:
-    """A stored moment in UTC (SQLite gives it back without its zone)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @bp.app_template_global()
@@ -157,7 +153,7 @@ def _around_the_list(session: Session, flt: HistoryFilter, page: int) -> dict[st
     first = page == 1 and not flt.active
     abandoned, abandoned_count = _first_of(session, ABANDONED, HISTORY_PUT_ASIDE) if first else ([], 0)
     return {
-        "just_deleted": just if just and just.deleted_at and _aware(just.deleted_at) >= since else None,
+        "just_deleted": just if just and just.deleted_at and utc(just.deleted_at) >= since else None,
         "deleted_count": records.count_deleted(session, since),
         "abandoned": abandoned,
         "abandoned_count": abandoned_count,
@@ -294,7 +290,7 @@ def _played_at(play: Play, form: MultiDict[str, str]) -> datetime:
         raise InputErrors(
             [FieldError("played_on", str(exc.errors()[0]["msg"]).removeprefix("Value error, "))]
         ) from None
-    return datetime.combine(day, _aware(play.played_at).timetz())
+    return datetime.combine(day, utc(play.played_at).timetz())
 
 
 def _read_details(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import Game
+from companion.games.wording import ordinal
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,6 @@ class Grid:
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
     solo: bool
-
-
-def ordinal(number: int) -> str:
-    """'1st', '2nd', '3rd', '4th', '11th', '21st'."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 def _colour(player: Mapping[str, Any], seat: Any) -> str:

@@ -10,8 +10,9 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from sqlmodel import col, select
 
 from companion.games import get_game
-from companion.games.base import Game, InputErrors, Note, figure, join_names, read_path
+from companion.games.base import Game, InputErrors, Note, read_path
 from companion.games.live import Applied, End, Live, validate_start
+from companion.games.wording import figure, join_names
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
 from companion.printing.pdf import render_pdf

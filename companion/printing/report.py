@@ -28,6 +28,7 @@ from sqlmodel import Session
 
 from companion.games import get_game
 from companion.games.base import name_key
+from companion.games.wording import day
 from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
 from companion.stats import figures as statistics
 from companion.stats.charts import Bar, BarGroup, bar_chart
@@ -90,11 +91,6 @@ class PlayerLine:
         return self.wins / self.plays if self.plays else None
 
 
-def _day(moment: datetime) -> str:
-    """A play's day as the history writes it: 30 Nov 2026."""
-    return f"{moment.day} {moment.strftime('%b %Y')}"
-
-
 def report_rows(plays: Sequence[Play]) -> list[ReportRow]:
     """The plays as table rows, in the order given: players by rank (then turn order) with totals, winners named."""
     rows = []
@@ -104,7 +100,7 @@ def report_rows(plays: Sequence[Play]) -> list[ReportRow]:
         solo = len(seats) == 1
         players = tuple(ReportPlayer(seat.name, seat.total, seat.rank == 1 and not solo) for seat in seats)
         winners = ", ".join(player.name for player in players if player.winner)
-        rows.append(ReportRow(index, _day(play.played_at), game.name if game else play.game, players, winners, solo))
+        rows.append(ReportRow(index, day(play.played_at), game.name if game else play.game, players, winners, solo))
     return rows
 
 
@@ -291,7 +287,7 @@ def render_report(
     context: dict[str, Any] = {
         "paper": app_paper(),
         "job": job,
-        "made": _day(datetime.now(UTC)),
+        "made": day(datetime.now(UTC)),
         "count": len(rows),
         "first_day": rows[-1].day if rows else "",
         "last_day": rows[0].day if rows else "",

@@ -14,28 +14,15 @@ from datetime import datetime
 from flask import Blueprint, Response, abort, make_response, render_template
 from markupsafe import Markup
 
-from companion.games import GAMES, get_game
-from companion.games.base import figure, name_key
-from companion.play.result_grid import ordinal
+from companion.games import GAMES, game_name, wording
+from companion.games.base import name_key
+from companion.games.wording import decimal, figure, ordinal, percent
 from companion.stats import figures as statistics
 from companion.stats.charts import Bar, BarGroup, Column, Point, bar_chart, histogram_chart, line_chart
 from companion.store.db import get_session
 from companion.store.models import ID_IN_URL
 
 bp = Blueprint("stats", __name__)
-
-
-def number(value: float | None) -> str:
-    """An average as the pages write it: one decimal, the true minus, '–' for none ('42.5', '−1.3')."""
-    if value is None:
-        return "–"
-    text = f"{value:.1f}"
-    return text.replace("-", "−") if value < 0 else text
-
-
-def percent(value: float | None) -> str:
-    """A rate as a whole percentage ('42%'), '–' for none."""
-    return "–" if value is None else f"{round(value * 100)}%"
 
 
 def place(point: statistics.FormPoint) -> str:
@@ -46,8 +33,8 @@ def place(point: statistics.FormPoint) -> str:
 
 
 def day(when: datetime | None) -> str:
-    """A play's date as the pages write it ('02 Nov 2026'); 'a play' when it went while the page was read."""
-    return f"{when:%d %b %Y}" if when is not None else "a play"
+    """A play's day as the pages write it ('2 Nov 2026'); 'a play' when it went while the page was read."""
+    return wording.day(when) if when is not None else "a play"
 
 
 def by_name(name: str) -> tuple[str, str]:
@@ -55,12 +42,6 @@ def by_name(name: str) -> tuple[str, str]:
     key = name_key(name)
     bare = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
     return bare, key
-
-
-def game_name(game_id: str) -> str:
-    """A game's name, or its id for a game no longer known."""
-    game = get_game(game_id)
-    return game.name if game else game_id
 
 
 def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) -> dict[str, Markup]:
@@ -137,11 +118,11 @@ def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
                 BarGroup(
                     line.label,
                     tuple(
-                        Bar(value, f"{number(value)} VP", label, strong=label == "Winners" and line is deciding)
+                        Bar(value, f"{decimal(value)} VP", label, strong=label == "Winners" and line is deciding)
                         for label, value in (("Winners", line.winners), ("Others", line.others))
                         if value is not None
                     )
-                    or (Bar(line.average, f"{number(line.average)} VP", "Everyone"),),
+                    or (Bar(line.average, f"{decimal(line.average)} VP", "Everyone"),),
                 )
                 for line in stats.lines
             ],
@@ -153,7 +134,7 @@ def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
 def players() -> Response:
     """The roster: every player with multiplayer plays, wins and win rate, solo plays apart, each linking to a page."""
     lines = sorted(statistics.read_roster(get_session()), key=lambda line: by_name(line.name))
-    return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values(), percent=percent))
+    return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values()))
 
 
 @bp.get(f"/players/<{ID_IN_URL}:player_id>")
@@ -175,8 +156,6 @@ def player(player_id: int) -> Response:
             versus=versus,
             dates=dates,
             charts=player_charts(stats, dates),
-            number=number,
-            percent=percent,
             day=day,
             place=place,
             game_name=game_name,
@@ -203,8 +182,6 @@ def game(game_id: str) -> Response:
             stats=stats,
             dates=statistics.read_dates(session, stats.record_plays),
             charts=game_charts(stats),
-            number=number,
-            percent=percent,
             day=day,
         )
     )

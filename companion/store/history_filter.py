@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 
 from companion.games import GAMES
 from companion.games.base import NAME_MAX, name_key
+from companion.games.wording import day
 from companion.store.models import FINISHED, Play, Player, Seat
 
 FIELDS = ("game", "player", "date_from", "date_to")
@@ -121,17 +122,12 @@ class HistoryFilter(BaseModel):
         if self.player:
             parts.append(f"with {self.player}")
         if self.date_from and self.date_to:
-            parts.append(f"{_day(self.date_from)} to {_day(self.date_to)}")
+            parts.append(f"{day(self.date_from)} to {day(self.date_to)}")
         elif self.date_from:
-            parts.append(f"from {_day(self.date_from)}")
+            parts.append(f"from {day(self.date_from)}")
         elif self.date_to:
-            parts.append(f"until {_day(self.date_to)}")
+            parts.append(f"until {day(self.date_to)}")
         return ", ".join(parts)
-
-
-def _day(day: date) -> str:
-    """A day as the history writes it: 30 Nov 2026."""
-    return f"{day.day} {day.strftime('%b %Y')}"
 
 
 def _start_of(day: date) -> datetime:

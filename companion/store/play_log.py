@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func
@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from companion.games.base import InputErrors
 from companion.games.live import Context
+from companion.games.wording import clock, utc
 from companion.store import records
 from companion.store.models import Change, Play, saved_id
 
@@ -46,7 +47,7 @@ class Entry:
     @property
     def clock(self) -> str:
         """The time of day in UTC, "21:05" (the page shows it in the device's own time zone)."""
-        return utc(self.at).strftime("%H:%M")
+        return clock(self.at)
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as the API answers it (at in ISO-8601, UTC)."""
@@ -78,11 +79,6 @@ class News:
     def newest(self) -> int | None:
         """The change id of the newest entry of the news, None when there is nothing new."""
         return self.entries[-1].change_id if self.entries else None
-
-
-def utc(when: datetime) -> datetime:
-    """A stored time in UTC; the database may drop the zone, and we store UTC."""
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def read_log(session: Session, play: Play) -> list[Entry]:

@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
+from companion.games.wording import figure
 from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, saved_id, utcnow
 
 T = TypeVar("T")
@@ -348,7 +349,7 @@ def _plain_value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
-        return f"−{-value}" if value < 0 else str(value)
+        return figure(value)
     if value is None:
         return "none"
     if isinstance(value, list | tuple):

@@ -1,4 +1,4 @@
-"""Jinja filters shared by the pages and the score sheet (formatting only, no rules)."""
+"""Jinja settings and the filters every page and sheet shares (formatting only, no rules)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,8 @@ from flask import Flask
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 
-from companion.games import get_game
-from companion.games.base import NAME_MAX, figure
-
-
-def game_name(game_id: str) -> str:
-    """The display name of a game id."""
-    game = get_game(game_id)
-    return game.name if game else game_id
-
-
-def signed(points: int | None) -> str:
-    """Points with their sign, using a true minus: +5, −4, 0."""
-    if points is None:
-        return ""
-    if points > 0:
-        return f"+{points}"
-    return f"−{-points}" if points < 0 else "0"
+from companion.games import game_name, wording
+from companion.games.base import NAME_MAX
 
 
 class SharedBytecodeCache(BytecodeCache):
@@ -52,5 +37,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["name_max"] = NAME_MAX
     app.add_template_filter(game_name)
-    app.add_template_filter(signed)
-    app.add_template_filter(figure)
+    # The house style (companion/games/wording.py): every page, sheet and fragment spells numbers and days so.
+    for name in ("figure", "signed", "decimal", "percent", "ordinal", "day", "clock", "day_and_clock"):
+        app.add_template_filter(getattr(wording, name), name)

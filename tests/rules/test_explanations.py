@@ -15,7 +15,8 @@ import pytest
 from pypdf import PdfReader
 
 from companion.games import GAMES, live, speros, spires
-from companion.games.base import InputErrors, Result, figure, winners_sentence
+from companion.games.base import InputErrors, Result, winners_sentence
+from companion.games.wording import figure
 
 # A hyphen-minus written before a number ("-3"), where the sentences use the true minus ("−3").
 HYPHEN_MINUS = re.compile(r"-\d")

@@ -310,7 +310,7 @@ def test_purged_after_restore_days_with_seats_and_changes(client, monkeypatch) -
 
     monkeypatch.setattr(history, "utcnow", lambda: deleted_on + timedelta(days=history.RESTORE_DAYS, hours=-1))
     assert "Restore" in client.get("/history/deleted").get_data(as_text=True)
-    assert "until 01 Dec 2026" in client.get(f"/plays/{tracked}").get_data(as_text=True)
+    assert "until 1 Dec 2026" in client.get(f"/plays/{tracked}").get_data(as_text=True)
 
     monkeypatch.setattr(history, "utcnow", lambda: deleted_on + timedelta(days=history.RESTORE_DAYS, hours=1))
     assert client.post(f"/history/{tracked}/restore").status_code == 404

@@ -108,7 +108,7 @@ def test_the_sheet_shows_date_notes_first_player_and_colours_but_no_internal_ide
         session.commit()
         rules_version, played = stored.rules_version, stored.played_at
     text = pdf_text(client.get(f"/plays/{play}/sheet.pdf").data)
-    assert f"Played: {played.strftime('%d %B %Y')}" in text
+    assert f"Played: {played.day} {played:%b %Y}" in text
     assert "Players in turn order: Ann, Bob" in text and "First player: Ann" in text
     assert "Notes: Friday at Cleo's: the new sleeves." in text
     assert re.search(r"Ann\s*red\s*★ Winner\s*Bob\s*blue", text)

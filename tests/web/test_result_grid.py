@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES
-from companion.play.result_grid import ordinal, result_grid
+from companion.games.wording import ordinal
+from companion.play.result_grid import result_grid
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 

@@ -361,7 +361,7 @@ def test_player_page(client, history) -> None:
     assert html.count("<svg") == 2
     assert 'aria-labelledby="chart-form-title chart-form-desc"' in html
     assert "2 of 4 (50%)" in html
-    assert "09 Jan 2026, SPQF: 2nd of 3, 25 VP." in html
+    assert "9 Jan 2026, SPQF: 2nd of 3, 25 VP." in html
     # Recent form, newest first in the list; solo and deleted plays not in it.
     form = html[html.index('id="form"') :]
     assert [int(n) for n in re.findall(r'href="/plays/(\d+)"', form)] == [9, 8, 3, 2, 1]
@@ -380,7 +380,7 @@ def test_game_page(client, history) -> None:
     text = text_of(html)
     assert "Plays 4 (1 shared victory)" in text
     assert "Record 50 VP" in text and "Average winning score 42.5 VP" in text
-    assert "Record 50 VP, held by Bob ( 03 Jan 2026 )" in text
+    assert "Record 50 VP, held by Bob ( 3 Jan 2026 )" in text
     assert "Winners gain most over the others on 1 VP cards : 24.8 VP more on average." in text
     assert "From the 9 scores with their lines; 2 imported without a breakdown are left out here." in text
     assert "99" not in text  # the deleted play's record
@@ -395,9 +395,9 @@ def test_game_page(client, history) -> None:
 def test_game_page_with_solo_plays(client, history) -> None:
     text = text_of(client.get("/games/spires").get_data(as_text=True))
     assert "Plays 1 (1 shared victory)" in text
-    assert "Record 30 VP, held by Ann ( 08 Jan 2026 ), Cleo ( 08 Jan 2026 )" in text
+    assert "Record 30 VP, held by Ann ( 8 Jan 2026 ), Cleo ( 8 Jan 2026 )" in text
     assert (
-        "2 solo plays, kept apart from the figures above. Best solo score 61 VP by Ann ( 06 Jan 2026 ); "
+        "2 solo plays, kept apart from the figures above. Best solo score 61 VP by Ann ( 6 Jan 2026 ); "
         "average 58.0 VP." in text
     )
 
