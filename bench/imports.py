@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import func, select
 
 from companion import cli, create_app
-from companion.data import transfer
+from companion.data import importing, transfer
 from companion.store.models import Play, Player, Seat
 
 TOKEN = "bench"
@@ -45,7 +45,7 @@ PATHS = ("page", "cli")
 MEMORY_BOUND_MB = 150
 TIME_BOUND_S = 3.0
 # The full run's sizes: as many plays as an import takes, and ten times that.
-FULL = {"cap": transfer.MAX_PLAYS, "sizes": (100_000, 1_000_000), "good": 2_000}
+FULL = {"cap": importing.MAX_PLAYS, "sizes": (100_000, 1_000_000), "good": 2_000}
 QUICK = {"cap": 1_000, "sizes": (1_000, 10_000), "good": 20}
 
 
@@ -187,7 +187,7 @@ def run_case(case: str, path: str, sizes: dict, folder: Path, trace: bool) -> Me
     if int(plays) > sizes["cap"]:
         assert f"more than an import takes: at most {sizes['cap']:,}" in measured.said, measured.said[-2000:]
     else:
-        shown = transfer.MAX_PROBLEMS
+        shown = importing.MAX_PROBLEMS
         assert f"And {int(plays) - shown:,} more problems." in measured.said, measured.said[-2000:]
     assert bench.counts() == before
     bench.app.extensions["db_engine"].dispose()

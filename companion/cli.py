@@ -196,8 +196,6 @@ def _data_app() -> Flask | None:
 
 def export(target: str, kind: str = "json") -> int:
     """Write the group's data to a new file: the companion's export (default), the CSV, or a BG Stats backup."""
-    import json
-
     from sqlmodel import Session
 
     from companion.data import bgstats, transfer
@@ -210,12 +208,7 @@ def export(target: str, kind: str = "json") -> int:
     if app is None:
         return 2
     with Session(app.extensions["db_engine"], expire_on_commit=False) as session:
-        if kind == "csv":
-            body = transfer.export_csv(session)
-        elif kind == "bgstats":
-            body = json.dumps(bgstats.export_backup(session), ensure_ascii=False).encode()
-        else:
-            body = transfer.export_json(session)
+        body = {"csv": transfer.export_csv, "bgstats": bgstats.export_json}.get(kind, transfer.export_json)(session)
     # Written aside and renamed: a full disk or Ctrl+C never leaves half an export under the asked name.
     partial = destination.with_name(destination.name + ".part")
     partial.write_bytes(body)
@@ -228,7 +221,8 @@ def import_(source: str) -> int:
     """Import a Companion or BG Stats export: what it adds is said; a refused file changes nothing (exit code 2)."""
     from sqlmodel import Session
 
-    from companion.data import transfer
+    from companion.data import files
+    from companion.data.importing import ImportRefused, Limits
 
     path = Path(source)
     try:
@@ -241,8 +235,8 @@ def import_(source: str) -> int:
         return 2
     with Session(app.extensions["db_engine"], expire_on_commit=False) as session:
         try:
-            summary = transfer.import_file(session, raw, transfer.Limits.from_config(app.config))
-        except transfer.Refused as refused:
+            summary = files.import_file(session, raw, Limits.from_config(app.config))
+        except ImportRefused as refused:
             print(f"{path}: {refused.message} Nothing was changed.", file=sys.stderr)
             for detail in refused.details:
                 print(f"  {detail}", file=sys.stderr)

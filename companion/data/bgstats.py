@@ -27,6 +27,7 @@ no UUID is kept as it is when it fits 36 characters, else as a stable hash of it
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import uuid
 from datetime import UTC, datetime
@@ -35,25 +36,24 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
-from companion.data.transfer import (
+from companion.data.importing import (
     DEFAULT_LIMITS,
     POINTS_MAX,
+    ImportRefused,
+    LeftOut,
     Limits,
+    NewPlay,
     Problems,
-    Refused,
-    Roster,
     Summary,
-    as_utc,
-    existing_uids,
     exported_plays,
-    play_row,
+    new_play,
     too_many,
     validate_each,
-    write_plays,
+    write_import,
 )
 from companion.games import GAMES, get_game
 from companion.games.base import NAME_MAX, Game, name_key
-from companion.games.wording import plain_minus
+from companion.games.wording import plain_minus, utc
 from companion.store.models import FINISHED, NOTES_MAX, Play
 
 SOURCE = "bgstats"
@@ -82,10 +82,14 @@ def bg_uuid(text: str) -> str:
         return str(uuid.uuid5(NAMESPACE, text)).upper()
 
 
-def local_text(moment: datetime | None) -> str:
+def local_text(moment: datetime) -> str:
     """A stored time as BG Stats writes dates: this machine's local time, no zone."""
-    moment = as_utc(moment) or datetime.now(UTC)
-    return moment.astimezone().strftime(DATE_FORMAT)
+    return utc(moment).astimezone().strftime(DATE_FORMAT)
+
+
+def export_json(session: Session) -> bytes:
+    """The BG Stats backup as a UTF-8 JSON file (names in every alphabet written as they are)."""
+    return json.dumps(export_backup(session), ensure_ascii=False).encode()
 
 
 def export_backup(session: Session) -> dict[str, Any]:
@@ -229,13 +233,13 @@ def looks_like(data: dict[str, Any]) -> bool:
 
 
 def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> BgBackup:
-    """The backup checked entry by entry (types, dates, every reference resolving), or Refused.
+    """The backup checked entry by entry (types, dates, every reference resolving), or ImportRefused.
 
     The lists are measured first and each entry validated on its own, a play's scores counted before: a small file
     of many empty plays costs a few problems' worth of work to say, not one error per field.
     """
     if not looks_like(data):
-        raise Refused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
+        raise ImportRefused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
     too_many(
         data,
         (("plays", "plays", limits.plays), ("players", "players", limits.players), ("games", "games", MAX_GAMES)),
@@ -258,7 +262,7 @@ def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Bg
             except (ValueError, OverflowError):
                 problems.add(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
     if problems:
-        raise Refused("This BG Stats file is damaged.", problems.lines())
+        raise ImportRefused("This BG Stats file is damaged.", problems.lines())
     return BgBackup.model_construct(players=players, games=games, plays=plays)
 
 
@@ -339,111 +343,84 @@ def ranks(totals: list[int], winners: list[bool], given: list[int] | None = None
     ]
 
 
-def _options(game: Game, count: int) -> Any | None:
-    """The game's default options for this many players (Spires' solo for one), or None if it has no such count."""
-    options = game.options_model.model_validate({})
-    if game.player_count_error(count, options) is None:
-        return options
-    if "solo" in game.options_model.model_fields:
-        options = game.options_model.model_validate({"solo": True})
+def _options(game: Game, count: int) -> dict[str, Any] | None:
+    """The game's default options for this many players (Spires' solo for one) as a play stores them, or None if it
+    has no such count."""
+    tried = ({}, {"solo": True}) if "solo" in game.options_model.model_fields else ({},)
+    for given in tried:
+        options = game.options_model.model_validate(given)
         if game.player_count_error(count, options) is None:
-            return options
+            return options.model_dump(mode="json")
     return None
 
 
 def import_backup(session: Session, backup: BgBackup) -> Summary:
     """Add the backup's plays of our games the database lacks, in one transaction."""
-    summary = Summary(source="BG Stats export")
     games = {game.id: our_game(game) for game in backup.games}
     names = {player.id: player.name.strip()[:NAME_MAX] for player in backup.players}
-    roster = Roster(session)
-    left_out: dict[str, int] = {}
+    plays = [_our_play(play, games.get(play.gameRefId), names) for play in backup.plays]
+    return write_import(session, "BG Stats export", plays)
 
-    def leave_out(why: str) -> None:
-        """Count a play left out, by reason."""
-        left_out[why] = left_out.get(why, 0) + 1
 
-    try:
-        present = existing_uids(session, [play_uid(play.uuid) for play in backup.plays])
-        new_plays: list[dict[str, Any]] = []
-        new_seats: list[list[tuple[dict[str, Any], str]]] = []
-        seen: set[str] = set()
-        for play in backup.plays:
-            game = games.get(play.gameRefId)
-            if game is None:
-                leave_out("of other games")
-                continue
-            uid = play_uid(play.uuid)
-            if uid in present or uid in seen:
-                summary.plays_present += 1
-                continue
-            if play.ignored:
-                leave_out("marked 'ignored' in BG Stats")
-                continue
-            in_seat_order = sorted(enumerate(play.playerScores), key=lambda pair: (pair[1].seatOrder, pair[0]))
-            scores = [score for _, score in in_seat_order]
-            start = next((i for i, score in enumerate(scores) if score.startPlayer), 0)
-            scores = scores[start:] + scores[:start]
-            totals = [score_of(score.score) for score in scores]
-            seat_names = [names[score.playerRefId] for score in scores]
-            options = _options(game, len(scores)) if scores else None
-            if not scores or any(total is None for total in totals):
-                leave_out("without a whole-number score for every player")
-                continue
-            if options is None:
-                leave_out("with a number of players the game is not for")
-                continue
-            if len({name_key(name) for name in seat_names}) != len(seat_names) or not all(seat_names):
-                leave_out("with the same player twice")
-                continue
-            seen.add(uid)
-            when = played_at(play.playDate)
-            ranked = ranks(
-                [t for t in totals if t is not None],
-                [score.winner for score in scores],
-                [score.rank for score in scores],
-            )
-            colours = {colour.casefold(): colour for colour in game.colours}
-            new_plays.append(
-                play_row(
-                    uid=uid,
-                    game=game.id,
-                    status=FINISHED,
-                    options=options.model_dump(mode="json"),
-                    rules_version=RULES_VERSION,
-                    source=SOURCE,
-                    created_at=when,
-                    played_at=when,
-                    finished_at=when,
-                    notes=(play.comments or "")[:NOTES_MAX],
-                )
-            )
-            new_seats.append(
-                [
-                    (
-                        {
-                            "name": name,
-                            "position": position,
-                            "colour": colours.get((score.role or "").strip().casefold(), ""),
-                            "state": {},
-                            "total": total,
-                            "rank": rank,
-                            "breakdown": [],
-                        },
-                        name,
-                    )
-                    for position, (name, score, total, rank) in enumerate(
-                        zip(seat_names, scores, totals, ranked, strict=True)
-                    )
-                ]
-            )
-        write_plays(session, roster, new_plays, new_seats)
-        summary.plays_added = len(new_plays)
-        summary.players_added = len(roster.added)
-        summary.players_present = len(roster.present)
-        summary.left_out = left_out
-        session.commit()
-    except Exception:
-        session.rollback()
-        raise
-    return summary
+def _our_play(play: BgPlay, game: Game | None, names: dict[int, str]) -> NewPlay | LeftOut:
+    """A play of the backup as the play it adds, or why it is left out (a play of another game whatever the database
+    holds, the others only when it lacks them)."""
+    if game is None:
+        return LeftOut("of other games")
+    uid = play_uid(play.uuid)
+    scores = in_turn_order(play.playerScores)
+    totals = [total for score in scores if (total := score_of(score.score)) is not None]
+    seated = [names[score.playerRefId] for score in scores]
+    options = _options(game, len(scores)) if scores else None
+    why = _why_left_out(play, seated, len(totals), options)
+    if why is not None:
+        return LeftOut(why, uid)
+    when = played_at(play.playDate)
+    ranked = ranks(totals, [score.winner for score in scores], [score.rank for score in scores])
+    colours = {colour.casefold(): colour for colour in game.colours}
+    seats = [
+        (
+            {
+                "name": name,
+                "position": position,
+                "colour": colours.get((score.role or "").strip().casefold(), ""),
+                "state": {},
+                "total": total,
+                "rank": rank,
+                "breakdown": [],
+            },
+            name,
+        )
+        for position, (name, score, total, rank) in enumerate(zip(seated, scores, totals, ranked, strict=True))
+    ]
+    return new_play(
+        seats,
+        uid=uid,
+        game=game.id,
+        status=FINISHED,
+        options=options,
+        rules_version=RULES_VERSION,
+        source=SOURCE,
+        created_at=when,
+        played_at=when,
+        finished_at=when,
+        notes=(play.comments or "")[:NOTES_MAX],
+    )
+
+
+def in_turn_order(scores: list[BgScore]) -> list[BgScore]:
+    """A play's scores in turn order: by seat order (ties as listed), from the start player on."""
+    seated = sorted(scores, key=lambda score: score.seatOrder)
+    start = next((i for i, score in enumerate(seated) if score.startPlayer), 0)
+    return seated[start:] + seated[:start]
+
+
+def _why_left_out(play: BgPlay, seated: list[str], scored: int, options: dict[str, Any] | None) -> str | None:
+    """Why a play of one of our games is left out (its players' names, how many have a whole-number score), or None."""
+    reasons = (
+        (play.ignored, "marked 'ignored' in BG Stats"),
+        (not seated or scored < len(seated), "without a whole-number score for every player"),
+        (options is None, "with a number of players the game is not for"),
+        (len({name_key(name) for name in seated}) != len(seated) or not all(seated), "with the same player twice"),
+    )
+    return next((why for refused, why in reasons if refused), None)

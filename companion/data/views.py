@@ -1,18 +1,18 @@
 """Blueprint for data in and out: the JSON export and import, the CSV export, BG Stats' format.
 
-The views only read the request and hand bytes to transfer.py and bgstats.py (the command line uses the same
+The views only read the request and hand bytes to transfer.py, bgstats.py and files.py (the command line uses the same
 functions); a refused file answers 422 with the reason on the page and has changed nothing.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, make_response, request
 
-from companion.data import bgstats, transfer
+from companion.data import bgstats, files, transfer
+from companion.data.importing import ImportRefused, Limits
 from companion.store.db import get_session
 from companion.web.htmx import page_or_fragments
 
@@ -50,8 +50,7 @@ def export_csv() -> Response:
 @bp.get("/export/bgstats.json")
 def export_bgstats() -> Response:
     """The finished plays in BG Stats' backup format."""
-    body = json.dumps(bgstats.export_backup(get_session()), ensure_ascii=False).encode()
-    return _download(body, "application/json", "companion-bgstats", "json")
+    return _download(bgstats.export_json(get_session()), "application/json", "companion-bgstats", "json")
 
 
 @bp.context_processor
@@ -67,11 +66,11 @@ def import_page() -> Response:
         return page_or_fragments(PAGE, FRAGMENTS, summary=None, refused=None)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        refused = transfer.Refused("Choose a file to import: a Companion export or a BG Stats export (.json).")
+        refused = ImportRefused("Choose a file to import: a Companion export or a BG Stats export (.json).")
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused)
     try:
-        summary = transfer.import_file(get_session(), upload.read(), transfer.Limits.from_config(current_app.config))
-    except transfer.Refused as refused:
+        summary = files.import_file(get_session(), upload.read(), Limits.from_config(current_app.config))
+    except ImportRefused as refused:
         log.info("Import refused: %s", refused, extra={"job": "import"})
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused, filename=upload.filename)
     log.info("Import (%s): %s", summary.source, " ".join(summary.sentences()), extra={"job": "import"})

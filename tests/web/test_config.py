@@ -12,7 +12,7 @@ from flask import Flask
 
 from companion import cli, config, create_app
 from companion.cli import main
-from companion.data import transfer
+from companion.data import importing
 from companion.web import security
 
 README = config.PROJECT_ROOT / "README.md"
@@ -57,8 +57,8 @@ def test_the_readme_table_is_the_one_config_makes() -> None:
         ("ACCESS_CODE_MAX_TRIES", security.DEFAULT_MAX_TRIES),
         ("ACCESS_CODE_WINDOW_SECONDS", security.DEFAULT_WINDOW_SECONDS),
         ("ACCESS_CODE_GLOBAL_MAX_TRIES", getattr(security, "DEFAULT_GLOBAL_MAX_TRIES", 20)),
-        ("IMPORT_MAX_PLAYS", transfer.MAX_PLAYS),
-        ("IMPORT_MAX_PLAYERS", transfer.MAX_PLAYERS),
+        ("IMPORT_MAX_PLAYS", importing.MAX_PLAYS),
+        ("IMPORT_MAX_PLAYERS", importing.MAX_PLAYERS),
         *[(name, default) for name, default in getattr(cli, "SERVER_DEFAULTS", {}).items()],
     ],
 )

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from bench.imports import hostile
 from bench.seed import seed_plays
 from companion import cli, create_app
-from companion.data import bgstats, transfer
+from companion.data import bgstats, files, importing, transfer
 from tests.web.test_cli_transfer import use_database
 from tests.web.test_transfer import counts, fresh_client, history, save, upload
 
@@ -73,7 +73,7 @@ def test_100000_empty_plays_are_refused_with_a_few_problems_said(db_client, kind
     assert ("<h1>" in html) is not htmx
     assert "Nothing was changed." in html and 'aria-invalid="true"' in html
     lines = problems(html)
-    assert len(lines) == transfer.MAX_PROBLEMS + 1
+    assert len(lines) == importing.MAX_PROBLEMS + 1
     assert lines[0].startswith("Play 1: ") and "Field required" in lines[0]
     assert lines[-1] == "And 99,990 more problems."
     assert counts(client) == before
@@ -87,8 +87,8 @@ def test_the_hostile_files_stay_within_150_mb(client, kind) -> None:
             raw = hostile(kind, plays)
             tracemalloc.start()
             try:
-                with pytest.raises(transfer.Refused):
-                    transfer.import_file(session, raw)
+                with pytest.raises(importing.ImportRefused):
+                    files.import_file(session, raw)
                 peak = tracemalloc.get_traced_memory()[1]
             finally:
                 tracemalloc.stop()
@@ -158,7 +158,7 @@ def test_an_entry_larger_than_any_real_one_is_refused_before_its_fields(client, 
     html = said(response)
     assert response.status_code == 422, html[-2000:]
     assert expected in html
-    assert len(problems(html)) <= transfer.MAX_PROBLEMS + 1
+    assert len(problems(html)) <= importing.MAX_PROBLEMS + 1
     assert counts(client) == before
 
 
@@ -178,7 +178,7 @@ def test_nested_or_long_values_are_refused_plainly(client, body, expected) -> No
     html = said(response)
     assert response.status_code == 422, html[-2000:]
     assert expected in html
-    assert max(len(line) for line in [*problems(html), ""]) <= transfer.PROBLEM_CHARS + 10
+    assert max(len(line) for line in [*problems(html), ""]) <= importing.PROBLEM_CHARS + 10
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -194,7 +194,7 @@ def test_the_command_line_refuses_hostile_files_with_plain_lines(client, tmp_pat
         assert expected in err and "Nothing was changed." in err and "Traceback" not in err
         # The refusal's own lines (log lines may come beside them): the reason, then the problems indented.
         refusal = [line for line in err.splitlines() if line.startswith((f"{path}: ", "  "))]
-        assert refusal[0].startswith(f"{path}: ") and len(refusal) <= transfer.MAX_PROBLEMS + 2
+        assert refusal[0].startswith(f"{path}: ") and len(refusal) <= importing.MAX_PROBLEMS + 2
     assert counts(client) == before
 
 

@@ -1,0 +1,331 @@
+"""Writing an import, whichever format the file is (transfer.py ours, bgstats.py BG Stats'): the limits, the refusal,
+the checks both formats share, the one transaction that adds plays and players, and its summary (and the query both
+exports read their plays with).
+
+An import is one transaction, validated whole before anything is written: a file refused (corrupt, foreign, newer)
+changes nothing. It is bounded before any heavy check (Limits: so many plays, players; a few problems said and the
+rest counted), and each entry is validated on its own, so a small hostile file can't fill the memory with one error
+per field. A play whose uid the database has already (deleted ones too) is skipped, so the same file imported twice
+adds nothing; players are matched by name_key, as a name typed at the table is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from companion.games.base import name_key
+from companion.store import records
+from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, Play, Player, Seat
+
+# Scores beyond this are no board game's: refused before PostgreSQL's integer column would overflow.
+POINTS_MAX = 1_000_000
+# How many uids one query looks up: well under SQLite's oldest limit of 999 bound parameters.
+UID_CHUNK = 500
+# What one import takes, far beyond any group's file and small enough that a hostile one stays cheap. The page's
+# 64 MiB hold some 25,000 plays; the settings IMPORT_MAX_PLAYS and IMPORT_MAX_PLAYERS raise the first two.
+MAX_PLAYS = 100_000
+MAX_PLAYERS = 10_000
+# Problems said of a refused file; the others are counted ("and 99,990 more problems").
+MAX_PROBLEMS = 10
+# A problem's sentence is cut here: an option or a state can be refused field by field.
+PROBLEM_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many plays and players one import takes (the settings IMPORT_MAX_PLAYS and IMPORT_MAX_PLAYERS)."""
+
+    plays: int = MAX_PLAYS
+    players: int = MAX_PLAYERS
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Limits:
+        """The limits an app's settings give (the defaults where none is set)."""
+        return cls(
+            plays=int(config.get("IMPORT_MAX_PLAYS", MAX_PLAYS)),
+            players=int(config.get("IMPORT_MAX_PLAYERS", MAX_PLAYERS)),
+        )
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class ImportRefused(Exception):
+    """A file that can't be imported, with what to tell the person; nothing was written."""
+
+    def __init__(self, message: str, details: Sequence[str] = ()):
+        """Keep the message and up to a few details (which play, which field)."""
+        super().__init__(message)
+        self.message = message
+        self.details = list(details)
+
+
+@dataclass
+class Summary:
+    """What an import did: plays and players added, those already there, plays left out and why."""
+
+    source: str
+    plays_added: int = 0
+    plays_present: int = 0
+    players_added: int = 0
+    players_present: int = 0
+    left_out: dict[str, int] = field(default_factory=dict)
+
+    def sentences(self) -> list[str]:
+        """The summary said for the page and the command line."""
+        said = [
+            f"{_count(self.plays_added, 'play')} added, {_count(self.plays_present, 'play')} already there.",
+            f"{_count(self.players_added, 'player')} added, {_count(self.players_present, 'player')} already there.",
+        ]
+        said += [f"Left out: {_count(n, 'play')} {why}." for why, n in self.left_out.items()]
+        return [sentence[:1].upper() + sentence[1:] for sentence in said]
+
+
+def _count(n: int, word: str) -> str:
+    """'1 play', '3 plays', 'no plays'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}" if n else f"no {word}s"
+
+
+# Checking a file --------------------------------------------------------------------------------------------
+
+
+class Problems:
+    """What is wrong with a file: the first few said, the others only counted (a file may hold a great many)."""
+
+    def __init__(self, shown: int = MAX_PROBLEMS):
+        """Say at most `shown` problems."""
+        self.shown = shown
+        self.said: list[str] = []
+        self.more = 0
+
+    @property
+    def full(self) -> bool:
+        """Whether more problems are only counted (so their sentences need not be made)."""
+        return len(self.said) >= self.shown
+
+    def add(self, problem: str) -> None:
+        """One more problem: kept while there are few, else counted."""
+        if self.full:
+            self.more += 1
+        else:
+            self.said.append(problem if len(problem) <= PROBLEM_CHARS else problem[: PROBLEM_CHARS - 1] + "…")
+
+    def __bool__(self) -> bool:
+        """Whether anything is wrong."""
+        return bool(self.said)
+
+    def lines(self) -> list[str]:
+        """The problems said, and how many more there are."""
+        if not self.more:
+            return list(self.said)
+        return [*self.said, f"And {self.more:,} more problem{'' if self.more == 1 else 's'}."]
+
+
+def too_many(data: Mapping[str, Any], caps: Iterable[tuple[str, str, int]]) -> None:
+    """Refused when one of the file's lists (key, what it holds, cap) is longer than an import takes."""
+    for key, what, cap in caps:
+        entries = data.get(key)
+        if isinstance(entries, list) and len(entries) > cap:
+            raise ImportRefused(
+                f"This file holds {len(entries):,} {what}, more than an import takes: at most {cap:,}, "
+                "far beyond any group's."
+            )
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validate_each(
+    model: type[Model],
+    entries: Sequence[Any],
+    label: Callable[[int, Any], str],
+    problems: Problems,
+    check: Callable[[Any], str | None] = lambda entry: None,
+) -> list[Model]:
+    """Each entry validated on its own (a cheap check first, which may refuse it), its problems said by its label."""
+    required = [name for name, info in model.model_fields.items() if info.is_required()]
+    valid = []
+    for index, entry in enumerate(entries):
+        if problems.full and not (isinstance(entry, dict) and all(key in entry for key in required)):
+            # Refused for sure and only counted: a file of 100,000 empty plays must not cost pydantic's time.
+            problems.add("")
+            continue
+        refused: str | ValidationError | None = check(entry)
+        if refused is None:
+            try:
+                valid.append(model.model_validate(entry))
+                continue
+            except ValidationError as exc:
+                refused = exc
+        if problems.full:
+            problems.add("")
+        else:
+            problems.add(f"{label(index, entry)}: {refused if isinstance(refused, str) else said_errors(refused)}")
+    return valid
+
+
+def said_errors(exc: ValidationError, shown: int = 3) -> str:
+    """A validation's first few errors in one sentence ("uid: Field required; game: Field required (and 6 more)")."""
+    said = []
+    for error in exc.errors(include_url=False)[:shown]:
+        message = str(error["msg"]).removeprefix("Value error, ")
+        path = ".".join(str(part) for part in error["loc"])
+        said.append(f"{path}: {message}" if path else message)
+    more = exc.error_count() - len(said)
+    return "; ".join(said) + (f" (and {more:,} more)" if more > 0 else "")
+
+
+# Writing the plays ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewPlay:
+    """A play of a file to add: its uid, its row, and its seats' rows each with the roster name of its player."""
+
+    uid: str
+    row: dict[str, Any]
+    seats: list[tuple[dict[str, Any], str]]
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A play of a file that is not added, and why; with its uid it counts as already there when the database has it."""
+
+    why: str
+    uid: str | None = None
+
+
+def new_play(seats: list[tuple[dict[str, Any], str]], uid: str, **fields: Any) -> NewPlay:
+    """A new play: the fields given over what a play starts with, and its seats."""
+    row = {"deleted_at": None, "tiebreak": None, "notes": "", "extra": {}, "finished_at": None, "version": 0, **fields}
+    return NewPlay(uid, {"uid": uid, **row}, seats)
+
+
+def write_import(
+    session: Session,
+    source: str,
+    plays: Sequence[NewPlay | LeftOut],
+    players: Sequence[tuple[str, datetime | None]] = (),
+) -> Summary:
+    """Add the plays and roster entries (name, when added) the database lacks, in one transaction, all or nothing.
+
+    If another import added one of these plays meanwhile (a uid taken), it runs again: the plays now there are
+    skipped.
+    """
+    try:
+        return _write(session, source, plays, players)
+    except IntegrityError:
+        session.rollback()
+        return _write(session, source, plays, players)
+
+
+def _write(
+    session: Session, source: str, plays: Sequence[NewPlay | LeftOut], players: Sequence[tuple[str, datetime | None]]
+) -> Summary:
+    """One try of write_import: the roster first, then the plays not there yet, committed together."""
+    summary = Summary(source)
+    roster = Roster(session)
+    try:
+        for name, created_at in players:
+            roster.get(name, created_at)
+        present = existing_uids(session, [play.uid for play in plays if play.uid is not None])
+        added: list[NewPlay] = []
+        seen: set[str] = set()
+        for play in plays:
+            if play.uid is not None and (play.uid in present or play.uid in seen):
+                summary.plays_present += 1
+            elif isinstance(play, LeftOut):
+                summary.left_out[play.why] = summary.left_out.get(play.why, 0) + 1
+            else:
+                seen.add(play.uid)
+                added.append(play)
+        _insert(session, roster, added)
+        summary.plays_added = len(added)
+        summary.players_added = len(roster.added)
+        summary.players_present = len(roster.present)
+        session.commit()
+    except Exception:
+        session.rollback()
+        raise
+    return summary
+
+
+def existing_uids(session: Session, uids: Sequence[str]) -> set[str]:
+    """Which of these uids the database has already, deleted plays included."""
+    found: set[str] = set()
+    for start in range(0, len(uids), UID_CHUNK):
+        chunk = list(uids[start : start + UID_CHUNK])
+        found.update(session.exec(select(Play.uid).where(col(Play.uid).in_(chunk))))
+    return found
+
+
+class Roster:
+    """The roster looked up by name_key in memory, players added as the import meets them."""
+
+    def __init__(self, session: Session):
+        """Read every player once (a roster is small; a 10,000-play file must not ask per seat)."""
+        self.session = session
+        self.by_key = {player.key: player for player in records.roster(session)}
+        self.added: set[str] = set()
+        self.present: set[str] = set()
+
+    def get(self, name: str, created_at: datetime | None = None) -> Player:
+        """The roster entry for this name, added when new."""
+        key = name_key(name)
+        player = self.by_key.get(key)
+        if player is None:
+            player = records.find_or_add_player(self.session, name)
+            if created_at is not None:
+                player.created_at = created_at
+            self.by_key[key] = player
+            self.added.add(key)
+        elif key not in self.added:
+            self.present.add(key)
+        return player
+
+
+def _insert(session: Session, roster: Roster, plays: Sequence[NewPlay]) -> None:
+    """Insert new plays and their seats, a chunk at a time.
+
+    Rows, not ORM objects: building 35,000 SQLModel objects took most of a 10,000-play import's time.
+    """
+    play_table, seat_table = Play.__table__, Seat.__table__  # type: ignore[attr-defined]
+    for start in range(0, len(plays), UID_CHUNK):
+        chunk = plays[start : start + UID_CHUNK]
+        session.execute(insert(play_table), [play.row for play in chunk])
+        uids = [play.uid for play in chunk]
+        ids = dict(session.execute(select(play_table.c.uid, play_table.c.id).where(play_table.c.uid.in_(uids))).all())
+        rows = [
+            {**seat, "play_id": ids[play.uid], "player_id": roster.get(name).id}
+            for play in chunk
+            for seat, name in play.seats
+        ]
+        if rows:
+            session.execute(insert(seat_table), rows)
+
+
+# Both exports read the plays so ------------------------------------------------------------------------------
+
+
+def exported_plays(session: Session, statuses: Iterable[str] = (IN_PROGRESS, FINISHED, ABANDONED)) -> Iterator[Play]:
+    """Every play not deleted with these statuses, oldest first, read in pages (seats loaded with each page)."""
+    last: tuple[datetime, int] | None = None
+    while True:
+        query = select(Play).where(col(Play.deleted_at).is_(None), col(Play.status).in_(list(statuses)))
+        if last is not None:
+            query = query.where(
+                (col(Play.played_at) > last[0]) | ((col(Play.played_at) == last[0]) & (col(Play.id) > last[1]))
+            )
+        page = list(session.exec(query.order_by(col(Play.played_at), col(Play.id)).limit(1000)))
+        if not page:
+            return
+        yield from page
+        last = (page[-1].played_at, page[-1].id or 0)
