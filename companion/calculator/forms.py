@@ -8,14 +8,25 @@ from dataclasses import field as dataclass_field
 from functools import cache
 from typing import Annotated, Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 from werkzeug.datastructures import MultiDict
 
-from companion.games.base import FieldError, Game, InputErrors, nul_errors, read_path, with_value
+from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, nul_errors, read_path, with_value
 from companion.games.wording import plain_minus
+from companion.store import records
+from companion.store.db import get_session
 from companion.store.models import NOTES_MAX
-from companion.web.forms import option_fields, options_from_form, parse_int, seat_rows
+from companion.web.forms import (
+    TABLE,
+    field_label,
+    option_fields,
+    option_values,
+    options_from_form,
+    parse_int,
+    seat_rows,
+    whole_number,
+)
 
 NUMBER, NUMBERS, CHOICE, LINES, TEXT, CHECK = "number", "numbers", "choice", "lines", "text", "check"
 # A row counts as filled once any of these has something typed; a preset select or a checkbox doesn't count.
@@ -24,8 +35,6 @@ TYPED_KINDS = (NUMBER, NUMBERS, LINES, TEXT)
 # A phone's number pad may offer only a dot or a comma between digits: both separate, as spaces do (scores are
 # whole numbers, so "3.5" can only mean 3 and 5).
 NUMBER_SEPARATORS = re.compile(r"[\s,.;+]+")
-# Labels come from field names; these words are read as capitals at the table.
-ACRONYMS = {"vp": "VP"}
 PLAYER_ERROR = re.compile(r"players\[(\d+)\]\.?(.*)")
 INDEXED = re.compile(r"\[(\d+)\]\.?([A-Za-z_]*)")
 
@@ -148,12 +157,6 @@ def _is_model(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
-def field_label(name: str) -> str:
-    """'scroll_vp' -> 'Scroll VP'."""
-    text = " ".join(ACRONYMS.get(word, word) for word in name.split("_"))
-    return text[:1].upper() + text[1:]
-
-
 def _choices(annotation: Any) -> tuple[str, ...]:
     """The values of a Literal."""
     return tuple(str(value) for value in get_args(annotation))
@@ -274,6 +277,23 @@ def option_inputs(game: Game) -> tuple[InputGroup, ...]:
     return model_inputs(game.options_model, drawn)
 
 
+def form_context(game: Game, values: MultiDict[str, str], errors: dict[str, str], options: Any) -> dict[str, Any]:
+    """What a page drawing the calculator's form needs (the calculator, a play's correction): the inputs, filled,
+    the messages, the roster to pick names from, and the reference notes of these options (none for None)."""
+    return {
+        "game": game,
+        "player_groups": player_inputs(game),
+        "option_fields": option_fields(game, {}),
+        "option_groups": option_inputs(game),
+        "reference_notes": game.reference_notes(options) if game.reference_notes and options is not None else [],
+        "roster": records.roster(get_session()),
+        "values": values,
+        "errors": errors,
+        "name_max": NAME_MAX,
+        "notes_max": NOTES_MAX,
+    }
+
+
 def _fields(groups: tuple[InputGroup, ...]) -> list[InputField]:
     """The fields of all groups, in order."""
     return [f for group in groups for f in group.fields]
@@ -295,20 +315,11 @@ def parse_numbers(text: str, path: str) -> list[int]:
     """'3 5, 2' -> [3, 5, 2], or InputErrors naming the word that is not a whole number."""
     numbers = []
     for word in NUMBER_SEPARATORS.split(plain_minus(text).strip()):
-        try:
-            numbers.append(int(word))
-        except ValueError:
+        if (number := whole_number(word)) is None:
             message = f"“{word}” is not a whole number: write numbers separated by spaces, commas or dots."
-            raise InputErrors([FieldError(path, message)]) from None
+            raise InputErrors([FieldError(path, message)])
+        numbers.append(number)
     return numbers
-
-
-def _whole_number(word: str) -> int | None:
-    """The word as a whole number, or None."""
-    try:
-        return int(word)
-    except ValueError:
-        return None
 
 
 def _word_field(spec: LineSpec, word: str, raw: dict[str, Any]) -> tuple[str, str] | None:
@@ -334,7 +345,7 @@ def parse_line(spec: LineSpec, text: str) -> dict[str, Any]:
     words: list[str] = []
     # Right to left: numbers belong at the end of a line that starts with free text ('Top 3 armies 6').
     for word in reversed(head.split()):
-        number = _whole_number(word)
+        number = whole_number(word)
         found = None if words else _word_field(spec, word, raw)
         if number is not None and ints and not words:
             raw[ints.pop()] = number
@@ -415,7 +426,7 @@ def _with_table_defaults(game: Game, form: MultiDict[str, str]) -> MultiDict[str
     """
     filled = MultiDict(form)
     for option in option_fields(game, {}):
-        if option.kind == "numbers":
+        if option.kind == TABLE:
             for i, default in enumerate(option.value):
                 filled.setdefault(f"{option.name}-{i}", str(default))
     return filled
@@ -439,6 +450,14 @@ def read_calculator(game: Game, form: MultiDict[str, str]) -> CalculatorEntry:
     return entry
 
 
+def valid_options(game: Game, options: dict[str, Any]) -> Any:
+    """The options as the game reads them, or None when they are not valid (a form's, or a play's stored long ago)."""
+    try:
+        return game.options_model.model_validate(options)
+    except ValidationError:
+        return None
+
+
 def validate_entry(game: Game, entry: CalculatorEntry) -> tuple[list[Any], Any]:
     """The game's models from the form, or InputErrors with what could not be read and what the game refused."""
     try:
@@ -460,7 +479,7 @@ def read_notes(form: MultiDict[str, str]) -> str:
     return notes
 
 
-def _place_in(
+def _beside_in(
     fields: list[InputField], rest: str, row: int | None, list_path: str, entry: CalculatorEntry
 ) -> tuple[str, str] | None:
     """The form field a path inside a player or the options belongs to, and how to introduce the message."""
@@ -481,19 +500,19 @@ def _place_in(
     return f.form_name(row), f"Number {position + 1}: "
 
 
-def _place(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str, str]:
+def _beside(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str, str]:
     """The form key an error is shown beside ('' for the whole form) and its message."""
     match = PLAYER_ERROR.fullmatch(error.field)
     if match and int(match.group(1)) < len(entry.rows):
         row = entry.rows[int(match.group(1))]
         fields = [InputField("name", "Name", TEXT), *_fields(player_inputs(game))]
-        placed = _place_in(fields, match.group(2), row, f"players[{match.group(1)}]", entry)
+        placed = _beside_in(fields, match.group(2), row, f"players[{match.group(1)}]", entry)
         key, intro = placed or (f"player-{row}", "")
         return key, intro + error.message
     if error.field.startswith("options."):
         tables = [InputField(f.name, f.label, NUMBERS) for f in option_fields(game, {})]
         fields = tables + _fields(option_inputs(game))
-        placed = _place_in(fields, error.field.removeprefix("options."), None, "options", entry)
+        placed = _beside_in(fields, error.field.removeprefix("options."), None, "options", entry)
         key, intro = placed or ("options", "")
         return key, intro + error.message
     return (error.field if error.field in ("players", "options", "notes") else ""), error.message
@@ -503,7 +522,7 @@ def calculator_messages(game: Game, entry: CalculatorEntry, errors: InputErrors)
     """Each error's message keyed by the form field it stands beside (several joined)."""
     messages: dict[str, str] = {}
     for error in errors.errors:
-        key, message = _place(game, entry, error)
+        key, message = _beside(game, entry, error)
         if message not in messages.get(key, ""):
             messages[key] = f"{messages[key]} {message}" if key in messages else message
     return messages
@@ -536,19 +555,12 @@ def _write_field(values: MultiDict[str, str], field: InputField, name: str, valu
 
 def form_values(game: Game, players: list[dict[str, Any]], options: dict[str, Any]) -> MultiDict[str, str]:
     """The calculator form filled with raw inputs, the reverse of read_calculator: a saved play to correct."""
-    values: MultiDict[str, str] = MultiDict()
+    values: MultiDict[str, str] = MultiDict(option_values(game, options))
     fields = _fields(player_inputs(game))
     for row, raw in enumerate(players):
         values[f"name-{row}"] = str(raw.get("name", ""))
         for f in fields:
             _write_field(values, f, f.form_name(row), read_path(raw, f.path))
-    for option in option_fields(game, options):
-        if option.kind == "checkbox":
-            if option.value:
-                values[option.name] = "on"
-        else:
-            for i, number in enumerate(option.value):
-                values[f"{option.name}-{i}"] = str(number)
     for f in _fields(option_inputs(game)):
         _write_field(values, f, f.form_name(None), read_path(options, f.path))
     return values

@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from companion.calculator.forms import InputField, LineSpec, parse_line
 from companion.games.base import FieldError, InputErrors, said_error
 from companion.games.wording import plain_minus
+from companion.web.forms import whole_number
 
 # The stepper starts at 1 VP, the value most printed cards show, kept inside the field's range.
 STEPPER_START = 1
@@ -90,10 +91,8 @@ def _tapped(spec: LineSpec, form: MultiDict[str, str], list_name: str) -> dict[s
         raw[name] = [v for v in form.getlist(part_name(list_name, name)) if v.strip()]
     for name in spec.ints:
         text = plain_minus(form.get(part_name(list_name, name), "").strip())
-        try:
-            raw[name] = int(text)
-        except ValueError:
-            raw[name] = text  # the model says what is wrong with it
+        # Left a text when it is not a number: the model says what is wrong with it.
+        raw[name] = text if (number := whole_number(text)) is None else number
     return raw
 
 

@@ -1,6 +1,6 @@
 """Blueprint for the end-game calculator: type every player's final counts, see the explained result, save it.
 
-The form is drawn from the game's input schema (calculator_forms.player_inputs / option_inputs), so any registered game
+The form is drawn from the game's input schema (calculator.forms.player_inputs / option_inputs), so any registered game
 gets a calculator without a template of its own. Views read the form, call the game, save, render.
 """
 
@@ -14,20 +14,18 @@ from werkzeug.datastructures import MultiDict
 from companion.calculator.forms import (
     CalculatorEntry,
     calculator_messages,
-    option_inputs,
-    player_inputs,
+    form_context,
     read_calculator,
     read_notes,
     tappable_list,
+    valid_options,
     validate_entry,
 )
 from companion.calculator.line_entry import built_line, line_items, part_name, stepper_start, with_line, without_line
 from companion.games import GAMES, get_game
-from companion.games.base import NAME_MAX, Game, InputErrors
+from companion.games.base import Game, InputErrors
 from companion.store import records
 from companion.store.db import get_session
-from companion.store.models import NOTES_MAX
-from companion.web.forms import option_fields
 from companion.web.htmx import client_redirect, page_or_fragments
 
 bp = Blueprint("calculator", __name__, url_prefix="/calculator")
@@ -48,15 +46,7 @@ def _game(game_id: str) -> Game:
     return game
 
 
-def _options_or_defaults(game: Game, raw: dict[str, Any]) -> Any:
-    """The typed options when they are valid, else the defaults: the reference notes need one or the other."""
-    try:
-        return game.options_model.model_validate(raw)
-    except ValueError:
-        return game.options_model()
-
-
-def _context(
+def _page_context(
     game: Game,
     values: MultiDict[str, str],
     options: Any,
@@ -66,28 +56,16 @@ def _context(
     result: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the calculator page and its fragment need."""
-    return {
-        "game": game,
-        "player_groups": player_inputs(game),
-        "option_fields": option_fields(game, {}),
-        "option_groups": option_inputs(game),
-        "reference_notes": game.reference_notes(options) if game.reference_notes else [],
-        "roster": records.roster(get_session()),
-        "values": values,
-        "submitted": submitted,
-        "errors": errors or {},
-        "result": result,
-        "name_max": NAME_MAX,
-        "notes_max": NOTES_MAX,
-    }
+    return {**form_context(game, values, errors or {}, options), "submitted": submitted, "result": result}
 
 
 def _refused(game: Game, entry: CalculatorEntry, errors: InputErrors) -> Response:
     """The form again with every message beside its field and everything typed kept: 422."""
-    context = _context(
+    context = _page_context(
         game,
         request.form,
-        _options_or_defaults(game, entry.options),
+        # The reference notes need options: the typed ones when they are valid, else the defaults.
+        valid_options(game, entry.options) or game.options_model(),
         submitted=True,
         errors=calculator_messages(game, entry, errors),
     )
@@ -104,7 +82,7 @@ def index() -> Response:
 def form(game_id: str) -> Response:
     """The empty calculator form: a card per possible player, the options and the reference notes."""
     game = _game(game_id)
-    context = _context(game, MultiDict(), game.options_model(), submitted=False)
+    context = _page_context(game, MultiDict(), game.options_model(), submitted=False)
     return make_response(render_template(PAGE, **context))
 
 
@@ -118,7 +96,7 @@ def calculate(game_id: str) -> Response:
     except InputErrors as errors:
         return _refused(game, entry, errors)
     result = game.score(players, options).to_dict()
-    context = _context(game, request.form, options, submitted=True, result=result)
+    context = _page_context(game, request.form, options, submitted=True, result=result)
     return page_or_fragments(PAGE, BODY, **context)
 
 
@@ -148,7 +126,7 @@ def tap_line(game_id: str) -> Response:
                 values.poplist(part_name(name, part))
         except InputErrors as refused:
             errors = {e.field: e.message for e in refused.errors}
-    context = _context(game, values, _options_or_defaults(game, {}), submitted=True, errors=errors)
+    context = _page_context(game, values, game.options_model(), submitted=True, errors=errors)
     return page_or_fragments(PAGE, LINE_FIELD, status=422 if errors else 200, field=field, row=row, **context)
 
 

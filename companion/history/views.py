@@ -27,21 +27,20 @@ from werkzeug.datastructures import MultiDict
 from companion.calculator.forms import (
     CalculatorEntry,
     calculator_messages,
+    form_context,
     form_values,
-    option_inputs,
-    player_inputs,
     read_calculator,
     read_notes,
+    valid_options,
     validate_entry,
 )
 from companion.games import GAMES
-from companion.games.base import NAME_MAX, FieldError, Game, InputErrors
+from companion.games.base import FieldError, Game, InputErrors
 from companion.games.wording import utc
-from companion.store import records
+from companion.store import lists, records
 from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
-from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play, utcnow
-from companion.web.forms import option_fields
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play, utcnow
 from companion.web.htmx import client_redirect, is_fragment_request, page_or_fragments, render_fragments
 
 bp = Blueprint("history", __name__)
@@ -71,8 +70,8 @@ CORRECTION_STALE = "This play changed on another device, so your correction was 
 
 def _first_of(session: Session, status: str, limit: int) -> tuple[list[Play], int]:
     """The newest plays with this status, and how many there are (counted only when the list is full)."""
-    plays = records.open_plays(session, status, limit)
-    return plays, (records.count_plays(session, status) if len(plays) == limit else len(plays))
+    plays = lists.open_plays(session, status, limit)
+    return plays, (lists.count_plays(session, status) if len(plays) == limit else len(plays))
 
 
 def _page() -> int:
@@ -131,7 +130,7 @@ def _finished_play(play_id: int) -> Play:
 def home() -> Response:
     """Start a game, carry on with one of the newest in progress (a link to all of them), see the latest results."""
     session = get_session()
-    plays = [(play, records.stored_result(play)) for play in records.finished_plays(session, limit=5)]
+    plays = [(play, records.stored_result(play)) for play in filtered_plays(session, HistoryFilter(), limit=5)]
     in_progress, in_progress_count = _first_of(session, IN_PROGRESS, HOME_IN_PROGRESS)
     return make_response(
         render_template(
@@ -154,10 +153,10 @@ def _around_the_list(session: Session, flt: HistoryFilter, page: int) -> dict[st
     abandoned, abandoned_count = _first_of(session, ABANDONED, HISTORY_PUT_ASIDE) if first else ([], 0)
     return {
         "just_deleted": just if just and just.deleted_at and utc(just.deleted_at) >= since else None,
-        "deleted_count": records.count_deleted(session, since),
+        "deleted_count": lists.count_deleted(session, since),
         "abandoned": abandoned,
         "abandoned_count": abandoned_count,
-        "in_progress_count": records.count_plays(session, IN_PROGRESS) if first else 0,
+        "in_progress_count": lists.count_plays(session, IN_PROGRESS) if first else 0,
     }
 
 
@@ -202,13 +201,13 @@ def open_list(status: str) -> Response:
     """Every play in progress (or put aside), newest first, a page at a time."""
     page = _page()
     session = get_session()
-    found = records.open_plays(session, status, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
+    found = lists.open_plays(session, status, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
     return make_response(
         render_template(
             "history/index.html",
             open_list=OPEN_LISTS[status],
             open_plays=found[:OPEN_PAGE],
-            open_count=records.count_plays(session, status),
+            open_count=lists.count_plays(session, status),
             page=page,
             has_more=len(found) > OPEN_PAGE,
         )
@@ -222,12 +221,12 @@ def deleted() -> Response:
     session = get_session()
     since = restorable_since()
     records.purge_deleted(session, since)
-    found = records.deleted_plays(session, since, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
+    found = lists.deleted_plays(session, since, limit=OPEN_PAGE + 1, offset=(page - 1) * OPEN_PAGE)
     return make_response(
         render_template(
             "history/deleted.html",
             plays=[(play, records.stored_result(play)) for play in found[:OPEN_PAGE] if play.status == FINISHED],
-            count=records.count_deleted(session, since),
+            count=lists.count_deleted(session, since),
             page=page,
             has_more=len(found) > OPEN_PAGE,
             restore_days=RESTORE_DAYS,
@@ -254,8 +253,8 @@ def delete(play_id: int) -> Response:
     return client_redirect(url_for("history.history", deleted=play_id))
 
 
-@bp.post(f"/history/<{ID_IN_URL}:play_id>/restore")
-def restore(play_id: int) -> Response:
+@bp.post(f"/history/<{ID_IN_URL}:play_id>/restore", endpoint="restore")
+def restore_deleted(play_id: int) -> Response:
     """Bring a deleted play back into the history, within RESTORE_DAYS days of its deletion; then show it."""
     if not records.restore_play(get_session(), play_id, restorable_since()):
         abort(
@@ -321,30 +320,10 @@ def _correct_context(play: Play, game: Game, values: MultiDict[str, str], errors
     if request.view_args is not None:
         request.view_args.setdefault("game_id", game.id)
     return {
+        **form_context(game, values, errors, valid_options(game, play.options)),
         "play": play,
-        "game": game,
         "seat_count": len(play.seats),
-        "player_groups": player_inputs(game),
-        "option_fields": option_fields(game, {}),
-        "option_groups": option_inputs(game),
-        "reference_notes": game.reference_notes(game.options_model.model_validate(play.options))
-        if game.reference_notes and _valid_options(game, play.options)
-        else [],
-        "roster": records.roster(get_session()),
-        "values": values,
-        "errors": errors,
-        "name_max": NAME_MAX,
-        "notes_max": NOTES_MAX,
     }
-
-
-def _valid_options(game: Game, options: dict[str, Any]) -> bool:
-    """True when the stored options still validate (the reference notes need them)."""
-    try:
-        game.options_model.model_validate(options)
-    except ValidationError:
-        return False
-    return True
 
 
 @bp.get(f"/history/<{ID_IN_URL}:play_id>/correct")
@@ -353,7 +332,7 @@ def correct_form(play_id: int) -> Response:
     play = _finished_play(play_id)
     game = records.game_of(play)
     values = form_values(game, *records.play_inputs(play))
-    values["played_on"] = play.played_at.date().isoformat()
+    values["played_on"] = utc(play.played_at).date().isoformat()
     values["notes"] = play.notes
     return make_response(render_template("history/correct.html", **_correct_context(play, game, values, {})))
 

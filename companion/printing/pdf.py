@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -103,37 +103,32 @@ def _static_folder(app: Flask) -> str:
     return app.static_folder or str(Path(app.root_path) / "static")
 
 
-def html_to_pdf(html: str) -> bytes:
-    """The PDF of an HTML document whose relative URLs point into static/ (read from disk, never fetched)."""
-    return _render(html)[0]
+def _html(html: str) -> tuple[Any, Any]:
+    """WeasyPrint's HTML of a string whose relative URLs point into static/, and the fetcher that serves them."""
+    from weasyprint import HTML  # imported here: it loads Pango, which only the PDF routes need
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    folder = _static_folder(app)
+    fetcher = static_fetcher(folder, app.static_url_path or "/static")
+    return HTML(string=html, base_url=folder + "/", url_fetcher=fetcher), fetcher
 
 
 def html_to_document(html: str, font_config: Any = None) -> Any:
     """The laid-out WeasyPrint Document of an HTML string (static files only): its pages can be read (each page's
     `anchors` say which ids it holds) and combined with other documents' pages (pages_to_pdf). Documents made to
     be combined share one weasyprint.text.fonts.FontConfiguration (font_config): the fonts are looked up once."""
-    from weasyprint import HTML
-
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    folder = _static_folder(app)
-    fetcher = static_fetcher(folder, app.static_url_path or "/static")
-    return HTML(string=html, base_url=folder + "/", url_fetcher=fetcher).render(font_config=font_config)
+    return _html(html)[0].render(font_config=font_config)
 
 
 def pages_to_pdf(documents: list[Any], pages: list[Any]) -> bytes:
     """One PDF of pages laid out in several documents (WeasyPrint's way: the first document copied with them all)."""
-    return documents[0].copy(pages).write_pdf()
+    return cast(bytes, documents[0].copy(pages).write_pdf())
 
 
 def _render(html: str) -> tuple[bytes, list[Path]]:
-    """The PDF and the static files WeasyPrint read for it."""
-    from weasyprint import HTML  # imported here: it loads Pango, which only the PDF routes need
-
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    folder = _static_folder(app)
-    fetcher = static_fetcher(folder, app.static_url_path or "/static")
-    pdf = HTML(string=html, base_url=folder + "/", url_fetcher=fetcher).write_pdf()
-    return pdf, fetcher.served
+    """The PDF of an HTML document (its static files read from disk, never fetched), and the files read for it."""
+    document, fetcher = _html(html)
+    return document.write_pdf(), fetcher.served
 
 
 def app_paper() -> Paper:
@@ -156,7 +151,7 @@ def render_pdf(template: str, *, cache: bool = False, **context: Any) -> bytes:
     html = render_template(template, paper=app_paper(), **context)
     close_session()
     if not cache:
-        return html_to_pdf(html)
+        return _render(html)[0]
     cache_of_app = pdf_cache(current_app._get_current_object())  # type: ignore[attr-defined]
     return cache_of_app.get_or_render(hashlib.sha256(html.encode()).hexdigest(), lambda: _render(html))
 

@@ -19,21 +19,21 @@ import uuid
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, render_template
 from markupsafe import Markup
 from sqlmodel import Session
 
-from companion.games import get_game
+from companion.games import game_name
 from companion.games.base import name_key
-from companion.games.wording import day
+from companion.games.wording import day, percent, plural
 from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
-from companion.stats import figures as statistics
+from companion.stats import figures
 from companion.stats.charts import Bar, BarGroup, bar_chart
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
-from companion.store.models import Play, saved_id
+from companion.store.models import Play, saved_id, utcnow
+from companion.store.statistics import CountedSeat, group_plays, rate
 
 # The most plays one report holds (the newest ones); a narrower filter reaches the others.
 REPORT_MAX_PLAYS = 5_000
@@ -88,28 +88,27 @@ class PlayerLine:
     @property
     def win_rate(self) -> float | None:
         """Wins per multiplayer play."""
-        return self.wins / self.plays if self.plays else None
+        return rate(self.wins, self.plays)
 
 
 def report_rows(plays: Sequence[Play]) -> list[ReportRow]:
     """The plays as table rows, in the order given: players by rank (then turn order) with totals, winners named."""
     rows = []
     for index, play in enumerate(plays):
-        game = get_game(play.game)
         seats = sorted(play.seats, key=lambda seat: (seat.rank or len(play.seats) + 1, seat.position))
         solo = len(seats) == 1
         players = tuple(ReportPlayer(seat.name, seat.total, seat.rank == 1 and not solo) for seat in seats)
         winners = ", ".join(player.name for player in players if player.winner)
-        rows.append(ReportRow(index, day(play.played_at), game.name if game else play.game, players, winners, solo))
+        rows.append(ReportRow(index, day(play.played_at), game_name(play.game), players, winners, solo))
     return rows
 
 
 def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
-    """Every player of these plays, counted by the statistics pages' rules (statistics.roster_lines: rank 1 a win,
+    """Every player of these plays, counted by the statistics pages' rules (figures.roster_lines: rank 1 a win,
     a shared victory a win for each winner, a play of one seat solo and apart), with their average and best
     multiplayer total. Most wins first, then best win rate, then name."""
-    counted = statistics.group_plays(
-        statistics.SeatRow(saved_id(play), play.game, seat.player_id, seat.position, seat.total, seat.rank)
+    counted = group_plays(
+        CountedSeat(saved_id(play), play.game, seat.player_id, seat.position, seat.total, seat.rank)
         for play in plays
         for seat in play.seats
         if seat.total is not None
@@ -124,11 +123,11 @@ def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
             line.name,
             line.plays,
             line.wins,
-            statistics.mean(totals[line.player_id]),
+            figures.mean(totals[line.player_id]),
             max(totals[line.player_id], default=None),
             line.solo,
         )
-        for line in statistics.roster_lines(counted, names)
+        for line in figures.roster_lines(counted, names)
     ]
     lines.sort(key=lambda line: (-line.wins, -(line.win_rate or 0), name_key(line.name)))
     return lines
@@ -138,8 +137,7 @@ def game_counts(plays: Sequence[Play]) -> list[tuple[str, int]]:
     """Plays per game (by the game's name), most played first."""
     counts: dict[str, int] = {}
     for play in plays:
-        game = get_game(play.game)
-        name = game.name if game else play.game
+        name = game_name(play.game)
         counts[name] = counts.get(name, 0) + 1
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
@@ -153,7 +151,7 @@ def report_charts(players: Sequence[PlayerLine], games: Sequence[tuple[str, int]
             "report-wins",
             "Wins per player",
             [
-                BarGroup(line.name, (Bar(line.wins, f"{line.wins} of {line.plays} ({line.win_rate:.0%})"),))
+                BarGroup(line.name, (Bar(line.wins, f"{line.wins} of {line.plays} ({percent(line.win_rate)})"),))
                 for line in ranked
             ],
         )
@@ -161,7 +159,7 @@ def report_charts(players: Sequence[PlayerLine], games: Sequence[tuple[str, int]
         charts["Plays per game"] = bar_chart(
             "report-games",
             "Plays per game",
-            [BarGroup(name, (Bar(count, f"{count} play{'s' if count != 1 else ''}"),)) for name, count in games],
+            [BarGroup(name, (Bar(count, plural(count, "play")),)) for name, count in games],
         )
     return charts
 
@@ -222,7 +220,7 @@ class ReportJobs:
 
 def report_jobs(app: Flask) -> ReportJobs:
     """The app's report jobs, made on first use."""
-    return app.extensions.setdefault(JOBS_EXTENSION, ReportJobs())
+    return cast(ReportJobs, app.extensions.setdefault(JOBS_EXTENSION, ReportJobs()))
 
 
 def start_report(app: Flask, flt: HistoryFilter) -> ReportJob:
@@ -287,7 +285,7 @@ def render_report(
     context: dict[str, Any] = {
         "paper": app_paper(),
         "job": job,
-        "made": day(datetime.now(UTC)),
+        "made": day(utcnow()),
         "count": len(rows),
         "first_day": rows[-1].day if rows else "",
         "last_day": rows[0].day if rows else "",

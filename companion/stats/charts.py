@@ -46,7 +46,7 @@ class BarGroup:
 
 
 @dataclass(frozen=True)
-class Column:
+class ChartColumn:
     """One column of a histogram: its count, the text over it, and what it counts ('40 to 49 VP')."""
 
     count: int
@@ -117,7 +117,7 @@ def bar_chart(name: str, title: str, groups: Sequence[BarGroup]) -> Markup:
     return Markup(_open(name, title, " ".join(said), y + 2, "bars") + "".join(parts) + "</svg>")
 
 
-def histogram_chart(name: str, title: str, columns: Sequence[Column], edges: Sequence[str]) -> Markup:
+def histogram_chart(name: str, title: str, columns: Sequence[ChartColumn], edges: Sequence[str]) -> Markup:
     """Columns side by side, the count over each; `edges` labels the boundaries under them (one more than columns),
     or, as many as the columns, each column's centre."""
     count = len(columns)

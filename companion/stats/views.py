@@ -1,8 +1,8 @@
 """Blueprint for the group's statistics: the roster (/players), a player's page (/players/<id>) and a game's page
 (/games/<id>), with charts drawn on the server as SVG (companion/stats/charts.py).
 
-Each view reads its rows in two queries (statistics.read_*), works the figures out in statistics.py and shapes the
-charts here; the counting rules (shared wins, solo plays apart, deleted plays left out) live in statistics.py.
+Each view reads its rows in two queries (companion/store/statistics.py), works the figures out in
+companion/stats/figures.py, where the counting rules live (shared wins, solo plays apart), and shapes the charts here.
 """
 
 from __future__ import annotations
@@ -14,27 +14,28 @@ from datetime import datetime
 from flask import Blueprint, Response, abort, make_response, render_template
 from markupsafe import Markup
 
-from companion.games import GAMES, game_name, wording
+from companion.games import GAMES, game_name
 from companion.games.base import name_key
-from companion.games.wording import decimal, figure, ordinal, percent
-from companion.stats import figures as statistics
-from companion.stats.charts import Bar, BarGroup, Column, Point, bar_chart, histogram_chart, line_chart
+from companion.games.wording import day, decimal, figure, ordinal, percent
+from companion.stats import figures
+from companion.stats.charts import Bar, BarGroup, ChartColumn, Point, bar_chart, histogram_chart, line_chart
+from companion.store import statistics as queries
 from companion.store.db import get_session
 from companion.store.models import ID_IN_URL
 
 bp = Blueprint("stats", __name__)
 
 
-def place(point: statistics.FormPoint) -> str:
+def place(point: figures.FormPoint) -> str:
     """Where a player finished, short: 'Won', 'Won (shared)', '2nd of 3'."""
     if point.won:
         return "Won (shared)" if point.shared else "Won"
     return f"{ordinal(point.rank)} of {point.seats}" if point.rank else f"of {point.seats}"
 
 
-def day(when: datetime | None) -> str:
+def play_day(when: datetime | None) -> str:
     """A play's day as the pages write it ('2 Nov 2026'); 'a play' when it went while the page was read."""
-    return wording.day(when) if when is not None else "a play"
+    return day(when) if when is not None else "a play"
 
 
 def by_name(name: str) -> tuple[str, str]:
@@ -44,7 +45,7 @@ def by_name(name: str) -> tuple[str, str]:
     return bare, key
 
 
-def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) -> dict[str, Markup]:
+def player_charts(stats: figures.PlayerStats, dates: Mapping[int, datetime]) -> dict[str, Markup]:
     """The player page's charts: win rate per game and recent form."""
     charts: dict[str, Markup] = {}
     if stats.games:
@@ -67,7 +68,8 @@ def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) 
                 Point(
                     point.beaten,
                     "W" if point.won else ordinal(point.rank) if point.rank else "?",
-                    f"{day(dates.get(point.play_id))}, {game_name(point.game)}: {place(point)}, {point.total} VP.",
+                    f"{play_day(dates.get(point.play_id))}, {game_name(point.game)}: "
+                    f"{place(point)}, {figure(point.total)} VP.",
                     strong=point.won,
                 )
                 for point in stats.form
@@ -78,7 +80,7 @@ def player_charts(stats: statistics.PlayerStats, dates: Mapping[int, datetime]) 
     return charts
 
 
-def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
+def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
     """The game page's charts: score distribution, wins by seat, the breakdown lines of winners and the others."""
     charts: dict[str, Markup] = {}
     if stats.distribution:
@@ -92,7 +94,7 @@ def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
             "chart-distribution",
             "How many scores fell in each range",
             [
-                Column(b.count, f"{b.low} VP" if single else f"{figure(b.low)} to {figure(b.high)} VP")
+                ChartColumn(b.count, f"{figure(b.low)} VP" if single else f"{figure(b.low)} to {figure(b.high)} VP")
                 for b in stats.distribution
             ],
             [figure(int(edge)) for edge in edges],
@@ -133,7 +135,7 @@ def game_charts(stats: statistics.GameStats) -> dict[str, Markup]:
 @bp.get("/players")
 def players() -> Response:
     """The roster: every player with multiplayer plays, wins and win rate, solo plays apart, each linking to a page."""
-    lines = sorted(statistics.read_roster(get_session()), key=lambda line: by_name(line.name))
+    lines = sorted(queries.read_roster(get_session()), key=lambda line: by_name(line.name))
     return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values()))
 
 
@@ -141,11 +143,11 @@ def players() -> Response:
 def player(player_id: int) -> Response:
     """A player's page: plays, wins, win rate, each game's average and best, head to head, recent form, solo."""
     session = get_session()
-    names = statistics.read_names(session)
+    names = queries.read_names(session)
     if player_id not in names:
         abort(404)
-    stats = statistics.player_stats(player_id, statistics.read_player(session, player_id))
-    dates = statistics.read_dates(session, [point.play_id for point in stats.form])
+    stats = figures.player_stats(player_id, queries.read_player(session, player_id))
+    dates = queries.read_dates(session, [point.play_id for point in stats.form])
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
         render_template(
@@ -156,7 +158,7 @@ def player(player_id: int) -> Response:
             versus=versus,
             dates=dates,
             charts=player_charts(stats, dates),
-            day=day,
+            day=play_day,
             place=place,
             game_name=game_name,
         )
@@ -170,18 +172,18 @@ def game(game_id: str) -> Response:
     if rules is None:
         abort(404)
     session = get_session()
-    names = statistics.read_names(session)
-    plays = statistics.read_game(session, game_id)
-    sums = statistics.read_line_sums(session, game_id, plays)
-    stats = statistics.game_stats(game_id, plays, rules.breakdown, sums)
+    names = queries.read_names(session)
+    plays = queries.read_game(session, game_id)
+    sums = queries.read_line_sums(session, game_id, plays)
+    stats = figures.game_stats(game_id, plays, rules.breakdown, sums)
     return make_response(
         render_template(
             "stats/game.html",
             game=rules,
             names=names,
             stats=stats,
-            dates=statistics.read_dates(session, stats.record_plays),
+            dates=queries.read_dates(session, stats.record_plays),
             charts=game_charts(stats),
-            day=day,
+            day=play_day,
         )
     )

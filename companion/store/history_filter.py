@@ -130,9 +130,9 @@ class HistoryFilter(BaseModel):
         return ", ".join(parts)
 
 
-def _start_of(day: date) -> datetime:
+def _start_of(on: date) -> datetime:
     """The first moment of a day, in UTC."""
-    return datetime.combine(day, time.min, tzinfo=UTC)
+    return datetime.combine(on, time.min, tzinfo=UTC)
 
 
 def _player_id(session: Session, flt: HistoryFilter) -> int | None:

@@ -9,6 +9,11 @@ from werkzeug.datastructures import MultiDict
 
 from companion.games.base import NAME_MAX, FieldError, Game, InputErrors
 
+# Labels come from field names; these words are read as capitals at the table.
+ACRONYMS = {"vp": "VP"}
+# An option is a switch, or a table of a fixed count of numbers drawn as one input each ('level_vp-0' ...).
+CHECKBOX, TABLE = "checkbox", "table"
+
 
 @dataclass(frozen=True)
 class OptionField:
@@ -16,7 +21,7 @@ class OptionField:
 
     name: str
     label: str
-    kind: str  # "checkbox" or "numbers"
+    kind: str  # CHECKBOX or TABLE
     value: Any
     help: str
 
@@ -29,12 +34,26 @@ class SeatRow:
     colour: str
 
 
+def whole_number(text: str) -> int | None:
+    """The text as a whole number, or None."""
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def parse_int(text: str | None, field: str) -> int:
     """A whole number typed into a form, or InputErrors naming the field."""
-    try:
-        return int((text or "").strip())
-    except ValueError:
-        raise InputErrors([FieldError(field, "Enter a whole number.")]) from None
+    number = whole_number((text or "").strip())
+    if number is None:
+        raise InputErrors([FieldError(field, "Enter a whole number.")])
+    return number
+
+
+def field_label(name: str) -> str:
+    """A schema field's label when it has no title of its own: 'scroll_vp' -> 'Scroll VP'."""
+    text = " ".join(ACRONYMS.get(word, word) for word in name.split("_"))
+    return text[:1].upper() + text[1:]
 
 
 def option_fields(game: Game, options: dict[str, Any]) -> list[OptionField]:
@@ -42,11 +61,11 @@ def option_fields(game: Game, options: dict[str, Any]) -> list[OptionField]:
     fields = []
     for name, info in game.options_model.model_fields.items():
         value = options.get(name, info.default)
-        label = info.title or name.replace("_", " ").capitalize()
+        label = info.title or field_label(name)
         if info.annotation is bool:
-            fields.append(OptionField(name, label, "checkbox", bool(value), info.description or ""))
+            fields.append(OptionField(name, label, CHECKBOX, bool(value), info.description or ""))
         elif isinstance(info.default, (tuple, list)) and all(isinstance(v, int) for v in info.default):
-            fields.append(OptionField(name, label, "numbers", list(value), info.description or ""))
+            fields.append(OptionField(name, label, TABLE, list(value), info.description or ""))
     return fields
 
 
@@ -55,7 +74,7 @@ def options_from_form(game: Game, form: MultiDict[str, str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     errors = []
     for field in option_fields(game, {}):
-        if field.kind == "checkbox":
+        if field.kind == CHECKBOX:
             options[field.name] = field.name in form
         elif any(f"{field.name}-{i}" in form for i in range(len(field.value))):
             numbers = []
@@ -82,12 +101,19 @@ def new_play_fields(game: Game, rows: list[SeatRow], options: dict[str, Any]) ->
     fields = [("game", game.id)]
     for i, row in enumerate(rows):
         fields += [(f"name-{i}", row.name), (f"colour-{i}", row.colour)]
+    return fields + option_values(game, options)
+
+
+def option_values(game: Game, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The option fields as option_fields() draws them, filled as a person would have set them (the new-play form
+    and the calculator's, to play again or correct a play)."""
+    values: list[tuple[str, str]] = []
     for option in option_fields(game, options):
-        if option.kind == "checkbox":
-            fields += [(option.name, "on")] if option.value else []
+        if option.kind == CHECKBOX:
+            values += [(option.name, "on")] if option.value else []
         else:
-            fields += [(f"{option.name}-{i}", str(v)) for i, v in enumerate(option.value)]
-    return fields
+            values += [(f"{option.name}-{i}", str(v)) for i, v in enumerate(option.value)]
+    return values
 
 
 def seat_rows(form: MultiDict[str, str], count: int) -> list[SeatRow]:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from markupsafe import Markup
 
-from companion.stats.charts import Bar, BarGroup, Column, Point, bar_chart, histogram_chart, line_chart
+from companion.stats.charts import Bar, BarGroup, ChartColumn, Point, bar_chart, histogram_chart, line_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -79,7 +79,7 @@ def test_histogram_counts_and_edges() -> None:
     chart = histogram_chart(
         "scores",
         "Scores",
-        [Column(1, "10 to 19 VP"), Column(4, "20 to 29 VP"), Column(0, "30 to 39 VP")],
+        [ChartColumn(1, "10 to 19 VP"), ChartColumn(4, "20 to 29 VP"), ChartColumn(0, "30 to 39 VP")],
         ["10", "20", "30", "40"],
     )
     svg = parsed(chart)
@@ -93,7 +93,7 @@ def test_histogram_counts_and_edges() -> None:
 
 
 def test_histogram_of_single_values_labels_each_column() -> None:
-    svg = parsed(histogram_chart("s", "S", [Column(2, "5 VP"), Column(1, "6 VP")], ["5", "6"]))
+    svg = parsed(histogram_chart("s", "S", [ChartColumn(2, "5 VP"), ChartColumn(1, "6 VP")], ["5", "6"]))
     ticks = [node for node in svg.iter(f"{SVG}text") if node.get("class") == "tick"]
     assert [(node.text, node.get("x"), node.get("text-anchor")) for node in ticks] == [
         ("5", "25.00%", "middle"),

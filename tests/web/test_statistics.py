@@ -15,9 +15,10 @@ from sqlmodel import Session
 from companion import create_app
 from companion.games import GAMES
 from companion.games.base import name_key
-from companion.stats import figures as statistics
-from companion.stats.figures import PlayRows, SeatRow
+from companion.stats import figures
+from companion.store import statistics as store_stats
 from companion.store.models import FINISHED, IN_PROGRESS, Play, Player, Seat
+from companion.store.statistics import CountedSeat, PlayRows
 from tests.web.helpers import postgres_url
 
 ANN, BOB, CLEO, DMITRI, HANA = 1, 2, 3, 4, 5
@@ -93,12 +94,14 @@ HISTORY = [
 def rows() -> list[PlayRows]:
     """The counted plays of HISTORY as the queries return them (finished, not deleted)."""
     seats = [
-        SeatRow(play, game, player, position, total, rank, lines=tuple((ln["key"], ln["points"]) for ln in lines or ()))
+        CountedSeat(
+            play, game, player, position, total, rank, lines=tuple((ln["key"], ln["points"]) for ln in lines or ())
+        )
         for play, game, d, status, deleted, table in HISTORY
         if status == FINISHED and not deleted
         for position, (player, total, rank, lines) in enumerate(table)
     ]
-    return statistics.group_plays(seats)
+    return store_stats.group_plays(seats)
 
 
 def store(engine) -> None:
@@ -139,20 +142,20 @@ def store(engine) -> None:
 
 
 def test_player_counts_shared_wins_for_each_and_keeps_solo_apart() -> None:
-    ann = statistics.player_stats(ANN, rows())
+    ann = figures.player_stats(ANN, rows())
     assert (ann.plays, ann.wins, ann.shared_wins) == (5, 3, 2)
     assert ann.win_rate == pytest.approx(0.6)
     games = {record.game: record for record in ann.games}
     assert (games["spqf"].plays, games["spqf"].wins, games["spqf"].average) == (4, 2, 30.0)
-    assert games["spqf"].best == statistics.Best(40, 1)
+    assert games["spqf"].best == figures.Best(40, 1)
     assert games["spqf"].win_rate == 0.5
     assert (games["spires"].plays, games["spires"].wins, games["spires"].best.total) == (1, 1, 30)
     (solo,) = ann.solo
-    assert (solo.game, solo.plays, solo.average, solo.best) == ("spires", 2, 58.0, statistics.Best(61, 6))
+    assert (solo.game, solo.plays, solo.average, solo.best) == ("spires", 2, 58.0, figures.Best(61, 6))
 
 
 def test_head_to_head_with_ties_and_shared_wins() -> None:
-    versus = {v.player_id: v for v in statistics.player_stats(ANN, rows()).versus}
+    versus = {v.player_id: v for v in figures.player_stats(ANN, rows()).versus}
     assert set(versus) == {BOB, CLEO}
     bob = versus[BOB]
     assert (bob.plays, bob.wins, bob.their_wins, bob.ahead, bob.behind, bob.level) == (4, 2, 2, 1, 1, 2)
@@ -161,7 +164,7 @@ def test_head_to_head_with_ties_and_shared_wins() -> None:
 
 
 def test_recent_form_oldest_first_without_solo() -> None:
-    form = statistics.player_stats(ANN, rows()).form
+    form = figures.player_stats(ANN, rows()).form
     assert [p.play_id for p in form] == [1, 2, 3, 8, 9]
     assert [(p.won, p.shared) for p in form] == [
         (True, False),
@@ -171,18 +174,18 @@ def test_recent_form_oldest_first_without_solo() -> None:
         (False, False),
     ]
     assert [p.beaten for p in form] == [1.0, 1.0, 0.0, 1.0, 0.5]
-    assert [p.play_id for p in statistics.player_stats(ANN, rows(), form_plays=2).form] == [8, 9]
+    assert [p.play_id for p in figures.player_stats(ANN, rows(), form_plays=2).form] == [8, 9]
 
 
 def test_a_player_with_only_a_deleted_play_has_nothing() -> None:
-    dmitri = statistics.player_stats(DMITRI, rows())
+    dmitri = figures.player_stats(DMITRI, rows())
     assert (dmitri.plays, dmitri.wins, dmitri.win_rate, dmitri.games, dmitri.form) == (0, 0, None, (), ())
 
 
 def test_game_figures() -> None:
-    stats = statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
+    stats = figures.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
     assert (stats.plays, stats.shared_plays, stats.seats, stats.scored_seats) == (4, 1, 11, 9)
-    assert stats.record == statistics.Record(50, (statistics.Holder(BOB, 3),))
+    assert stats.record == figures.Record(50, (figures.Holder(BOB, 3),))
     assert stats.average_winning == 42.5
     assert [(b.low, b.high, b.count) for b in stats.distribution] == [
         (10, 19, 1),
@@ -198,7 +201,7 @@ def test_game_figures() -> None:
 
 
 def test_breakdown_lines_leave_out_seats_without_one() -> None:
-    stats = statistics.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
+    stats = figures.game_stats("spqf", rows(), GAMES["spqf"].breakdown)
     lines = {line.key: line for line in stats.lines}
     assert [line.key for line in stats.lines] == ["vp_tokens", "vp_cards"]  # the game's order
     assert lines["vp_tokens"].label == "VP tokens"
@@ -211,17 +214,17 @@ def test_breakdown_lines_leave_out_seats_without_one() -> None:
 
 
 def test_solo_spires_apart_and_a_shared_record() -> None:
-    stats = statistics.game_stats("spires", rows(), GAMES["spires"].breakdown)
+    stats = figures.game_stats("spires", rows(), GAMES["spires"].breakdown)
     assert (stats.plays, stats.shared_plays, stats.average_winning) == (1, 1, 30.0)
     assert [h.player_id for h in stats.record.holders] == [ANN, CLEO]
     assert [(p.position, p.plays, p.wins) for p in stats.positions] == [(0, 1, 1), (1, 1, 1)]
     assert (stats.solo_plays, stats.solo_average) == (2, 58.0)
-    assert stats.solo_record == statistics.Record(61, (statistics.Holder(ANN, 6),))
+    assert stats.solo_record == figures.Record(61, (figures.Holder(ANN, 6),))
     assert stats.lines == () and stats.deciding is None
 
 
 def test_a_game_never_played() -> None:
-    stats = statistics.game_stats("speros", rows())
+    stats = figures.game_stats("speros", rows())
     assert (stats.plays, stats.record, stats.average_winning, stats.distribution, stats.lines) == (
         0,
         None,
@@ -232,17 +235,17 @@ def test_a_game_never_played() -> None:
 
 
 def test_histogram_round_widths() -> None:
-    assert statistics.histogram([]) == ()
-    assert [(b.low, b.high, b.count) for b in statistics.histogram([5, 5, 7])] == [(5, 5, 2), (6, 6, 0), (7, 7, 1)]
-    wide = statistics.histogram([-12, 0, 99, 140])
-    assert len(wide) <= statistics.HISTOGRAM_BINS
+    assert figures.histogram([]) == ()
+    assert [(b.low, b.high, b.count) for b in figures.histogram([5, 5, 7])] == [(5, 5, 2), (6, 6, 0), (7, 7, 1)]
+    wide = figures.histogram([-12, 0, 99, 140])
+    assert len(wide) <= figures.HISTOGRAM_BINS
     assert wide[0].low <= -12 and wide[-1].high >= 140
     assert sum(b.count for b in wide) == 4
     assert {b.high - b.low + 1 for b in wide} == {50}
 
 
 def test_roster_lines() -> None:
-    lines = {line.player_id: (line.plays, line.wins, line.solo) for line in statistics.roster_lines(rows(), ROSTER)}
+    lines = {line.player_id: (line.plays, line.wins, line.solo) for line in figures.roster_lines(rows(), ROSTER)}
     assert lines == {ANN: (5, 3, 2), BOB: (4, 2, 0), CLEO: (4, 2, 0), DMITRI: (0, 0, 0), HANA: (0, 0, 0)}
 
 
@@ -271,19 +274,19 @@ def count_queries(engine) -> list[str]:
 def test_queries_read_what_the_pure_figures_expect(engine) -> None:
     with Session(engine) as session:
         queries = count_queries(engine)
-        ann = statistics.player_stats(ANN, statistics.read_player(session, ANN))
-        assert ann == statistics.player_stats(ANN, rows())
+        ann = figures.player_stats(ANN, store_stats.read_player(session, ANN))
+        assert ann == figures.player_stats(ANN, rows())
         for game in ("spqf", "spires"):
-            plays = statistics.read_game(session, game)
-            sums = statistics.read_line_sums(session, game, plays)
-            assert sums == statistics.line_sums([p for p in rows() if p.game == game and not p.solo])
-            read = statistics.game_stats(game, plays, GAMES[game].breakdown, sums)
-            assert read == statistics.game_stats(game, rows(), GAMES[game].breakdown)
-        assert statistics.read_dates(session, [3, 1, 3]) == {1: day(1), 3: day(3)}
-        assert statistics.read_dates(session, []) == {}
-        roster = statistics.read_roster(session)
-        assert sorted(roster, key=lambda line: line.player_id) == statistics.roster_lines(rows(), ROSTER)
-        assert statistics.read_names(session) == {
+            plays = store_stats.read_game(session, game)
+            sums = store_stats.read_line_sums(session, game, plays)
+            assert sums == figures.line_sums([p for p in rows() if p.game == game and not p.solo])
+            read = figures.game_stats(game, plays, GAMES[game].breakdown, sums)
+            assert read == figures.game_stats(game, rows(), GAMES[game].breakdown)
+        assert store_stats.read_dates(session, [3, 1, 3]) == {1: day(1), 3: day(3)}
+        assert store_stats.read_dates(session, []) == {}
+        roster = store_stats.read_roster(session)
+        assert sorted(roster, key=lambda line: line.player_id) == figures.roster_lines(rows(), ROSTER)
+        assert store_stats.read_names(session) == {
             ANN: "Ann",
             BOB: "Bob",
             CLEO: "Cleo",
@@ -297,7 +300,7 @@ def test_queries_read_what_the_pure_figures_expect(engine) -> None:
 
 def test_player_rows_hold_every_seat_of_the_players_plays(engine) -> None:
     with Session(engine) as session:
-        plays = statistics.read_player(session, BOB)
+        plays = store_stats.read_player(session, BOB)
     assert [p.id for p in plays] == [1, 2, 3, 9]
     assert [len(p.seats) for p in plays] == [3, 3, 2, 3]
     assert all(seat.lines == () for p in plays for seat in p.seats)
@@ -305,7 +308,7 @@ def test_player_rows_hold_every_seat_of_the_players_plays(engine) -> None:
 
 def test_game_rows_know_breakdowns_and_leave_out_deleted_and_unfinished(engine) -> None:
     with Session(engine) as session:
-        plays = statistics.read_game(session, "spqf")
+        plays = store_stats.read_game(session, "spqf")
     assert [p.id for p in plays] == [1, 2, 3, 9]
     assert [[seat.has_breakdown for seat in p.seats] for p in plays] == [
         [True] * 3,
