@@ -102,7 +102,7 @@ def export_backup(session: Session) -> dict[str, Any]:
         for seat in play.seats:
             players.setdefault(seat.player_id, seat.player)
     return {
-        "games": [_game(game, game_ref[game.id]) for game in games],
+        "games": [_bg_game(game, game_ref[game.id]) for game in games],
         "players": [
             {
                 "id": player.id,
@@ -118,7 +118,7 @@ def export_backup(session: Session) -> dict[str, Any]:
     }
 
 
-def _game(game: Game, ref: int) -> dict[str, Any]:
+def _bg_game(game: Game, ref: int) -> dict[str, Any]:
     """One of our games as a BG Stats game (its BGG id only where one is known)."""
     entry: dict[str, Any] = {
         "id": ref,
