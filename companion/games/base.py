@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
-from companion.games.wording import figure, join_names
+from companion.games.wording import capital, figure, join_names
 
 if TYPE_CHECKING:
     from companion.games.live import Live
@@ -65,10 +65,6 @@ class PlayerInput(Schema):
     """Base of a game's per-player input: every game knows its players by name."""
 
     name: PlayerName
-
-
-class NoOptions(Schema):
-    """Options of a game that has none."""
 
 
 def number_table(value: Any, size: int, what: str, upper: int) -> tuple[int, ...]:
@@ -182,6 +178,13 @@ def winners_sentence(result: Mapping[str, Any]) -> str:
     return f"{names} share the victory with {vp}."
 
 
+def leads_sentence(result: Result) -> str:
+    """Who leads as it stands, for a tracker's notes: 'Cleo leads with 4 VP.', 'Ann and Bob lead with 4 VP.'."""
+    leaders = [p for p in result.players if p.rank == 1]
+    verb = "leads" if len(leaders) == 1 else "lead"
+    return f"{join_names([p.name for p in leaders])} {verb} with {figure(leaders[0].total)} VP."
+
+
 # One player as rank_scores() takes them: the name, the explained lines, and facts the result carries beside them.
 ScoreRow = tuple[str, Sequence[Line], dict[str, Any]]
 
@@ -233,10 +236,7 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
         # Equal keys can still read differently (Speros counts each player's own colour): then name everyone's.
         shown = {tb.show(p) for p in group}
         equal = f"{shown.pop()} each" if len(shown) == 1 else each
-        # Only the first letter: str.capitalize() would lowercase the rule's own words ("Civilization Level").
-        return f"{tb.label[:1].upper()}{tb.label[1:]} is equal too: {equal}. " + _explain_tie(
-            group, tiebreaks, level + 1
-        )
+        return f"{capital(tb.label)} is equal too: {equal}. " + _explain_tie(group, tiebreaks, level + 1)
     text = f"Tie-break, {tb.label}: {each}."
     for value in values:
         subgroup = [p for p in group if tb.key(p) == value]
@@ -358,6 +358,8 @@ class Game:
     options_model: type[Schema]
     breakdown: tuple[tuple[str, str], ...]
     score: Callable[[Sequence[Any], Any], Result]
+    # Live play at the table (games/live.py): every game has a tracker.
+    live: Live
     colours: tuple[str, ...] = ()
     blurb: str = ""
     player_count: Callable[[int, Any], str | None] | None = None
@@ -366,12 +368,10 @@ class Game:
     reference_notes: Callable[[Any], list[str]] | None = None
     # A blank score pad to fill in by hand, for the options (the score sheet's rows, with empty boxes).
     pad: Callable[[Any], Pad] | None = None
-    # Live play at the table (games/live.py); None for a game that only has the end-game calculator.
-    live: Live | None = None
 
     @property
     def has_tracker(self) -> bool:
-        """True when the game can be tracked while it is played."""
+        """True when the game can be tracked while it is played: every game now (kept for the pages and the API)."""
         return self.live is not None
 
     def winners_sentence(self, result: Mapping[str, Any]) -> str:
@@ -441,7 +441,7 @@ class Game:
         return errors
 
 
-def read_path(state: dict[str, Any], path: str) -> Any:
+def read_path(state: Mapping[str, Any], path: str) -> Any:
     """The value at a dotted path such as 'towers.red', or None when there is none."""
     value: Any = state
     for part in path.split("."):
@@ -451,34 +451,9 @@ def read_path(state: dict[str, Any], path: str) -> Any:
     return value
 
 
-def counter_values(state: dict[str, Any], prefix: str = "") -> list[tuple[str, int]]:
-    """Every whole-number field of a state with its dotted path, e.g. ('towers.red', 3): what a tracker counts."""
-    found: list[tuple[str, int]] = []
-    for key, value in state.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            found += counter_values(value, path + ".")
-        elif isinstance(value, int) and not isinstance(value, bool):
-            found.append((path, value))
-    return found
-
-
 def with_value(state: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
     """A copy of the state with the value at a dotted path replaced."""
     head, _, rest = path.partition(".")
     copy = dict(state)
     copy[head] = with_value(state.get(head, {}), rest, value) if rest else value
     return copy
-
-
-def set_counter(model: type[Schema], state: dict[str, Any], path: str, value: Any, **fixed: Any) -> dict[str, Any]:
-    """The state with a counter at `path` set to `value`, validated by the model, or InputErrors."""
-    old = read_path(state, path)
-    if isinstance(old, bool) or not isinstance(old, int):
-        raise InputErrors([FieldError(path, "There is no such counter.")])
-    new_state = with_value(state, path, value)
-    try:
-        model.model_validate({**fixed, **new_state})
-    except ValidationError as exc:
-        raise InputErrors(validation_errors(exc)) from None
-    return new_state

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from companion.games.base import FieldError, InputErrors, Note, Result, read_path, validation_errors, with_value
+from companion.games.wording import capital, figure, signed
 
 if TYPE_CHECKING:
     from companion.games.base import Game
@@ -195,7 +196,7 @@ class Live:
 
 def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict: bool) -> Action:
     """An action from its raw name and parameters (JSON strict, form text lax), or InputErrors."""
-    live = _live(game)
+    live = game.live
     name = raw.get("action")
     if not isinstance(name, str) or name not in live.actions:
         known = ", ".join(sorted(live.actions))
@@ -216,7 +217,7 @@ def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict
 
 def validate_start(game: Game, names: Sequence[str], colours: Sequence[str], options: Any) -> tuple[list[Any], Any]:
     """Validate a play about to start as its start state would be scored: (players, options) or InputErrors."""
-    live = _live(game)
+    live = game.live
     try:
         opts = game.options_model.model_validate(options if options is not None else {})
     except ValidationError:
@@ -238,7 +239,7 @@ def validate_start(game: Game, names: Sequence[str], colours: Sequence[str], opt
 
 def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
     """Run an action and check that the whole play still holds by the rules and bounds; InputErrors if not."""
-    live = _live(game)
+    live = game.live
     applied = live.actions[action.name].run(copy.deepcopy(state), action, ctx)
     try:
         game.validate(*live.scoring_input(applied.state, ctx))
@@ -254,7 +255,7 @@ def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
 def _errors(game: Game, state: State, ctx: Context) -> set[tuple[str, str]]:
     """What the game refuses in a state, as (field, message) pairs; empty when it holds."""
     try:
-        game.validate(*_live(game).scoring_input(state, ctx))
+        game.validate(*game.live.scoring_input(state, ctx))
     except InputErrors as refused:
         return {(e.field, e.message) for e in refused.errors}
     return set()
@@ -262,26 +263,19 @@ def _errors(game: Game, state: State, ctx: Context) -> set[tuple[str, str]]:
 
 def standing(game: Game, state: State, ctx: Context) -> Standing:
     """The state scored as it stands now (InputErrors while it can't be scored)."""
-    players, options = game.validate(*_live(game).scoring_input(state, ctx))
+    players, options = game.validate(*game.live.scoring_input(state, ctx))
     return Standing(state, ctx, players, options, game.score(players, options))
 
 
 def describe(game: Game, action: Action, ctx: Context, before: State | None = None) -> str:
     """An action said for the table, e.g. for undo (in its fullest words when the state before it is given)."""
-    return _live(game).actions[action.name].text(action, ctx, before)
+    return game.live.actions[action.name].text(action, ctx, before)
 
 
 @functools.cache
 def _takes_before(describe: Callable[..., str]) -> bool:
     """Whether a game's describe function takes the state before the action as a third argument."""
     return len(inspect.signature(describe).parameters) >= 3
-
-
-def _live(game: Game) -> Live:
-    """The game's Live, or InputErrors when it has no tracker."""
-    if game.live is None:
-        raise InputErrors([FieldError("game", f"{game.name} has no tracker.")])
-    return game.live
 
 
 # The generic counter actions every tracker has: add to a counter, or set it.
@@ -319,7 +313,10 @@ def step_counter(state: State, action: Action, ctx: Context) -> tuple[State, int
     return write_counter(state, action.seat, path, new), old, new
 
 
-def counter_actions(after: Callable[..., Applied] | None = None) -> dict[str, ActionSpec]:
+AfterCounter = Callable[[State, State, Action, Context, int, int], Applied]
+
+
+def counter_actions(after: AfterCounter | None = None) -> dict[str, ActionSpec]:
     """The generic 'add' and 'set' actions, for a seat or (without a player) the table.
 
     `after(old_state, new_state, action, ctx, old, new)` lets a game apply the rules a counter triggers.
@@ -338,11 +335,11 @@ def counter_actions(after: Callable[..., Applied] | None = None) -> dict[str, Ac
         label = ctx.live.label(action.params.field)
         if isinstance(action.params, AddParams):
             delta = action.params.delta
-            said = f"{label} {'+' if delta >= 0 else '−'}{abs(delta)}"
+            # A step of 0 still reads as a step: '+0', where signed() writes '0'.
+            said = f"{label} {signed(delta) if delta else '+0'}"
         else:
-            value = action.params.value
-            said = f"{label} set to {'−' if value < 0 else ''}{abs(value)}"
-        return f"{ctx.who(action.seat)}, {said}" if action.seat is not None else said[:1].upper() + said[1:]
+            said = f"{label} set to {figure(action.params.value)}"
+        return f"{ctx.who(action.seat)}, {said}" if action.seat is not None else capital(said)
 
     return {
         "add": ActionSpec(run, AddParams, "optional", text),

@@ -28,6 +28,7 @@ from companion.games.base import (
     Schema,
     TieBreak,
     as_seated,
+    leads_sentence,
     name_key,
     rank_scores,
 )
@@ -43,7 +44,8 @@ from companion.games.live import (
     State,
     counter_actions,
 )
-from companion.games.wording import figure, join_names, plural
+from companion.games.turns import active_seat, seat_of_turn, turns_left
+from companion.games.wording import capital, figure, join_names, plural, sum_text
 
 Colour = Literal["green", "red", "blue", "black"]
 Terrain = Literal["forest", "mountain", "ocean", "swamp", "artifact"]
@@ -228,28 +230,15 @@ def set_limit(mix: Mapping[frozenset[str], int]) -> tuple[int, frozenset[str]]:
     return best
 
 
-def max_resource_sets(mix: Mapping[frozenset[str], int]) -> int:
-    """The maximum number of disjoint resource sets (each a Crystal, an Iron and a Gold from 3 cards)."""
-    return set_limit(mix)[0]
-
-
 def resource_sets(cards: Iterable[Iterable[str]]) -> int:
-    """The maximum number of disjoint resource sets among cards given as their lists of resources."""
-    return max_resource_sets(resource_mix(cards))
+    """The maximum number of disjoint resource sets (each a Crystal, an Iron and a Gold from 3 cards) among cards
+    given as their lists of resources."""
+    return set_limit(resource_mix(cards))[0]
 
 
 def _resource_words(wanted: frozenset[str]) -> str:
     """'iron', 'crystal or gold' in the rulebook's order."""
-    names = [r for r in RESOURCES if r in wanted]
-    return " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
-
-
-def _sum_text(values: Sequence[int]) -> str:
-    """'3 + 2 − 1' for [3, 2, -1], with the true minus."""
-    text = figure(values[0])
-    for value in values[1:]:
-        text += f" − {-value}" if value < 0 else f" + {value}"
-    return text
+    return join_names([r for r in RESOURCES if r in wanted], "or")
 
 
 # Listing every printed value stays readable up to about a dozen cards; beyond that only the sums are shown.
@@ -271,11 +260,11 @@ def _captured_line(player: SperosPlayer) -> Line:
         if len(values) == 1:
             parts.append(f"1 {word}: {figure(total)} VP")
         elif len(values) <= LIST_VALUES_MAX:
-            parts.append(f"{plural(len(values), word)}: {_sum_text(values)} = {figure(total)} VP")
+            parts.append(f"{plural(len(values), word)}: {sum_text(values)} = {figure(total)} VP")
         else:
             parts.append(f"{plural(len(values), word)}: {figure(total)} VP in all")
     points = sum(c.vp for c in player.captured)
-    together = f"; together {_sum_text(sums)} = {figure(points)} VP." if len(parts) > 1 else "."
+    together = f"; together {sum_text(sums)} = {figure(points)} VP." if len(parts) > 1 else "."
     why = "; ".join(parts) + together
     return Line("captured", LABELS["captured"], points, why)
 
@@ -290,7 +279,7 @@ def _resource_line(player: SperosPlayer) -> Line:
         return Line("resource_sets", LABELS["resource_sets"], 0, "No captured card shows a resource: 0 VP.")
     missing = [r for r in RESOURCES if able_to_fill(mix, frozenset({r})) == 0]
     if missing:
-        why = f"No set, as no captured card shows {' or '.join(missing)}: 0 VP."
+        why = f"No set, as no captured card shows {join_names(missing, 'or')}: 0 VP."
         return Line("resource_sets", LABELS["resource_sets"], 0, why)
     n_wanted = able_to_fill(mix, wanted)
     if len(wanted) == len(RESOURCES):
@@ -382,7 +371,7 @@ def _mastery_line(player: SperosPlayer, options: SperosOptions, names: Sequence[
             shares.append(share)
             parts.append(f"{title}: {card.vp} VP split {len(leaders)} ways, rounded down, {share} VP")
     points = sum(shares)
-    together = f"; together {_sum_text(shares)} = {points} VP." if len(parts) > 1 else "."
+    together = f"; together {sum_text(shares)} = {points} VP." if len(parts) > 1 else "."
     return Line("mastery", LABELS["mastery"], points, "; ".join(parts) + together)
 
 
@@ -614,7 +603,6 @@ MINION: Final = "minion"
 GENERAL: Final = "general"
 ARTIFACT_ENCAMPMENTS = 5  # "Every Artifact card features 5 Encampments"
 BONUS_FIELDS = tuple(f"bonus_{n}" for n in range(1, BONUS_OBJECTIVES_DEALT + 1))
-FIRST_SEAT = 0
 UnitKind = Literal["minion", "general"]
 
 
@@ -637,7 +625,8 @@ def card_name(card: dict[str, Any]) -> str:
 
 def _card(table: dict[str, Any], card_id: int) -> dict[str, Any]:
     """A card in play by its number, or InputErrors."""
-    for card in table["cards"]:
+    cards: list[dict[str, Any]] = table["cards"]
+    for card in cards:
         if card["id"] == card_id:
             return card
     raise InputErrors([FieldError("card", f"There is no card {card_id} in play.")])
@@ -1025,22 +1014,19 @@ def _capturable(state: State, ctx: Context, card: dict[str, Any]) -> list[str]:
     return [f"{decided.captured_by} may capture {card_name(card)}: {decided.why}"]
 
 
-def active_seat(table: dict[str, Any], count: int) -> int:
-    """The seat whose turn it is, clockwise from the first player."""
-    return (FIRST_SEAT + table["turn"] - 1) % count
-
-
 def final_turn(table: dict[str, Any], count: int) -> int | None:
     """'After the last Location card is drawn, that player finishes the turn and every other player gets one more
     turn': the number of the game's last turn, once the last card is marked drawn."""
-    return table["last_drawn"] + count - 1 if table["last_drawn"] is not None else None
+    drawn: int | None = table["last_drawn"]
+    return drawn + count - 1 if drawn is not None else None
 
 
 def end_reason(state: State, ctx: Context) -> str | None:
     """Why the game is over, once it is: 'If a player starts his or her turn with no Units in his or her Base Camp,
     the game immediately ends' (said when the turn starts: units deployed during a turn, or back home before the
     next, don't end it), or the final turns after the last Location card are played."""
-    return state["table"].get("ended")
+    ended: str | None = state["table"].get("ended")
+    return ended
 
 
 def while_playing(run: Callable[[State, Action, Context], Applied]) -> Callable[[State, Action, Context], Applied]:
@@ -1068,12 +1054,12 @@ def countdown(state: State, ctx: Context) -> str | None:
     last = final_turn(table, count)
     if last is None or end_reason(state, ctx):
         return None
-    left = [ctx.names[(FIRST_SEAT + turn - 1) % count] for turn in range(table["turn"] + 1, last + 1)]
-    active = ctx.names[active_seat(table, count)]
+    active = active_seat(table, count)
+    left = [ctx.names[seat] for seat in turns_left(active, seat_of_turn(table["last_drawn"], count), count)]
     if not left:
-        return f"{active} takes the last turn; then score."
+        return f"{ctx.names[active]} takes the last turn; then score."
     verb = "takes one more turn" if len(left) == 1 else "take one more turn each"
-    return f"{active} finishes, then {join_names(left)} {verb}."
+    return f"{ctx.names[active]} finishes, then {join_names(left)} {verb}."
 
 
 def next_turn(state: State, action: Action, ctx: Context) -> Applied:
@@ -1110,7 +1096,7 @@ def last_drawn(state: State, action: Action, ctx: Context) -> Applied:
     table = state["table"]
     count = len(ctx.names)
     if action.params.drawn and table["last_drawn"] is not None:
-        drawer = ctx.names[(FIRST_SEAT + table["last_drawn"] - 1) % count]
+        drawer = ctx.names[seat_of_turn(table["last_drawn"], count)]
         raise InputErrors(
             [
                 FieldError(
@@ -1197,15 +1183,7 @@ def live_notes(standing: Standing) -> list[Note]:
     """Whose turn, who leads, which cards may be captured and why, and the end of the game."""
     state, ctx, result = standing.state, standing.ctx, standing.result
     table = state["table"]
-    notes = []
-    leaders = [p for p in result.players if p.rank == 1]
-    if any(p.total for p in result.players):
-        notes.append(
-            Note(
-                f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} with "
-                f"{figure(leaders[0].total)} VP."
-            )
-        )
+    notes = [Note(leads_sentence(result))] if any(p.total for p in result.players) else []
     for card in table["cards"]:
         decided = capture_now(card, ctx.names)
         if decided.captured_by is not None:
@@ -1327,7 +1305,7 @@ def describe_explore(action: Action, ctx: Context, before: State | None = None) 
     encampments = ARTIFACT_ENCAMPMENTS if params.terrain == "artifact" else params.encampments
     shows = f"({plural(encampments, 'encampment')}, {join_names(params.resources)}, {figure(params.vp)} VP)"
     if action.seat is None:
-        return f"{card[0].upper()}{card[1:]} is put into play {shows}"
+        return f"{capital(card)} is put into play {shows}"
     return f"{ctx.names[action.seat]} puts {card} into play {shows}"
 
 

@@ -6,8 +6,9 @@ docs/rules.md, "Spires".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
+from typing import Any
 
 from pydantic import Field
 
@@ -28,7 +29,7 @@ from companion.games.base import (
     read_path,
 )
 from companion.games.live import Action, Applied, Context, Live, Standing, State, counter_actions
-from companion.games.wording import figure, join_names, plural
+from companion.games.wording import capital, figure, join_names, plural
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3
@@ -146,8 +147,7 @@ def _tower_lines(player: SpiresPlayer) -> list[Line]:
 
 def _towers_text(towers: dict[str, int]) -> str:
     """'Red 3, blue 3': the towers counted, the sentence's first word capitalised."""
-    text = ", ".join(f"{suit} {n}" for suit, n in towers.items())
-    return text[:1].upper() + text[1:]
+    return capital(", ".join(f"{suit} {n}" for suit, n in towers.items()))
 
 
 def _scroll_line(player: SpiresPlayer) -> Line:
@@ -311,7 +311,9 @@ def _deck_what(path: str) -> str:
     return f"{DECK_HOLDS[path]} {path.removeprefix('towers.')} cards"
 
 
-def deck_totals(counts: Sequence[tuple[str, dict]], discard: dict | None) -> dict[str, list[tuple[str, int]]]:
+def deck_totals(
+    counts: Sequence[tuple[str, Mapping[str, Any]]], discard: Mapping[str, Any] | None
+) -> dict[str, list[tuple[str, int]]]:
     """Who holds how many of each deck-bounded counter: {path: [(holder, count), ...]}, zero counts left out; the
     discard pile (solo) is a holder of symbols."""
     held: dict[str, list[tuple[str, int]]] = {}
@@ -364,7 +366,7 @@ def deck_refusal(state: State, ctx: Context, path: str, old: int, new: int) -> F
     who = join_names([f"{first} has {mine}", *(f"{name} {n}" for name, n in others)])
     return FieldError(
         path,
-        f"The deck has only {_deck_what(key)}; {total} counted in all. {who[:1].upper()}{who[1:]}. {_deck_rule(key)}",
+        f"The deck has only {_deck_what(key)}; {total} counted in all. {capital(who)}. {_deck_rule(key)}",
     )
 
 
@@ -434,12 +436,12 @@ def flagged(standing: Standing, seat: int) -> set[str]:
     return {f"towers.{suit}" for suit, n in towers.items() if n > SHORT_TOWER_MAX}
 
 
-def start_table(options: SpiresOptions) -> dict:
+def start_table(options: SpiresOptions) -> dict[str, Any]:
     """In solo, the discard pile's symbols (as given when the play started); nothing otherwise."""
     return {"discard": options.discard.model_dump()} if options.solo else {}
 
 
-def to_input(state: State, ctx: Context) -> tuple[list[dict], dict]:
+def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Each seat's counts, and the options with the discard pile as counted at the table."""
     players = [{"name": name, **seat} for name, seat in zip(ctx.names, state["seats"], strict=True)]
     options = ctx.options.model_dump(mode="json")
@@ -461,7 +463,7 @@ def _count_label(path: str) -> str:
     return path.removeprefix("towers.").capitalize()
 
 
-def view(standing: Standing) -> dict:
+def view(standing: Standing) -> dict[str, Any]:
     """Each seat's rows to count in one tap (the counter, its name, its count now), in solo the discard pile's, and
     the chips to tap; a tower's chips from 4 up are marked, since every card of such a tower scores −1."""
     discard = standing.state["table"].get("discard", {}) if standing.options.solo else None

@@ -24,6 +24,7 @@ from companion.games.base import (
     Schema,
     ScoreRow,
     TieBreak,
+    leads_sentence,
     number_table,
     rank_scores,
 )
@@ -39,7 +40,8 @@ from companion.games.live import (
     State,
     counter_actions,
 )
-from companion.games.wording import join_names, plural
+from companion.games.turns import FIRST_SEAT, active_seat, round_number, turn_order_from, turns_left
+from companion.games.wording import capital, join_names, plural, signed
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -215,8 +217,8 @@ def reference_notes(options: SpqfOptions) -> list[str]:
             "stored); oak leaves never count."
         ),
         (
-            f"Monument bonus: +{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie for the "
-            "most (everyone at 0 included) awards it to nobody."
+            f"Monument bonus: {signed(MONUMENT_BONUS)} VP to the single player with the most Monument VP; a tie for "
+            "the most (everyone at 0 included) awards it to nobody."
         ),
         "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
     ]
@@ -267,8 +269,6 @@ def setup(count: int, options: SpqfOptions) -> list[str]:
 
 # Live play at the table: whose turn it is, the first player to each level, and the end of the game.
 
-# The new-play form puts the first player first in turn order.
-FIRST_SEAT = 0
 LEVEL_FIELD = "civ_level"
 # The table's record of the turn each seat reached each level on: {level: {seat: turn}}, kept from a seat's first
 # expansion on (plays begun before it have none, and the start table stays as the API documents it).
@@ -280,26 +280,6 @@ SEAT_COUNTERS = ("vp_tokens", "civ_level", "monument_modifiers", "vp_cards")
 def start_table(options: SpqfOptions) -> dict[str, Any]:
     """Turn 1 (the first player's), no level taken yet, the Civilization deck not yet empty, the end not begun."""
     return {"turn": 1, "first": {}, "last_card": False, "end_round": None}
-
-
-def active_seat(table: dict[str, Any], count: int) -> int:
-    """The seat whose turn it is: turns go round the table from the first player."""
-    return (FIRST_SEAT + table["turn"] - 1) % count
-
-
-def round_number(table: dict[str, Any], count: int) -> int:
-    """The round the current turn belongs to, from 1."""
-    return (table["turn"] - 1) // count + 1
-
-
-def turn_order_from(active: int, count: int) -> list[int]:
-    """Every seat in turn order beginning with the active player: how ties between expanding players break."""
-    return [(active + step) % count for step in range(count)]
-
-
-def turns_left(active: int, first: int, count: int) -> list[int]:
-    """The seats still to play after the active player's turn, to finish the round that ends before `first`."""
-    return [(active + step) % count for step in range(1, (first - active - 1) % count + 1)]
 
 
 def end_reasons(state: State, ctx: Context) -> list[str]:
@@ -319,7 +299,7 @@ def turns_followed(table: dict[str, Any]) -> bool:
     """Whether the tracker knows whose turn it is: Next turn is optional, and a play still on turn 1 can't tell the
     first player's first turn from a group that never taps it, so only from the first Next turn on is it followed
     (the end can't begin in the first player's very first turn, and the in-turn tie-break waits for it too)."""
-    return table["turn"] > 1
+    return int(table["turn"]) > 1
 
 
 def countdown(state: State, ctx: Context) -> str:
@@ -328,7 +308,7 @@ def countdown(state: State, ctx: Context) -> str:
     count = len(ctx.names)
     table = state["table"]
     if not turns_followed(table):
-        last = ctx.names[(FIRST_SEAT - 1) % count]
+        last = ctx.names[turn_order_from(FIRST_SEAT, count)[-1]]
         return f"Finish the round up to {last}'s turn, the last in turn order; then enter the Monuments and finish."
     active = active_seat(table, count)
     left = turns_left(active, FIRST_SEAT, count)
@@ -355,7 +335,8 @@ def _track_end(state: State, ctx: Context, said: list[str]) -> State:
 def reached_turn(table: dict[str, Any], seat: int, level: int) -> int | None:
     """The turn on which a seat reached a level, as the tracker saw it (None: not known, e.g. reached before the
     tracker kept it)."""
-    return table.get(REACHED, {}).get(str(level), {}).get(str(seat))
+    turn: int | None = table.get(REACHED, {}).get(str(level), {}).get(str(seat))
+    return turn
 
 
 def _mark_reached(table: dict[str, Any], seat: int, level: int) -> None:
@@ -375,7 +356,7 @@ def _unmark_reached(table: dict[str, Any], seat: int, level: int) -> None:
 def _give_token(state: State, level: int, seat: int, turn: int) -> int | None:
     """Hand the level's first-player token to a seat: +1 VP token to it, −1 to the seat that held it (returned)."""
     first = state["table"]["first"]
-    holder = first.get(str(level), {}).get("seat")
+    holder: int | None = first.get(str(level), {}).get("seat")
     if holder is not None:
         state["seats"][holder][TOKENS_FIELD] = max(0, state["seats"][holder][TOKENS_FIELD] - 1)
     state["seats"][seat][TOKENS_FIELD] += 1
@@ -549,7 +530,7 @@ def end(standing: Standing) -> End:
     """Whether one of the three end conditions holds now, and which."""
     reasons = end_reasons(standing.state, standing.ctx)
     text = join_names(reasons)
-    return End(bool(reasons), f"{text[:1].upper()}{text[1:]}." if reasons else None)
+    return End(bool(reasons), f"{capital(text)}." if reasons else None)
 
 
 def live_notes(standing: Standing) -> list[Note]:
@@ -557,9 +538,8 @@ def live_notes(standing: Standing) -> list[Note]:
     state, ctx, result = standing.state, standing.ctx, standing.result
     table = state["table"]
     notes = []
-    leaders = [p for p in result.players if p.rank == 1]
-    if len(leaders) == 1:
-        notes.append(Note(f"{leaders[0].name} leads with {plural(leaders[0].total, 'VP', 'VP')}."))
+    if sum(p.rank == 1 for p in result.players) == 1:
+        notes.append(Note(leads_sentence(result)))
     # Before anyone scores, everyone is tied on 0: saying so is noise.
     if result.tiebreak and any(p.total for p in result.players):
         notes.append(Note(f"As it stands: {result.tiebreak}"))

@@ -23,6 +23,7 @@ from companion.games.base import (
     Result,
     Schema,
     ScoreRow,
+    leads_sentence,
     number_table,
     rank_scores,
 )
@@ -39,7 +40,7 @@ from companion.games.live import (
     State,
     counter_actions,
 )
-from companion.games.wording import join_names, plural
+from companion.games.wording import plural, sum_text
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -109,9 +110,7 @@ LABELS = dict(BREAKDOWN)
 
 def _sum_text(values: Sequence[int]) -> str:
     """'2 + 4 + 0 = 6' for several values, '4' for one."""
-    if len(values) == 1:
-        return str(values[0])
-    return " + ".join(str(v) for v in values) + f" = {sum(values)}"
+    return sum_text(values) + (f" = {sum(values)}" if len(values) > 1 else "")
 
 
 def _track_line(player: SpyriumPlayer) -> Line:
@@ -230,7 +229,6 @@ BUILDING_VP_CHIPS = tuple(range(12))
 BUILDING_COST_CHIPS = tuple(range(12))
 SEAT_COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
 SCORING_FIELDS = ("vp_track", "building_vp", "technique_vp", "money", "spyrium", "workers")
-BONUS_CHOICES = ("worker", "money")
 # 'The player must pay an activation cost of £1 to the bank for each remaining worker next to that card': the spaces
 # beside a card hold any number of workers, at most every worker of every player.
 WORKERS_BESIDE_MAX = WORKERS_MAX * MAX_PLAYERS
@@ -590,14 +588,8 @@ def live_notes(standing: Standing) -> list[Note]:
     turn = state["table"]["turn"]
     first = "Before turn 1: start it to pay the first income."
     notes = [Note(f"Turn {turn} of {TURNS} (period {period(turn)}).") if turn else Note(first)]
-    leaders = [p for p in result.players if p.rank == 1]
     if any(p.total for p in result.players):
-        notes.append(
-            Note(
-                f"{join_names([p.name for p in leaders])} {'leads' if len(leaders) == 1 else 'lead'} "
-                f"with {leaders[0].total} VP."
-            )
-        )
+        notes.append(Note(leads_sentence(result)))
     for name, seat in zip(ctx.names, state["seats"], strict=True):
         if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
             notes.append(Note(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.", warning=True))

@@ -55,12 +55,26 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-def join_names(names: Sequence[str]) -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+def join_names(names: Sequence[str], last: str = "and") -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'; with last="or", 'crystal, iron or gold'."""
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return ", ".join(names[:-1]) + f" {last} " + names[-1]
+
+
+def sum_text(values: Sequence[int]) -> str:
+    """'3 + 2 − 1' for [3, 2, -1]: the terms of a sum, with the true minus."""
+    text = figure(values[0])
+    for value in values[1:]:
+        text += f" − {-value}" if value < 0 else f" + {value}"
+    return text
+
+
+def capital(text: str) -> str:
+    """The text with its first letter in upper case and the rest as written ('red 3' -> 'Red 3'): str.capitalize()
+    would lowercase a rule's own words ('Civilization Level')."""
+    return text[:1].upper() + text[1:]
 
 
 def utc(moment: datetime) -> datetime:

@@ -8,12 +8,11 @@ test_spires_live.py. Pure: no Flask, no database.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
 
-from companion.games import live, speros, spqf
+from companion.games import GAMES, live, spqf
 from companion.games.base import InputErrors
 from companion.games.spires import GAME, SpiresOptions
 
@@ -260,16 +259,9 @@ def test_action_to_dict() -> None:
     }
 
 
-def test_a_game_without_a_tracker() -> None:
-    """A game with only the end-game calculator has no live play: parsing, applying and standing all say so."""
-    calculator_only = dataclasses.replace(speros.GAME, live=None)
-    message = {"game": "Conquest of Speros has no tracker."}
-    assert parse_errors(calculator_only, {"action": "add"}, 0) == message
-    state = {"table": {}, "seats": [{}, {}]}
-    action = live.Action("add", 0, live.AddParams(field="vp", delta=1))
-    ctx = context()
-    assert errors(lambda: live.apply(calculator_only, state, action, ctx)) == message
-    assert errors(lambda: live.standing(calculator_only, state, ctx)) == message
+def test_every_game_has_a_tracker() -> None:
+    """Every game is tracked at the table: its Live is declared, never left out (Game.live is required)."""
+    assert all(isinstance(game.live, live.Live) and game.has_tracker for game in GAMES.values())
 
 
 # --- The generic counters -----------------------------------------------------------------------------------------

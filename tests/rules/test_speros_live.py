@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import live, speros
+from companion.games import live, speros, turns
 from companion.games.base import InputErrors, Note
 from companion.games.speros import GAME, SperosOptions
 from tests.rules.tools import points
@@ -928,7 +928,7 @@ def test_after_the_last_card_every_other_player_takes_one_more_turn(count: int, 
     for _ in range(count - 1):
         applied = act(state, ctx, None, NEXT)
         state = applied.state
-        played.append(NAMES[speros.active_seat(state["table"], count)])
+        played.append(NAMES[turns.active_seat(state["table"], count)])
         assert applied.said == (f"{played[-1]}'s turn.",)
     assert played == others
     assert speros.countdown(state, ctx) == f"{others[-1]} takes the last turn; then score."

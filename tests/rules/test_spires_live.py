@@ -29,8 +29,9 @@ from typing import Any
 import pytest
 
 from companion.games import live, spires
-from companion.games.base import InputErrors, counter_values
+from companion.games.base import InputErrors
 from companion.games.spires import GAME, SpiresOptions
+from tests.rules.tools import counter_values
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 CROWNS_RULE = "The rules: “Crowns: 15 points (8 symbols total)”."

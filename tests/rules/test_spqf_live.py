@@ -47,7 +47,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import live, spqf
+from companion.games import live, spqf, turns
 from companion.games.base import InputErrors
 from companion.games.spqf import GAME, SpqfOptions
 
@@ -172,7 +172,7 @@ def test_turn_one_is_the_first_players(count: int) -> None:
     state = start(count)
     view = spqf.view(live.standing(GAME, state, ctx))
     assert (view["round"], view["active"]) == (1, 0)
-    assert spqf.active_seat(state["table"], count) == 0
+    assert turns.active_seat(state["table"], count) == 0
     seen = []
     for _ in range(2 * count):
         applied = act(state, ctx, None, NEXT)
@@ -1231,7 +1231,7 @@ TURNS_LEFT = [
 def test_turns_left(active: int, first: int, count: int) -> None:
     """The seats still to play after the active one, walking clockwise until the first player would begin again."""
     expected = walk_round(active, first, count)
-    assert spqf.turns_left(active, first, count) == expected
+    assert turns.turns_left(active, first, count) == expected
     # Cross-check: the round started with the first player, so after the round every seat played once.
     played = [(first + step) % count for step in range((active - first) % count + 1)]
     assert sorted(played + expected) == list(range(count))

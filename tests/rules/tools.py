@@ -29,6 +29,18 @@ def field_errors(game: Game, players: Any, options: Any = None) -> dict[str, str
     return {e.field: e.message for e in caught.value.errors}
 
 
+def counter_values(state: dict[str, Any], prefix: str = "") -> list[tuple[str, int]]:
+    """Every whole-number field of a state with its dotted path, e.g. ('towers.red', 3): what a tracker counts."""
+    found: list[tuple[str, int]] = []
+    for key, value in state.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            found += counter_values(value, path + ".")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            found.append((path, value))
+    return found
+
+
 def matching_sets(cards: Sequence[Sequence[str]]) -> int:
     """Max bipartite matching (Kuhn): add a crystal, an iron and a gold slot per round until one can't be filled."""
     cards = [set(c) for c in cards]
