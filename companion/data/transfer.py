@@ -222,7 +222,7 @@ def _reads_back(play_in: PlayIn, game: Game) -> None:
             ):
                 raise ValueError("Its extra parts stand in for its players or winners.")
             result_grid(result, game, play.seats)
-        elif game.has_tracker:
+        else:
             records.standing(play)
     except InputErrors as refused:
         raise ValueError(f"Its live state can't be scored: {refused}") from None
