@@ -131,9 +131,11 @@ from companion.games.base import (
 )
 from companion.games.live import validate_start
 from companion.games.wording import plural, utc
+from companion.play.standing import stand
 from companion.store import play_log, records
 from companion.store.db import get_session
 from companion.store.models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
+from companion.web.errors import json_errors
 
 # The device a Change names when the API made it.
 API_DEVICE = "api"
@@ -144,8 +146,8 @@ JSON = "application/json"
 Envelope = TypeVar("Envelope", bound=BaseModel)
 
 
-class Refused(Exception):
-    """A request the API answers with an HTTP error status and field messages."""
+class ApiRefusal(Exception):
+    """A request the API refuses with an HTTP error status (404, 409, 415, 422) and field messages."""
 
     def __init__(self, status: int, errors: list[FieldError]):
         """Keep the status to answer with and the field errors."""
@@ -234,40 +236,40 @@ class FinishRequest(BaseModel):
 @bp.errorhandler(records.NotInProgress)
 def _not_in_progress(error: records.NotInProgress) -> Response:
     """An action on a play that is finished or put aside: 409."""
-    return make_response(jsonify(error.to_dict()), 409)
+    return json_errors(409, str(error))
 
 
-@bp.errorhandler(Refused)
-def _refused(error: Refused) -> Response:
+@bp.errorhandler(ApiRefusal)
+def _refused(error: ApiRefusal) -> Response:
     """The errors shape with the refusal's status."""
-    return make_response(jsonify(InputErrors(error.errors).to_dict()), error.status)
+    return json_errors(error.status, error.errors)
 
 
 @bp.errorhandler(InputErrors)
 def _invalid(error: InputErrors) -> Response:
     """Input the game can't score: 422 with a message per field."""
-    return make_response(jsonify(error.to_dict()), 422)
+    return json_errors(422, error.errors)
 
 
 def _body(model: type[Envelope]) -> Envelope:
-    """The JSON body validated into the envelope model, or Refused (415 not JSON, 422 malformed or invalid)."""
+    """The JSON body validated into the envelope model, or ApiRefusal (415 not JSON, 422 malformed or invalid)."""
     if request.mimetype != JSON:
-        raise Refused(415, [FieldError("", f"Send the body as {JSON}.")])
+        raise ApiRefusal(415, [FieldError("", f"Send the body as {JSON}.")])
     try:
         body = model.model_validate_json(request.get_data())
     except ValidationError as exc:
-        raise Refused(422, validation_errors(exc)) from None
+        raise ApiRefusal(422, validation_errors(exc)) from None
     if errors := nul_errors(body.model_dump()):
-        raise Refused(422, errors)
+        raise ApiRefusal(422, errors)
     return body
 
 
 def _game(game_id: str) -> Game:
-    """The registered game, or Refused 404 naming the games there are."""
+    """The registered game, or ApiRefusal 404 naming the games there are."""
     game = get_game(game_id)
     if game is None:
         known = ", ".join(sorted(GAMES))
-        raise Refused(404, [FieldError("game", f"Unknown game {game_id!r}; the games are {known}.")])
+        raise ApiRefusal(404, [FieldError("game", f"Unknown game {game_id!r}; the games are {known}.")])
     return game
 
 
@@ -323,7 +325,7 @@ def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
     """Start a play to track live: names, colours and options checked as the new-play form checks them."""
     if not game.has_tracker:
         tracked = ", ".join(sorted(g.id for g in GAMES.values() if g.has_tracker))
-        raise Refused(
+        raise ApiRefusal(
             422,
             [
                 FieldError(
@@ -366,25 +368,10 @@ def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
     return response
 
 
-def _play_view(play: Play, **more: Any) -> dict[str, Any]:
-    """A play as the API shows it: its inputs or live state, the live score, notes and end, and the result."""
-    live_answer, tracker_notes = None, []
-    end: dict[str, Any] = {"triggered": False, "why": None}
-    game = records.game_of(play)
-    facts: list[dict[str, Any]] = [{} for _ in play.seats]
-    if game.live is not None:
-        try:
-            standing = records.standing(play)
-        except InputErrors:
-            standing = None
-        if standing is not None:
-            if play.status != FINISHED:
-                facts = [game.live.seat_facts(seat, standing.ctx.options) for seat in standing.state["seats"]]
-            ended = game.live.end(standing)
-            end = {"triggered": ended.triggered, "why": ended.why}
-            if play.status != FINISHED:
-                live_answer = standing.result.to_dict()
-                tracker_notes = [{"text": note.text, "warning": note.warning} for note in game.live.notes(standing)]
+def _play_view(play: Play, acted: records.Acted | None = None, **more: Any) -> dict[str, Any]:
+    """A play as the API shows it: its inputs or live state, the live score, notes and end (play/standing.py; after
+    `acted`, the action just saved, its new state as it is), and the result."""
+    standing = stand(play, acted).api_parts()
     return {
         "id": play.id,
         "url": _play_url(play),
@@ -396,13 +383,11 @@ def _play_view(play: Play, **more: Any) -> dict[str, Any]:
         "notes": play.notes,
         "players": [
             {"name": seat.name, **({"colour": seat.colour} if seat.colour else {}), **seat.state, **seat_facts}
-            for seat, seat_facts in zip(play.seats, facts, strict=True)
+            for seat, seat_facts in zip(play.seats, standing.pop("facts"), strict=True)
         ],
         "options": play.options,
         "table": play.extra.get(records.TABLE, {}),
-        "live": live_answer,
-        "tracker_notes": tracker_notes,
-        "end": end,
+        **standing,
         "result": _stored_result(play) if play.status == FINISHED else None,
         "deleted_at": utc(play.deleted_at).isoformat() if play.deleted_at else None,
         **more,
@@ -416,18 +401,18 @@ def _stored_result(play: Play) -> dict[str, Any]:
 
 
 def _load_play(play_id: int) -> Play:
-    """The play, or Refused 404."""
+    """The play, or ApiRefusal 404."""
     play = records.get_play(get_session(), play_id)
     if play is None:
-        raise Refused(404, [FieldError("id", f"There is no play {play_id}.")])
+        raise ApiRefusal(404, [FieldError("id", f"There is no play {play_id}.")])
     return play
 
 
 def _claim_play(play_id: int) -> Play:
-    """The play, claimed for the write this request makes (records.claim_play), or Refused 404."""
+    """The play, claimed for the write this request makes (records.claim_play), or ApiRefusal 404."""
     play = records.claim_play(get_session(), play_id)
     if play is None:
-        raise Refused(404, [FieldError("id", f"There is no play {play_id}.")])
+        raise ApiRefusal(404, [FieldError("id", f"There is no play {play_id}.")])
     return play
 
 
@@ -435,7 +420,7 @@ def _refuse_unless_in_progress(play: Play) -> None:
     """409 for a play that is finished or put aside."""
     if play.status != IN_PROGRESS:
         state = "finished" if play.status == FINISHED else "put aside (resume it on its page first)"
-        raise Refused(409, [FieldError("", f"This play is {state}.")])
+        raise ApiRefusal(409, [FieldError("", f"This play is {state}.")])
 
 
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/actions")
@@ -446,8 +431,8 @@ def play_action(play_id: int) -> Response:
     _refuse_unless_in_progress(play)
     seat = records.seat_named(play, body.player) if body.player is not None else None
     raw = {key: value for key, value in body.model_dump().items() if key != "player"}
-    applied = records.act(get_session(), play, raw, seat, API_DEVICE, strict=True)
-    return jsonify(_play_view(play, said=list(applied.said) if applied else []))
+    acted = records.act(get_session(), play, raw, seat, API_DEVICE, strict=True)
+    return jsonify(_play_view(play, acted, said=list(acted.applied.said) if acted else []))
 
 
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/undo")
@@ -457,7 +442,7 @@ def play_undo(play_id: int) -> Response:
     _refuse_unless_in_progress(play)
     change = records.undo_last(get_session(), play, API_DEVICE)
     if change is None:
-        raise Refused(409, [FieldError("", "Nothing is left to undo.")])
+        raise ApiRefusal(409, [FieldError("", "Nothing is left to undo.")])
     undone = {
         "action": change.new.get("action") if records.is_action(change) else {"field": change.field},
         "text": records.action_text(play, change),

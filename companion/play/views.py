@@ -7,18 +7,17 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
-from sqlmodel import col, select
 
 from companion.games import get_game
-from companion.games.base import Game, InputErrors, Note, read_path
-from companion.games.live import Applied, End, Live, validate_start
-from companion.games.wording import figure, join_names
+from companion.games.base import Game, InputErrors
+from companion.games.live import Context, validate_start
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
+from companion.play.standing import stand
 from companion.printing.pdf import render_pdf
 from companion.store import play_log, records
 from companion.store.db import get_session
-from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Change, Play, saved_id
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play, saved_id
 from companion.web.forms import (
     SeatRow,
     colour_errors,
@@ -59,7 +58,7 @@ def _tracked_game(game_id: str | None) -> Game:
     return game
 
 
-def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], errors: dict[str, str]) -> dict:
+def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], errors: dict[str, str]) -> dict[str, Any]:
     """What the new-play page and its players fragment need."""
     session = get_session()
     return {
@@ -166,69 +165,20 @@ def _claim_play(play_id: int) -> Play:
     return play
 
 
-def _tracker_context(play: Play, only: set[int | str] | None = None, **more: Any) -> dict[str, Any]:
-    """What the tracker page and its fragments need: seats, live score, notes, setup card, the game's own view.
+def _tracker_context(
+    play: Play, acted: records.Acted | None = None, only: set[int | str] | None = None, **more: Any
+) -> dict[str, Any]:
+    """What the tracker page and its fragments need: the play's standing (play/standing.py), undo, the log's news
+    and the answer's own messages.
 
+    `acted`: the action this request just saved, whose new state is scored as it is (and Undo takes it back).
     `only`: the scopes (seat ids, 'table') whose counters a tap's answer redraws; None redraws every counter.
-    `can_undo` may be given when known (an action just saved), sparing the query for it.
     """
-    game = records.game_of(play)
-    try:
-        standing = records.standing(play)
-    except InputErrors as broken:
-        return _unscorable_context(play, game, broken, **more)
-    live = _live_of(game)
-    options = standing.options
-    flagged = {saved_id(seat): live.flagged(standing, i) for i, seat in enumerate(play.seats)}
-    notes = live.notes(standing)
-    return {
-        **_base_context(play, game, options, more.pop("can_undo", None)),
-        "state": standing.state,
-        "live": standing.result.to_dict(),
-        "notes": notes,
-        "standing": _standing_line(notes, standing.result),
-        "end": live.end(standing),
-        "view": live.view(standing),
-        "setup": game.setup(len(play.seats), options) if game.setup else [],
-        "reference_notes": game.reference_notes(options) if game.reference_notes else [],
-        "flagged": flagged,
-        "live_values": _live_values(play, standing.state, live, options, flagged, only),
-        **more,
-    }
-
-
-def _live_of(game: Game) -> Live:
-    """The tracker of a play's game: a play is tracked (and in progress) only for a game that has one."""
-    assert game.live is not None, f"{game.name} has no tracker"
-    return game.live
-
-
-# What the tracker's bar shows while the newest answer said nothing of its own.
-STANDING_HINT = "Each tap is saved at once; what it causes is said here."
-
-
-def _standing_line(notes: list[Note], result: Any) -> Note:
-    """The line the tracker's bar keeps while nothing new is said: what stands now that the table must not miss
-    (the game's warnings: the end begun and who still plays, a bonus to choose), else who leads, once anyone
-    scores."""
-    warnings = [note.text for note in notes if note.warning]
-    if warnings:
-        return Note(" ".join(warnings), warning=True)
-    leaders = [player for player in result.players if player.rank == 1]
-    if leaders and any(player.total for player in result.players):
-        verb = "leads" if len(leaders) == 1 else "share the lead"
-        return Note(f"{join_names([p.name for p in leaders])} {verb} with {figure(leaders[0].total)} VP.")
-    return Note(STANDING_HINT)
-
-
-def _base_context(play: Play, game: Game, options: Any, can_undo: bool | None = None) -> dict[str, Any]:
-    """What every tracker render needs, scorable or not (`can_undo` looked up unless known)."""
+    standing = stand(play, acted)
     return {
         "play": play,
-        "game": game,
-        "options": options,
-        "can_undo": records.last_change(get_session(), play) is not None if can_undo is None else can_undo,
-        "has_counters": any(_counter_paths(_live_of(game), options)),
+        "game": standing.game,
+        "can_undo": acted is not None or records.last_change(get_session(), play) is not None,
         "sync_every_ms": SYNC_EVERY_MS,
         "tapped": None,
         "notice": None,
@@ -236,23 +186,25 @@ def _base_context(play: Play, game: Game, options: Any, can_undo: bool | None = 
         "error_seat": None,
         "end_errors": {},
         "end_values": {},
-        **_log_context(play),
+        **_log_context(play, standing.ctx),
+        **standing.tracker_parts(only),
+        **more,
     }
 
 
-def _log_context(play: Play) -> dict[str, Any]:
+def _log_context(play: Play, ctx: Context | None) -> dict[str, Any]:
     """The tracker's log: for htmx from a device that said which entry it shows, only the news after it (one small
     query); for the page, no entry (the panel asks once opened). `log_newest` is the entry the device shows once
-    this answer is in."""
+    this answer is in; `ctx` the play's live context, when its options hold."""
     after, loaded = _known_log_entry()
     saved = records.saved_change(get_session())
     if after is not None and is_fragment_request():
         # A device that was up to date before its own tap saved (no other change between) has only that one entry
         # to add: the answer adds it without reading the log.
         if saved is not None and saved_id(saved) > after and _known_version() == play.version - 1:
-            news = play_log.news_of(play, saved)
+            news = play_log.news_of(play, saved, ctx)
         else:
-            news = play_log.news_since(get_session(), play, after)
+            news = play_log.news_since(get_session(), play, after, ctx)
         return {"log_news": news, "log_newest": news.newest or after, "log_loaded": loaded}
     # The page (and a request that did not say, which no tracker sends): where the log stands now, its entries read
     # once the panel is opened (play_log_page).
@@ -284,62 +236,6 @@ def _known_log_entry() -> tuple[int | None, bool]:
     return None, True
 
 
-def _unscorable_context(play: Play, game: Game, broken: InputErrors, **more: Any) -> dict[str, Any]:
-    """The tracker for saved counts the rules no longer accept (say, a later rules version): shown, not scored."""
-    options = game.options_model.model_construct(**play.options)
-    state = {"table": play.extra.get(records.TABLE, {}), "seats": [seat.state for seat in play.seats]}
-    return {
-        **_base_context(play, game, options, more.pop("can_undo", None)),
-        "state": state,
-        "live": {"players": []},
-        "notes": [Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True)],
-        "standing": Note(f"These counts can't be scored: {broken}. Correct them to go on.", warning=True),
-        "end": End(),
-        "view": None,
-        "setup": [],
-        "reference_notes": [],
-        "flagged": {},
-        "live_values": _live_values(play, state, _live_of(game), None, {}),
-        **more,
-    }
-
-
-def _live_values(
-    play: Play,
-    state: dict[str, Any],
-    live: Live,
-    options: Any,
-    flagged: dict[int, set[str]],
-    only: set[int | str] | None = None,
-) -> list[dict[str, Any]]:
-    """The counters the tracker shows with their saved values: each seat's and the table's (the finish form's own);
-    with `only`, just those of the scopes named there."""
-    seat_paths, table_paths = _counter_paths(live, options) if options is not None else ((), ())
-    values = [
-        {
-            "scope": seat.id,
-            "field": path,
-            "value": read_path(seat_state, path),
-            "flagged": path in flagged.get(saved_id(seat), ()),
-        }
-        for seat, seat_state in zip(play.seats, state["seats"], strict=True)
-        if only is None or seat.id in only
-        for path in seat_paths
-    ]
-    values += [
-        {"scope": "table", "field": path, "value": read_path(state["table"], path), "flagged": False}
-        for path in table_paths
-        if only is None or "table" in only
-    ]
-    return values
-
-
-def _counter_paths(live: Live, options: Any) -> tuple[list[str], list[str]]:
-    """The paths of the counters a tracker draws: each seat's (not the finish form's end fields) and the table's."""
-    seat_paths = [path for path in live.seat_counters(options) if path not in live.end_fields]
-    return seat_paths, list(live.table_counters(options))
-
-
 @bp.get(f"/<{ID_IN_URL}:play_id>")
 def show_play(play_id: int) -> Response:
     """The tracker while the play is in progress, the result once it is finished."""
@@ -362,7 +258,7 @@ def _counter_action(path: str) -> dict[str, Any] | None:
     return {"action": "set", "field": path, "value": parse_int(request.form.get("value"), path)}
 
 
-def _act_on_counter(play: Play, path: str, seat: int | None) -> Applied | None:
+def _act_on_counter(play: Play, path: str, seat: int | None) -> records.Acted | None:
     """Save a counter's tap or typed value (records.act); None when it changes nothing."""
     action = _counter_action(path)
     if action is None:
@@ -378,24 +274,19 @@ def _known_version() -> int | None:
         return None
 
 
-def _changed_scopes(play: Play, applied: Applied | None) -> set[int | str] | None:
+def _changed_scopes(play: Play, acted: records.Acted | None) -> set[int | str] | None:
     """The scopes a tap's answer redraws: those the tap changed when the device was up to date, else None (all).
 
     Up to date means the device showed the version just before this tap: no other device's change lies between.
     """
     known = _known_version()
-    if known is None or known != play.version - (1 if applied else 0):
+    if known is None or known != play.version - (1 if acted else 0):
         return None
-    parts = applied.changed if applied else {}
+    parts = acted.applied.changed if acted else {}
     scopes: set[int | str] = {saved_id(play.seats[int(index)]) for index in parts.get("seats", {})}
     if "table" in parts:
         scopes.add("table")
     return scopes
-
-
-def _undoable(applied: Applied | None) -> bool | None:
-    """True once an action is saved (Undo takes it back); None (look it up) when nothing was saved."""
-    return True if applied else None
 
 
 def _refuse_if_finished(play: Play) -> Response | None:
@@ -415,13 +306,9 @@ def tap_seat(play_id: int, seat_id: int) -> Response:
     if seat is None:
         abort(404, description="That player is not in this play.")
     path = request.form.get("field", "")
-    applied, said, error = _try(lambda: _act_on_counter(play, path, seat))
+    acted, said, error = _try(lambda: _act_on_counter(play, path, seat))
     context = _tracker_context(
-        play,
-        only=_changed_scopes(play, applied),
-        can_undo=_undoable(applied),
-        errors={path: error} if error else {},
-        error_seat=seat_id,
+        play, acted, _changed_scopes(play, acted), errors={path: error} if error else {}, error_seat=seat_id
     )
     context.update(tapped={"scope": seat_id, "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
@@ -434,10 +321,8 @@ def tap_table(play_id: int) -> Response:
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     path = request.form.get("field", "")
-    applied, said, error = _try(lambda: _act_on_counter(play, path, None))
-    context = _tracker_context(
-        play, only=_changed_scopes(play, applied), can_undo=_undoable(applied), errors={path: error} if error else {}
-    )
+    acted, said, error = _try(lambda: _act_on_counter(play, path, None))
+    context = _tracker_context(play, acted, _changed_scopes(play, acted), errors={path: error} if error else {})
     context.update(tapped={"scope": "table", "field": path, "error": error}, notice=said)
     return _answer_tap(play, context, error)
 
@@ -464,12 +349,10 @@ def game_action(play_id: int) -> Response:
         if seat is None:
             abort(404, description="That player is not in this play.")
     raw.pop("seat", None)
-    applied, said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
+    acted, said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
     slot = request.form.get("slot") or raw.get("action")
     tapped = {"scope": None, "field": None, "action": raw.get("action"), "slot": slot, "error": error}
-    context = _tracker_context(
-        play, only=_changed_scopes(play, applied), can_undo=_undoable(applied), tapped=tapped, notice=said
-    )
+    context = _tracker_context(play, acted, _changed_scopes(play, acted), tapped=tapped, notice=said)
     fragments = ("play/_action_said.html",)
     if error:
         return page_or_fragments("play/tracker.html", fragments, status=422, **context)
@@ -483,18 +366,16 @@ def _gone_while_on_its_way(_error: records.NotInProgress) -> Response:
     return client_redirect(url_for("plays.show_play", play_id=request.view_args["play_id"]))
 
 
-def _try(save: Callable[[], Applied | None]) -> tuple[Applied | None, str, str | None]:
+def _try(save: Callable[[], records.Acted | None]) -> tuple[records.Acted | None, str, str | None]:
     """Run an action: (it, what it said, None) when saved, (None, '', the messages) when the rules or bounds refused it.
 
     An action on a play another device finished meanwhile is not answered here: see _gone_while_on_its_way.
     """
     try:
-        applied = save()
-    except records.NotInProgress:
-        raise
+        acted = save()
     except InputErrors as errors:
         return None, "", " ".join(dict.fromkeys(e.message for e in errors.errors))
-    return applied, " ".join(applied.said) if applied else "", None
+    return acted, " ".join(acted.applied.said) if acted else "", None
 
 
 def _answer_tap(play: Play, context: dict[str, Any], error: str | None) -> Response:
@@ -513,8 +394,6 @@ def undo(play_id: int) -> Response:
         return finished
     try:
         undone = records.undo_last(get_session(), play, device_id())
-    except records.NotInProgress:
-        raise
     except InputErrors as refused:
         notice = " ".join(e.message for e in refused.errors)
     else:
@@ -551,27 +430,9 @@ def live(play_id: int) -> Response:
     context = _tracker_context(play)
     # What another device's actions said to the table (the end begun, a first-to-level token, an undo's "Took
     # back: ...") is said here as on the device that made them; a plain tap said nothing and leaves the notice be.
-    if context["log_news"] is not None and (said := _news_said(context["log_news"])):
+    if context["log_news"] is not None and (said := play_log.news_said(get_session(), context["log_news"])):
         context["notice"] = said
     return page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
-
-
-def _news_said(news: play_log.News) -> str:
-    """What the log's news said to the table, in order: each undo's sentence and what each action still standing
-    announced (its Change's said lines, one small query when there are any actions among the news)."""
-    actions = [entry.change_id for entry in news.entries if entry.action != play_log.UNDO and not entry.undone]
-    announced: dict[int, str] = {}
-    if actions:
-        rows = get_session().exec(select(Change.id, Change.new).where(col(Change.id).in_(actions)))
-        announced = {
-            change_id: " ".join(str(line) for line in new.get("said") or [])
-            for change_id, new in rows
-            if change_id is not None and isinstance(new, dict)  # a saved row's id is never None
-        }
-    parts = [
-        entry.said if entry.action == play_log.UNDO else announced.get(entry.change_id, "") for entry in news.entries
-    ]
-    return " ".join(part for part in parts if part)
 
 
 def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:
@@ -580,7 +441,7 @@ def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str,
     errors: dict[str, str] = {}
     for index, seat in enumerate(play.seats):
         values = {}
-        for field in _live_of(records.game_of(play)).end_fields:
+        for field in records.game_of(play).live.end_fields:
             name = f"end-{seat.id}-{field}"
             if name not in request.form:
                 continue
@@ -614,7 +475,7 @@ def finish(play_id: int) -> Response:
 def _finish_messages(play: Play, refused: InputErrors) -> dict[str, str]:
     """Finish refusals beside the finish form's boxes ('players[1].vp_cards' -> 'end-<seat id>-vp_cards')."""
     messages: dict[str, str] = {}
-    end_fields = _live_of(records.game_of(play)).end_fields
+    end_fields = records.game_of(play).live.end_fields
     for error in refused.errors:
         index, _, field = error.field.removeprefix("players[").partition("].")
         if field in end_fields and index.isdigit() and int(index) < len(play.seats):

@@ -71,11 +71,6 @@ class News:
     taken_back: list[Entry]
 
     @property
-    def undo_said(self) -> list[str]:
-        """What the undos among the news said ("Took back: Cy, swords +1."), for the device's notice."""
-        return [entry.said for entry in self.entries if entry.action == UNDO]
-
-    @property
     def newest(self) -> int | None:
         """The change id of the newest entry of the news, None when there is nothing new."""
         return self.entries[-1].change_id if self.entries else None
@@ -87,10 +82,10 @@ def read_log(session: Session, play: Play) -> list[Entry]:
     return _entries(play, changes, first_seq=1, known={})
 
 
-def news_of(play: Play, change: Change) -> News:
+def news_of(play: Play, change: Change, ctx: Context | None = None) -> News:
     """The news of a device that showed everything before this Change, an action just saved: that one entry, with
-    no query."""
-    return News(_entries(play, [change], first_seq=None, known={}), [])
+    no query (`ctx`, the play's live context, spares validating its options again)."""
+    return News(_entries(play, [change], first_seq=None, known={}, ctx=ctx), [])
 
 
 def newest_id(session: Session, play: Play) -> int:
@@ -104,7 +99,7 @@ def _changes() -> Any:
     return select(Change).options(defer(Change.old))
 
 
-def news_since(session: Session, play: Play, after: int) -> News:
+def news_since(session: Session, play: Play, after: int, ctx: Context | None = None) -> News:
     """The entries saved after the Change `after` (the newest a device shows), unnumbered (the list numbers them).
 
     One small query on the play's Change rows after it; only an undo among them costs one more, to read the entry
@@ -120,8 +115,25 @@ def news_since(session: Session, play: Play, after: int) -> News:
     if targets:
         shown = _changes().where(Change.play_id == play.id, col(Change.id).in_(targets))
         earlier = list(session.exec(shown.order_by(col(Change.id))))
-    entries = _entries(play, changes, first_seq=None, known={saved_id(change): (None, change) for change in earlier})
-    return News(entries, _entries(play, earlier, first_seq=None, known={}))
+    known: dict[int, tuple[int | None, Change]] = {saved_id(change): (None, change) for change in earlier}
+    entries = _entries(play, changes, first_seq=None, known=known, ctx=ctx)
+    return News(entries, _entries(play, earlier, first_seq=None, known={}, ctx=ctx))
+
+
+def news_said(session: Session, news: News) -> str:
+    """What the news said to the table, in order: each undo's sentence and what each action still standing
+    announced (its Change's said lines, one small query when there are any actions among the news)."""
+    actions = [entry.change_id for entry in news.entries if entry.action != UNDO and not entry.undone]
+    announced: dict[int, str] = {}
+    if actions:
+        rows = session.exec(select(Change.id, Change.new).where(col(Change.id).in_(actions)))
+        announced = {
+            change_id: " ".join(str(line) for line in new.get("said") or [])
+            for change_id, new in rows
+            if change_id is not None and isinstance(new, dict)  # a saved row's id is never None
+        }
+    parts = [entry.said if entry.action == UNDO else announced.get(entry.change_id, "") for entry in news.entries]
+    return " ".join(part for part in parts if part)
 
 
 def _undone_id(change: Change) -> int | None:
@@ -133,11 +145,15 @@ def _undone_id(change: Change) -> int | None:
 
 
 def _entries(
-    play: Play, changes: Sequence[Change], first_seq: int | None, known: dict[int, tuple[int | None, Change]]
+    play: Play,
+    changes: Sequence[Change],
+    first_seq: int | None,
+    known: dict[int, tuple[int | None, Change]],
+    ctx: Context | None = None,
 ) -> list[Entry]:
     """The log entries of these Changes, numbered from `first_seq` (None: unnumbered); `known` holds earlier Changes
-    an undo names, with their numbers."""
-    ctx = _context(play)
+    an undo names, with their numbers; `ctx` the play's live context when known."""
+    ctx = ctx or _context(play)
     names = {seat.id: seat.name for seat in play.seats}
     by_id = dict(known)
     entries: list[Entry] = []

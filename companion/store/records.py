@@ -7,12 +7,12 @@ its Change row. A play's live state is each seat's `state` plus the table's, kep
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import joinedload
@@ -38,8 +38,18 @@ CLAIM = "claimed_play"
 SAVED = "saved_change"
 
 
-class NotInProgress(InputErrors):
-    """An action on a play that is finished or put aside (the API answers 409)."""
+class NotInProgress(Exception):
+    """An action on a play another device finished or put aside meanwhile: the tracker shows the play as it is, the
+    API answers 409."""
+
+
+@dataclass(frozen=True)
+class Acted:
+    """An action saved: the game's answer (the new state, what it said, the parts it changed) and the play's context
+    it was applied in, so the answer scores the new state without reading or validating the play again."""
+
+    applied: Applied
+    ctx: Context
 
 
 def game_of(play: Play) -> Game:
@@ -92,7 +102,7 @@ def create_play(
     )
     if played_at is not None:
         play.played_at = played_at
-    start = game.live.start(len(players), options) if finished is None and game.live is not None else None
+    start = game.live.start(len(players), options) if finished is None else None
     if start is not None:
         play.extra = {TABLE: start["table"]}
     session.add(play)
@@ -148,9 +158,6 @@ def live_context(play: Play) -> Context:
         options = game.options_model.model_validate(play.options)
     except ValidationError as exc:
         raise InputErrors(validation_errors(exc, "options")) from None
-    if game.live is None:
-        # What games.live says of any action on a game without a tracker.
-        raise InputErrors([FieldError("game", f"{game.name} has no tracker.")])
     return Context(
         tuple(seat.name for seat in play.seats), options, game.live, tuple(seat.colour for seat in play.seats)
     )
@@ -172,11 +179,6 @@ def standing(play: Play) -> live.Standing:
     return live.standing(game_of(play), live_state(play, ctx), ctx)
 
 
-def live_result(play: Play) -> Result:
-    """The score as it stands now, from the tracked state."""
-    return standing(play).result
-
-
 def seat_index(play: Play, seat_id: int) -> int | None:
     """The turn-order position of the seat with this id in this play, or None."""
     return next((i for i, seat in enumerate(play.seats) if seat.id == seat_id), None)
@@ -194,18 +196,19 @@ def seat_named(play: Play, name: Any) -> int:
 
 def act(
     session: Session, play: Play, raw: dict[str, Any], seat: int | None, device: str, *, strict: bool
-) -> Applied | None:
+) -> Acted | None:
     """Apply one game action (raw name and parameters) for a seat or the table, with its Change, in one transaction.
 
     None when the action changed nothing (the same number typed again): that is no step for undo.
     """
 
-    def stage() -> Applied | None:
+    def stage() -> Acted | None:
         """Parse and apply the action to the state as read in this attempt, and stage what it changed."""
         _refuse_unless_in_progress(play)
         ctx = live_context(play)
         action = live.parse_action(game_of(play), raw, seat, strict=strict)
-        return _stage_action(session, play, ctx, action, device)
+        applied = _stage_action(session, play, ctx, action, device)
+        return Acted(applied, ctx) if applied else None
 
     return _in_play_transaction(session, play, stage)
 
@@ -213,7 +216,7 @@ def act(
 def _refuse_unless_in_progress(play: Play) -> None:
     """Another device finished the play, or put it aside, while this action was on its way."""
     if play.status != IN_PROGRESS:
-        raise NotInProgress([FieldError("", "This play is no longer in progress.")])
+        raise NotInProgress("This play is no longer in progress.")
 
 
 def _stage_action(session: Session, play: Play, ctx: Context, action: Action, device: str) -> Applied | None:
@@ -317,7 +320,7 @@ def action_text(play: Play, change: Change, ctx: Context | None = None) -> str:
     index = seat_index(play, change.seat_id) if change.seat_id is not None else None
     path = change.field.removeprefix("options.")
     game = get_game(play.game)
-    what = game.live.label(path) if game is not None and game.live is not None else path.replace(".", " ")
+    what = game.live.label(path) if game is not None else path.replace(".", " ")
     what = what.replace("_", " ")
     moved = f"{_plain_value(change.old)} → {_plain_value(change.new)}"
     return f"{play.seats[index].name}, {what} {moved}" if index is not None else f"{what[:1].upper()}{what[1:]} {moved}"
@@ -500,36 +503,6 @@ def stored_result(play: Play) -> dict[str, Any]:
     return answer
 
 
-def finished_plays(session: Session, limit: int = 50, offset: int = 0) -> list[Play]:
-    """Finished plays that are not deleted, newest first."""
-    query = (
-        select(Play)
-        .where(Play.status == FINISHED, col(Play.deleted_at).is_(None))
-        .order_by(col(Play.played_at).desc(), col(Play.id).desc())
-        .offset(offset)
-        .limit(limit)
-    )
-    return list(session.exec(query))
-
-
-def open_plays(session: Session, status: str, limit: int, offset: int = 0) -> list[Play]:
-    """A page of the plays with this status (in progress, or put aside) that are not deleted, newest first."""
-    query = (
-        select(Play)
-        .where(Play.status == status, col(Play.deleted_at).is_(None))
-        .order_by(col(Play.created_at).desc(), col(Play.id).desc())
-        .offset(offset)
-        .limit(limit)
-    )
-    return list(session.exec(query))
-
-
-def count_plays(session: Session, status: str) -> int:
-    """How many plays have this status, deleted ones left out: one COUNT in the database, no play loaded."""
-    where = (Play.status == status, col(Play.deleted_at).is_(None))
-    return session.exec(select(func.count()).select_from(Play).where(*where)).one()
-
-
 def put_aside(session: Session, play: Play, aside: bool) -> None:
     """Take a play in progress off the list (aside=True), or bring it back to go on with it."""
     before, after = (IN_PROGRESS, ABANDONED) if aside else (ABANDONED, IN_PROGRESS)
@@ -554,20 +527,18 @@ def play_inputs(play: Play) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """
     game = game_of(play)
     typed = [{"name": seat.name, **seat.state} for seat in play.seats], dict(play.options)
-    if game.live is not None and TABLE not in play.extra:
+    if TABLE not in play.extra:
         try:
             game.validate(*typed)
             return typed
         except InputErrors:
             pass
-    if game.live is not None:
-        try:
-            ctx = live_context(play)
-            return game.live.scoring_input(live_state(play, ctx), ctx)
-        except (InputErrors, KeyError, TypeError, ValueError):
-            # Shown as stored: the correction form then says what no longer holds.
-            pass
-    return typed
+    try:
+        ctx = live_context(play)
+        return game.live.scoring_input(live_state(play, ctx), ctx)
+    except (InputErrors, KeyError, TypeError, ValueError):
+        # Shown as stored: the correction form then says what no longer holds.
+        return typed
 
 
 def correct_play(
@@ -659,20 +630,3 @@ def purge_deleted(session: Session, deleted_before: datetime) -> int:
     gone = session.exec(delete(Play).where(col(Play.deleted_at) < deleted_before))
     session.commit()
     return gone.rowcount
-
-
-def deleted_plays(session: Session, deleted_since: datetime, limit: int, offset: int = 0) -> list[Play]:
-    """The deleted plays that can still be restored (deleted after `deleted_since`), the latest deleted first."""
-    query = (
-        select(Play)
-        .where(col(Play.deleted_at) >= deleted_since)
-        .order_by(col(Play.deleted_at).desc(), col(Play.id).desc())
-        .offset(offset)
-        .limit(limit)
-    )
-    return list(session.exec(query))
-
-
-def count_deleted(session: Session, deleted_since: datetime) -> int:
-    """How many deleted plays can still be restored."""
-    return session.exec(select(func.count()).select_from(Play).where(col(Play.deleted_at) >= deleted_since)).one()

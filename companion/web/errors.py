@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
@@ -17,6 +18,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
+from companion.games.base import FieldError, InputErrors
 from companion.store.db import close_session
 from companion.web.htmx import is_fragment_request
 
@@ -75,11 +77,18 @@ def init_app(app: Flask) -> None:
         watch_engine(engine)
 
 
+def json_errors(status: int, errors: Sequence[FieldError] | str) -> Response:
+    """The JSON API's error answer with this status: {"errors": [{"field", "message"}]}, a text alone being the
+    message for the request as a whole (field "")."""
+    errors = [FieldError("", errors)] if isinstance(errors, str) else errors
+    return make_response(jsonify(InputErrors(errors).to_dict()), status)
+
+
 def handle_http_error(error: HTTPException) -> Response:
     """A friendly page, {"errors": [...]} for the API, or for htmx a message in the page's #flash."""
     status = error.code or 500
     if request.path.startswith("/api/"):
-        return make_response(jsonify(errors=[{"field": "", "message": error.description}]), status)
+        return json_errors(status, error.description or "")
     if is_fragment_request():
         response = make_response(render_template("_flash.html", error=error), status)
         response.headers["HX-Retarget"] = "#flash"

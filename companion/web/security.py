@@ -50,7 +50,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    jsonify,
     make_response,
     render_template,
     request,
@@ -60,6 +59,8 @@ from flask import (
 from werkzeug.exceptions import BadHost, Forbidden, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from companion.config import SettingError as SettingError  # raised here, and named from here by cli and tests
+from companion.web.errors import json_errors
 from companion.web.htmx import see_other
 
 CSRF_FIELD = "csrf_token"
@@ -106,10 +107,6 @@ LIMITER_MAX_CLIENTS = 4096
 # 400 days is also the longest cookie lifetime browsers keep (Chrome caps Max-Age there).
 SESSION_LIFETIME = timedelta(days=400)
 FROM_ENVIRONMENT = (ACCESS_CODE, "TRUSTED_HOSTS", "TRUSTED_PROXIES")
-
-
-class SettingError(ValueError):
-    """A setting the app can't start with; the message says which and how to fix it."""
 
 
 class CrossSite(Forbidden):
@@ -289,7 +286,7 @@ def check_host() -> Response | None:
         return None
     message = "This server does not answer to that address. Open the address Companion showed when it started."
     if request.path.startswith(API_PREFIX):
-        return api_error(400, message)
+        return json_errors(400, message)
     return make_response((message, 400, {"Content-Type": "text/plain; charset=utf-8"}))
 
 
@@ -354,7 +351,9 @@ def check_api_content_type() -> Response | None:
     """Refuse (415) an unsafe API request not sent as application/json, with or without a body, before it runs."""
     if request.method in SAFE_METHODS or not request.path.startswith(API_PREFIX) or request.mimetype == JSON:
         return None
-    return api_error(415, f"Send the request as {JSON} (Content-Type: {JSON}), with {{}} when there is nothing to say.")
+    return json_errors(
+        415, f"Send the request as {JSON} (Content-Type: {JSON}), with {{}} when there is nothing to say."
+    )
 
 
 def check_csrf() -> None:
@@ -525,7 +524,7 @@ def check_bearer(code: str) -> Response | None:
     correct = codes_match(sent, code)
     wait = limiter().attempt(client_address(), correct, *limits())
     if wait:
-        response = api_error(429, too_many_message(wait, this_device_waits()))
+        response = json_errors(429, too_many_message(wait, this_device_waits()))
         response.headers["Retry-After"] = str(wait)
         return response
     if not correct:
@@ -533,14 +532,9 @@ def check_bearer(code: str) -> Response | None:
     return None
 
 
-def api_error(status: int, message: str) -> Response:
-    """The API's error shape."""
-    return make_response(jsonify(errors=[{"field": "", "message": message}]), status)
-
-
 def api_unauthorized(message: str, error: str | None = None) -> Response:
     """401 in the API's shape, with the WWW-Authenticate challenge."""
-    response = api_error(401, message)
+    response = json_errors(401, message)
     challenge = 'Bearer realm="companion"'
     response.headers["WWW-Authenticate"] = f'{challenge}, error="{error}"' if error else challenge
     return response

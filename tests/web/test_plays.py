@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from companion.games import get_game
 from companion.store.models import Change, Play, Seat
 from tests.conftest import start_play
+from tests.web.helpers import post_json
 
 
 def seat_ids(client, play_id: int) -> list[int]:
@@ -483,3 +485,59 @@ def test_taps_saved_before_actions_existed_still_undo(client, app) -> None:
     second = client.htmx("POST", f"/plays/{play}/undo").get_data(as_text=True)
     assert f"Took back: Ann, {labels('towers.red')} 1 → 2." in second
     assert saved_state(app, seat_id)["towers"]["red"] == 1
+
+
+def count_calls(monkeypatch, *names: str) -> dict[str, int]:
+    """Count the calls of these functions ('module.function', patched where they are looked up)."""
+    calls = dict.fromkeys(names, 0)
+    for name in names:
+        module, _, function = name.rpartition(".")
+        original = getattr(importlib.import_module(module), function)
+
+        def counted(*args, name=name, original=original, **kwargs):
+            calls[name] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(f"{module}.{function}", counted)
+    return calls
+
+
+# What a tap asks of the store and the rules: the play read (claimed) once, its options validated into its live
+# context once, its new state scored once (the tracker's and the API's answers show that standing, not one of their
+# own). The rules' check of the new state inside the action (live.apply) is the one other validation.
+TAP_CALLS = {
+    "companion.store.records.claim_play": 1,
+    "companion.store.records.get_play": 0,
+    "companion.store.records.live_context": 1,
+    "companion.store.records.standing": 0,
+    "companion.store.records.last_change": 0,
+    "companion.games.live.standing": 1,
+}
+
+
+def test_a_tap_reads_and_scores_the_play_once(client, play_id: int, monkeypatch) -> None:
+    ann, _bob = seat_ids(client, play_id)
+    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    since = re.search(r'id="play-version" name="since" value="(\d+)"', html)
+    log_after = re.search(r'id="log-after" name="\w+" value="(\d+)"', html)
+    assert since and log_after
+    calls = count_calls(monkeypatch, *TAP_CALLS)
+    data = {"field": "towers.red", "delta": "1", "since": since[1], "log_after": log_after[1]}
+    response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data=data)
+    assert response.status_code == 200
+    assert re.search(
+        rf'<output id="c-{ann}-towers-red-value" class="value"[^>]*hx-swap-oob="true">1</output>',
+        response.get_data(as_text=True),
+    )
+    assert calls == TAP_CALLS
+
+
+def test_an_api_action_reads_and_scores_the_play_once(client, monkeypatch) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    created = post_json(client, "/api/v1/plays", {"game": "spires", "track": True, "players": players})
+    calls = count_calls(monkeypatch, *TAP_CALLS)
+    body = {"action": "add", "player": "Ann", "field": "towers.red", "delta": 1}
+    answer = post_json(client, f"/api/v1/plays/{created.get_json()['id']}/actions", body).get_json()
+    assert answer["players"][0]["towers"]["red"] == 1
+    assert answer["live"]["players"][0]["total"] > 0
+    assert calls == TAP_CALLS
