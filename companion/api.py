@@ -323,17 +323,6 @@ def show_play(play_id: int) -> Response:
 
 def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
     """Start a play to track live: names, colours and options checked as the new-play form checks them."""
-    if not game.has_tracker:
-        tracked = ", ".join(sorted(g.id for g in GAMES.values() if g.has_tracker))
-        raise ApiRefusal(
-            422,
-            [
-                FieldError(
-                    "track",
-                    f"{game.name} has no tracker yet (games with one: {tracked}); score it once finished instead.",
-                )
-            ],
-        )
     seats, errors = [], []
     for index, raw in enumerate(body.players):
         try:

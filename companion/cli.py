@@ -290,8 +290,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     import_parser = commands.add_parser("import", help="add what a Companion or BG Stats export holds and this lacks")
     import_parser.add_argument("file", help="the export to import")
     args = parser.parse_args(argv)
-    from companion.web.security import SettingError
-
     try:
         logs.configure(args.log_level, args.log_format)
     except ValueError as refused:  # COMPANION_LOG_LEVEL or COMPANION_LOG_FORMAT spelled wrong
@@ -299,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return _logged_run(args)
-    except (SettingError, config.SettingError) as refused:
+    except config.SettingError as refused:
         print(f"Companion can't start: {refused}", file=sys.stderr)
         return 2
 

@@ -369,11 +369,6 @@ class Game:
     # A blank score pad to fill in by hand, for the options (the score sheet's rows, with empty boxes).
     pad: Callable[[Any], Pad] | None = None
 
-    @property
-    def has_tracker(self) -> bool:
-        """True when the game can be tracked while it is played: every game now (kept for the pages and the API)."""
-        return self.live is not None
-
     def winners_sentence(self, result: Mapping[str, Any]) -> str:
         """The winners' sentence of a result dict, for the templates (see winners_sentence())."""
         return winners_sentence(result)

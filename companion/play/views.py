@@ -51,10 +51,10 @@ SYNC_EVERY_MS = 400
 
 
 def _tracked_game(game_id: str | None) -> Game:
-    """The game to start, or 404 when there is no tracker for it."""
+    """The game to start, or 404 when there is no such game."""
     game = get_game(game_id or "")
-    if game is None or not game.has_tracker:
-        abort(404, description="There is no tracker for that game.")
+    if game is None:
+        abort(404, description="There is no such game.")
     return game
 
 
@@ -505,7 +505,7 @@ def _result_context(play: Play) -> dict[str, Any]:
     """What the result page and the score sheet need; Play again's fields when the game has a tracker."""
     game = records.game_of(play)
     rows = _next_game_rows(play)
-    again = new_play_fields(game, rows, play.options) if game.has_tracker else []
+    again = new_play_fields(game, rows, play.options)
     return {
         "play": play,
         "game": game,

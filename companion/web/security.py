@@ -59,7 +59,7 @@ from flask import (
 from werkzeug.exceptions import BadHost, Forbidden, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from companion.config import SettingError as SettingError  # raised here, and named from here by cli and tests
+from companion.config import SettingError
 from companion.web.errors import json_errors
 from companion.web.htmx import see_other
 

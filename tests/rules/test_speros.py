@@ -871,7 +871,7 @@ def test_reference_notes_remind_without_card_data() -> None:
 
 
 def test_game_declaration() -> None:
-    """The registry contract: id, name, player counts, colours, breakdown, no tracker."""
+    """The registry contract: id, name, player counts, colours, breakdown."""
     assert (GAME.id, GAME.name, GAME.min_players, GAME.max_players) == ("speros", "Conquest of Speros", 2, 4)
     assert GAME.colours == ("green", "red", "blue", "black")
     assert (
@@ -886,7 +886,6 @@ def test_game_declaration() -> None:
             "mastery",
         ]
     )
-    assert GAME.has_tracker is True
     assert GAME.check is not None and GAME.setup is not None
 
 

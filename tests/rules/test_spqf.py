@@ -335,7 +335,6 @@ def test_game_declaration() -> None:
     """The declaration the registry and the JSON API rely on."""
     assert (GAME.id, GAME.name, GAME.min_players, GAME.max_players) == ("spqf", "SPQF", 2, 4)
     assert [key for key, _ in GAME.breakdown] == KEYS
-    assert GAME.has_tracker is True
     assert 4 <= len(GAME.colours) <= 5 and GAME.blurb and GAME.rules_version
     blank = GAME.player_model.model_validate({"name": "Ann"}).model_dump(exclude={"name"})
     assert blank == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0}

@@ -181,7 +181,7 @@ def test_game_declaration() -> None:
     """The declaration the registry and the JSON API rely on."""
     assert (GAME.id, GAME.name, GAME.min_players, GAME.max_players) == ("spyrium", "Spyrium", 2, 5)
     assert [key for key, _ in GAME.breakdown] == KEYS
-    assert GAME.has_tracker is True and GAME.check is None
+    assert GAME.check is None
     assert 4 <= len(GAME.colours) <= 5 and GAME.blurb and GAME.rules_version
     assert GAME.player_model.model_validate({"name": "Ann"}).model_dump(exclude={"name"}) == {
         "vp_track": 0,

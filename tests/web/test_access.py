@@ -16,7 +16,8 @@ import pytest
 from flask import Flask
 
 from companion import create_app
-from companion.web.security import LIMITER_EXTENSION, SettingError, WrongCodeLimiter, parse_hosts, parse_proxies
+from companion.config import SettingError
+from companion.web.security import LIMITER_EXTENSION, WrongCodeLimiter, parse_hosts, parse_proxies
 from tests.conftest import TOKEN, Client, start_play
 
 CODE = "tavern-42"

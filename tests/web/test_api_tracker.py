@@ -263,14 +263,3 @@ def test_an_action_through_the_api_and_a_tap_on_the_page_give_the_same_state(cli
     for key in ("players", "table", "live", "tracker_notes", "end"):
         assert api_view[key] == page_view[key], key
     assert player(api_view, "Bob")["vp_tokens"] == 1
-
-
-def test_a_game_without_a_tracker_is_refused(client, monkeypatch) -> None:
-    import dataclasses
-
-    from companion.games import GAMES
-
-    monkeypatch.setitem(GAMES, "spqf", dataclasses.replace(GAMES["spqf"], live=None))
-    response = post_json(client, "/api/v1/plays", {"game": "spqf", "track": True, "players": TRIO})
-    assert response.status_code == 422
-    assert response.get_json()["errors"][0]["field"] == "track"
