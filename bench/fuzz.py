@@ -12,7 +12,7 @@ foreign Origin or a forged cookie. Prints the number of requests, the answers by
 was sent (the first few in full); exits 1 when there was any 5xx.
 
 The PDF routes (each a WeasyPrint render) get a small share so that a run stays within minutes, and none in the
-quick mode that tests/web/test_bench_fuzz.py runs (their own tests cover them).
+quick mode that tests/bench/test_bench_fuzz.py runs (their own tests cover them).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ a case is over one. A good import of a seeded history (bench/seed.py, 2,000 play
 
 --quick runs the same cases in this process at tiny sizes (IMPORT_MAX_PLAYS set to 1,000 in the instance's
 config.py, files of 1,000 and 10,000 plays, a good import of 20 plays) and asserts the answers only, never a time:
-tests/web/test_bench_imports.py runs it so that this script never rots.
+tests/bench/test_bench_imports.py runs it so that this script never rots.
 """
 
 from __future__ import annotations

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -13,8 +11,7 @@ from flask.testing import FlaskClient
 
 from companion import create_app
 from companion.web.logs import HANDLER_NAME
-
-TOKEN = "test-csrf-token"
+from tests.helpers import Client, csrf_client, postgres_url, start_play
 
 
 @pytest.fixture(autouse=True)
@@ -34,45 +31,25 @@ def app(tmp_path) -> Iterator[Flask]:
     app.extensions["db_engine"].dispose()
 
 
-class Client(FlaskClient):
-    """A test client that sends the session's CSRF token on every unsafe request, as the pages do."""
-
-    def open(self, *args: Any, **kwargs: Any):  # type: ignore[override]
-        """Add the token header unless the test asks for none (csrf=False)."""
-        if kwargs.pop("csrf", True):
-            headers = dict(kwargs.pop("headers", None) or {})
-            headers.setdefault("X-CSRF-Token", TOKEN)
-            kwargs["headers"] = headers
-        return super().open(*args, **kwargs)
-
-    def htmx(self, method: str, url: str, **kwargs: Any):
-        """A request as htmx sends it."""
-        headers = dict(kwargs.pop("headers", None) or {})
-        headers["HX-Request"] = "true"
-        return self.open(url, method=method, headers=headers, **kwargs)
-
-
 @pytest.fixture
 def client(app: Flask) -> Client:
     """A client whose session already holds the CSRF token."""
-    app.test_client_class = Client
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = TOKEN
-    return client  # type: ignore[return-value]
-
-
-def start_play(client: FlaskClient, names: list[str], solo: bool = False) -> int:
-    """Start a Spires play through the new-play form; returns its id."""
-    form = {"game": "spires", **{f"name-{i}": name for i, name in enumerate(names)}}
-    if solo:
-        form["solo"] = "on"
-    response = client.post("/plays", data=form)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(re.search(r"/plays/(\d+)$", response.headers["Location"]).group(1))
+    return csrf_client(app)
 
 
 @pytest.fixture
 def play_id(client: FlaskClient) -> int:
     """A two-player Spires play in progress: Ann first, then Bob."""
     return start_play(client, ["Ann", "Bob"])
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_client(request, tmp_path) -> Iterator[tuple[Client, object]]:
+    """A client on an app backed by SQLite or PostgreSQL."""
+    urls = iter([f"sqlite:///{tmp_path / 'db.sqlite'}"]) if request.param == "sqlite" else postgres_url()
+    url = next(urls)
+    app = create_app({"TESTING": True, "SECRET_KEY": "db", "DATABASE_URL": url})
+    client = csrf_client(app)
+    yield client, app
+    app.extensions["db_engine"].dispose()
+    next(urls, None)

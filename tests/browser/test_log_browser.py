@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.test_sync_browser import start_spires
+from tests.browser.tracker import start_spires
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")

@@ -16,95 +16,17 @@ import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
+from tests.browser.tracker import PLAYERS, deploy_button, put_card, start_speros
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-# Ann plays green (Forest is her familiar terrain), Bob red (Mountain).
-PLAYERS = (("Ann", "green"), ("Bob", "red"))
 NAMES = tuple(name for name, _colour in PLAYERS)
 # A phone, a tablet held upright, the same tablet on its side.
 VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
-# A native <select> is two taps on a phone: one opens the list, one picks.
-SELECT_TAPS = 2
 # Said with every refusal once the game is over.
 AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
-
-
-def start_speros(page, live_server: str, players=PLAYERS) -> dict[str, str]:
-    """Start a Conquest of Speros play through the new-play form; each player's seat id ('1') by name."""
-    page.goto(live_server + "/plays/new?game=speros")
-    for i, (name, colour) in enumerate(players):
-        page.locator(f"input[name=name-{i}]").fill(name)
-        page.locator(f"select[name=colour-{i}]").select_option(colour)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/plays/\d+$"))
-    seats = page.locator("section.seat")
-    expect(seats).to_have_count(len(players))
-    return {
-        seats.nth(i).locator("h2").first.inner_text().split()[0]: seats.nth(i).get_attribute("id").removeprefix("seat-")
-        for i in range(len(players))
-    }
-
-
-def put_card(
-    page,
-    seat_of: dict[str, str],
-    terrain: str,
-    resources=(),
-    vp: int = 1,
-    encampments: int = 3,
-    explorer: str | None = "proposed",
-    taps: list[str] | None = None,
-) -> None:
-    """Fill 'Put a card into play' with its chips and select, and put it in with the tap on its printed VP (a VP
-    without a button is typed, then Put into play); each finger's tap goes in `taps`.
-
-    explorer: a player's name, None for 'nobody', or 'proposed' to leave the select as the tracker proposes it
-    (nobody while the setup's cards go in, else the player whose turn it is). A chip already as wanted is left
-    alone, as a player would.
-    """
-    taps = [] if taps is None else taps
-    form = page.locator("#put-card")
-    if not form.is_visible():
-        page.locator(".put-card > summary").click()
-        taps.append("open the form")
-    chip = form.get_by_role("radio", name=terrain.capitalize(), exact=True)
-    if not chip.is_checked():
-        chip.check()
-        taps.append(f"terrain {terrain}")
-    if terrain != "artifact":
-        chip = form.get_by_role("radio", name=str(encampments), exact=True)
-        if not chip.is_checked():
-            chip.check()
-            taps.append(f"{encampments} encampments")
-    for resource in ("crystal", "iron", "gold"):
-        box = form.get_by_role("checkbox", name=resource.capitalize(), exact=True)
-        if box.is_checked() != (resource in resources):
-            box.set_checked(resource in resources)
-            taps.append(f"resource {resource}")
-    if explorer != "proposed":
-        select = form.locator("select[name=seat]")
-        wanted = "" if explorer is None else seat_of[explorer]
-        if select.input_value() != wanted:
-            select.select_option(wanted)
-            taps.extend([f"explored by {explorer}"] * SELECT_TAPS)
-    button = form.locator(f"#put-card-vp-{vp}")
-    if button.count():
-        button.click()
-        taps.append(f"VP {vp}")
-    else:
-        form.locator("#put-card-vp-typed").fill(str(vp))
-        taps.append(f"VP {vp} typed")
-        form.get_by_role("button", name="Put into play").click()
-        taps.append("Put into play")
-
-
-def deploy_button(page, who: str, card: str, kind: str = "Minion"):
-    """The button that deploys a player's Minion or General to a card ('Mountain card 1')."""
-    what = "a Minion" if kind == "Minion" else "the General"
-    return page.get_by_role("button", name=f"{who}: deploy {what} to {card}", exact=True)
 
 
 def capture_button(page, card_id: int, who: str):

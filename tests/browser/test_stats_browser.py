@@ -4,7 +4,7 @@ and at the table's three sizes (390, 820, 1180 px) every visible link and button
 centre (and near its corners) reaches, the tables fitting their box on a phone (issue 17).
 
 Uses the live_server and browser fixtures of tests/browser/conftest.py, on the hand-made history of
-tests/web/test_statistics.py and a few dozen seeded plays.
+tests/helpers.py (STATS_HISTORY) and a few dozen seeded plays.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from bench.seed import seed_plays
 from companion.store.db import make_engine
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
-from tests.web.test_statistics import ANN, store
+from tests.helpers import ANN, store
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")

@@ -6,10 +6,11 @@ Uses the live_server and browser fixtures of tests/browser/conftest.py.
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
+
+from tests.browser.tracker import start_spires
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -17,16 +18,6 @@ expect = sync_api.expect
 
 # What the other device must see within: the issue's one second.
 IN_SYNC_SECONDS = 1.0
-
-
-def start_spires(page, live_server: str) -> str:
-    """Start a 2-player Spires play through the new-play form; the tracker's URL."""
-    page.goto(f"{live_server}/plays/new?game=spires")
-    page.locator("input[name=name-0]").fill("Ann")
-    page.locator("input[name=name-1]").fill("Bob")
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/plays/\d+$"))
-    return page.url
 
 
 def test_a_tap_on_one_device_shows_on_the_other_within_a_second(browser, live_server: str) -> None:
@@ -85,7 +76,7 @@ def test_undo_keeps_the_keyboard_focus(browser, live_server: str) -> None:
 def test_a_redrawn_button_keeps_the_keyboard_focus(browser, live_server: str) -> None:
     """Conquest of Speros redraws its Skirmish Area after every action: Enter on '+ Minion' leaves the focus on the
     new '+ Minion' of the same card and player, so Enter again deploys another."""
-    from tests.browser.test_speros_browser import deploy_button, put_card, start_speros
+    from tests.browser.tracker import deploy_button, put_card, start_speros
 
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:

@@ -21,12 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import free_port
+from tests.server.helpers import HOST, PROJECT_ROOT, free_port
 
 pytestmark = pytest.mark.packaging
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
-HOST = "127.0.0.1"
 # What a source copy leaves out: the repository's own data, caches and whatever a build or a venv left behind.
 NOT_COPIED = shutil.ignore_patterns(
     ".git",

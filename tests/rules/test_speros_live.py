@@ -18,32 +18,32 @@ from hypothesis import strategies as st
 from companion.games import live, speros, turns
 from companion.games.base import InputErrors, Note
 from companion.games.speros import GAME, SperosOptions
-from tests.rules.tools import points
+from tests.rules.tools import (
+    LAST,
+    NAMES,
+    NEXT,
+    SPEROS_COLOURS,
+    Step,
+    act,
+    camp,
+    capture,
+    card_of,
+    context,
+    explore,
+    play,
+    points,
+    refusal,
+    units,
+)
 
-NAMES = ("Ann", "Bob", "Cy", "Dee")
-COLOURS = ("green", "red", "blue", "black")
 # "Forest (green), Mountain (red), Ocean (blue), Swamp (black)": written out here, not taken from speros.
 HOME = {"green": "forest", "red": "mountain", "blue": "ocean", "black": "swamp"}
 TERRAINS = ("forest", "mountain", "ocean", "swamp")
 
-# Raw actions as the JSON API takes them.
-NEXT = {"action": "next_turn"}
-LAST = {"action": "last_drawn", "drawn": True}
+# Raw actions as the JSON API takes them (NEXT, LAST and the other helpers: tests/rules/tools.py).
 UNLAST = {"action": "last_drawn", "drawn": False}
 # Said with every refusal once the game is over (written out here, not taken from speros).
 AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
-
-
-def explore(
-    terrain: str = "forest", encampments: int | None = None, vp: int = 1, resources: Sequence[str] = ("gold",)
-) -> dict[str, Any]:
-    """A card put into the Skirmish Area (by a player's Explore, or with no player at setup or by an ability).
-
-    Encampments not given: 3 for a Location, none sent for an Artifact (it has 5)."""
-    raw = {"action": "explore", "terrain": terrain, "vp": vp, "resources": list(resources)}
-    if encampments is not None or terrain != "artifact":
-        raw["encampments"] = 3 if encampments is None else encampments
-    return raw
 
 
 def deploy(card: int, kind: str = "minion") -> dict[str, Any]:
@@ -61,11 +61,6 @@ def remove(card: int, kind: str = "minion") -> dict[str, Any]:
     return {"action": "remove", "card": card, "kind": kind}
 
 
-def capture(card: int) -> dict[str, Any]:
-    """The action's player captures a card."""
-    return {"action": "capture", "card": card}
-
-
 def bonus(number: int, value: int) -> dict[str, Any]:
     """What one of a player's three Bonus Objectives would score."""
     return {"action": "set", "field": f"bonus_{number}", "value": value}
@@ -74,56 +69,6 @@ def bonus(number: int, value: int) -> dict[str, Any]:
 def mastery(number: int, vp: int, *leaders: str) -> dict[str, Any]:
     """A Mastery Objective in play, its VP and who best meets it."""
     return {"action": "mastery", "number": number, "vp": vp, "leaders": list(leaders)}
-
-
-Step = tuple[str | None, dict[str, Any]]
-
-
-def context(count: int, names: Sequence[str] = NAMES, colours: Sequence[str] = COLOURS) -> live.Context:
-    """Ann (green), Bob (red), Cy (blue), Dee (black) in turn order, Ann first; no Mastery Objectives."""
-    return live.Context(tuple(names[:count]), SperosOptions(), GAME.live, tuple(colours[:count]))
-
-
-def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
-    """Parse (strict, as JSON) and apply one action for a player by name, or for the table (None)."""
-    seat = ctx.names.index(who) if who is not None else None
-    return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
-
-
-def play(
-    count: int, steps: Sequence[Step], ctx: live.Context | None = None
-) -> tuple[live.State, live.Context, list[str]]:
-    """Run the steps from the start state; the final state, the context and everything said, in order."""
-    ctx = ctx or context(count)
-    state = GAME.live.start(count, SperosOptions())
-    said: list[str] = []
-    for who, raw in steps:
-        applied = act(state, ctx, who, raw)
-        state = applied.state
-        said += applied.said
-    return state, ctx, said
-
-
-def refusal(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> dict[str, str]:
-    """The field errors an action is refused with, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        act(state, ctx, who, raw)
-    return {e.field: e.message for e in caught.value.errors}
-
-
-def card_of(state: live.State, card_id: int) -> dict[str, Any]:
-    """A card on the table by its number."""
-    return next(card for card in state["table"]["cards"] if card["id"] == card_id)
-
-
-def units(state: live.State, ctx: live.Context, card_id: int) -> list[tuple[str, str]]:
-    """The units on a card, in the order they were placed, as (name, kind)."""
-    return [(ctx.names[who], kind) for who, kind in card_of(state, card_id)["units"]]
-
-
-def camp(state: live.State, ctx: live.Context, who: str) -> dict[str, int]:
-    """What a player still has in Base Camp."""
-    return speros.base_camp(state["table"], ctx.names.index(who))
 
 
 def scored(state: live.State, ctx: live.Context) -> dict[str, dict[str, int]]:
@@ -143,12 +88,12 @@ EXPLORE = [
     pytest.param(
         seat,
         terrain,
-        HOME[COLOURS[seat]] != terrain,
+        HOME[SPEROS_COLOURS[seat]] != terrain,
         id=(
-            f"Explore: {NAMES[seat]} ({COLOURS[seat]}) explores a {terrain} Location: "
+            f"Explore: {NAMES[seat]} ({SPEROS_COLOURS[seat]}) explores a {terrain} Location: "
             + (
                 "does not match your Units' color, deploy one of your Minions"
-                if HOME[COLOURS[seat]] != terrain
+                if HOME[SPEROS_COLOURS[seat]] != terrain
                 else "If the Location's color does match your Units' color, do not deploy a Minion"
             )
         ),
@@ -983,8 +928,8 @@ TERRAIN_SCORING = [
         kind,
         id=(
             f"Deployed {'Minions' if kind == 'minion' else 'Generals'} on "
-            f"{'familiar' if HOME[COLOURS[seat]] == terrain else 'unfamiliar'} terrain: "
-            f"{COLOURS[seat]} {kind} on {terrain}"
+            f"{'familiar' if HOME[SPEROS_COLOURS[seat]] == terrain else 'unfamiliar'} terrain: "
+            f"{SPEROS_COLOURS[seat]} {kind} on {terrain}"
         ),
     )
     for seat in range(4)
@@ -999,7 +944,7 @@ def test_units_score_by_the_terrain_they_stand_on(seat: int, terrain: str, kind:
     each; Deployed Generals on familiar terrain: 3 VP; ... unfamiliar terrain: 2 VP'; an Artifact is unfamiliar."""
     who = NAMES[seat]
     state, ctx, _ = play(4, [(None, explore(terrain)), (who, deploy(1, kind))])
-    familiar = HOME[COLOURS[seat]] == terrain
+    familiar = HOME[SPEROS_COLOURS[seat]] == terrain
     expected = {
         ("minion", True): (2, 0),
         ("minion", False): (1, 0),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import live, speros
-from tests.rules.test_speros_live import LAST, NEXT, act, camp, capture, explore, play, refusal, units
+from tests.rules.tools import LAST, NEXT, act, camp, capture, explore, play, refusal, units
 
 
 def attack(card: int) -> dict:

@@ -1,4 +1,4 @@
-"""Helpers the table-driven rules tests share."""
+"""Helpers the table-driven rules tests share, and Conquest of Speros live play step by step (speros.LIVE)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from companion.games import live, speros
 from companion.games.base import Game, InputErrors
-from companion.games.speros import RESOURCES
+from companion.games.speros import GAME, RESOURCES, SperosOptions
 
 
 def player(name: str, **state: Any) -> dict[str, Any]:
@@ -64,3 +65,83 @@ def matching_sets(cards: Sequence[Sequence[str]]) -> int:
             if not augment(len(slots) - 1, set()):
                 return rounds
         rounds += 1
+
+
+NAMES = ("Ann", "Bob", "Cy", "Dee")
+
+
+SPEROS_COLOURS = ("green", "red", "blue", "black")
+
+
+# Raw actions as the JSON API takes them.
+NEXT = {"action": "next_turn"}
+
+
+LAST = {"action": "last_drawn", "drawn": True}
+
+
+def explore(
+    terrain: str = "forest", encampments: int | None = None, vp: int = 1, resources: Sequence[str] = ("gold",)
+) -> dict[str, Any]:
+    """A card put into the Skirmish Area (by a player's Explore, or with no player at setup or by an ability).
+
+    Encampments not given: 3 for a Location, none sent for an Artifact (it has 5)."""
+    raw = {"action": "explore", "terrain": terrain, "vp": vp, "resources": list(resources)}
+    if encampments is not None or terrain != "artifact":
+        raw["encampments"] = 3 if encampments is None else encampments
+    return raw
+
+
+def capture(card: int) -> dict[str, Any]:
+    """The action's player captures a card."""
+    return {"action": "capture", "card": card}
+
+
+Step = tuple[str | None, dict[str, Any]]
+
+
+def context(count: int, names: Sequence[str] = NAMES, colours: Sequence[str] = SPEROS_COLOURS) -> live.Context:
+    """Ann (green), Bob (red), Cy (blue), Dee (black) in turn order, Ann first; no Mastery Objectives."""
+    return live.Context(tuple(names[:count]), SperosOptions(), GAME.live, tuple(colours[:count]))
+
+
+def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
+    """Parse (strict, as JSON) and apply one action for a player by name, or for the table (None)."""
+    seat = ctx.names.index(who) if who is not None else None
+    return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
+
+
+def play(
+    count: int, steps: Sequence[Step], ctx: live.Context | None = None
+) -> tuple[live.State, live.Context, list[str]]:
+    """Run the steps from the start state; the final state, the context and everything said, in order."""
+    ctx = ctx or context(count)
+    state = GAME.live.start(count, SperosOptions())
+    said: list[str] = []
+    for who, raw in steps:
+        applied = act(state, ctx, who, raw)
+        state = applied.state
+        said += applied.said
+    return state, ctx, said
+
+
+def refusal(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> dict[str, str]:
+    """The field errors an action is refused with, as {field: message}."""
+    with pytest.raises(InputErrors) as caught:
+        act(state, ctx, who, raw)
+    return {e.field: e.message for e in caught.value.errors}
+
+
+def card_of(state: live.State, card_id: int) -> dict[str, Any]:
+    """A card on the table by its number."""
+    return next(card for card in state["table"]["cards"] if card["id"] == card_id)
+
+
+def units(state: live.State, ctx: live.Context, card_id: int) -> list[tuple[str, str]]:
+    """The units on a card, in the order they were placed, as (name, kind)."""
+    return [(ctx.names[who], kind) for who, kind in card_of(state, card_id)["units"]]
+
+
+def camp(state: live.State, ctx: live.Context, who: str) -> dict[str, int]:
+    """What a player still has in Base Camp."""
+    return speros.base_camp(state["table"], ctx.names.index(who))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion import cli, create_app
-from tests.web.helpers import postgres_url
+from tests.helpers import postgres_url
 
 pytestmark = pytest.mark.postgres
 PG_DUMP = shutil.which("pg_dump")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import HOST, Server
+from tests.server.helpers import HOST, Server
 
 JAMMER = "127.0.0.2"
 SLOW_SOCKETS = 120

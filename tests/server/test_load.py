@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import get_game, live
-from tests.server.conftest import Client
+from tests.server.helpers import Client
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 NOTHING_TO_UNDO = "Nothing is left to undo."

@@ -34,8 +34,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.server.conftest import HOST, PROJECT_ROOT, REQUEST_TIMEOUT, START_TIMEOUT, STOP_TIMEOUT, Server, free_port
-from tests.web.helpers import postgres_url
+from tests.helpers import postgres_url
+from tests.server.helpers import HOST, PROJECT_ROOT, REQUEST_TIMEOUT, START_TIMEOUT, STOP_TIMEOUT, Server, free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.nginx]
 

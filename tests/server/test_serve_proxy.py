@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.server.conftest import Client, Server
+from tests.server.helpers import Client, Server
 
 CODE = "proxy-code-1"
 PROXIED = {"COMPANION_TRUSTED_PROXIES": "127.0.0.1"}

@@ -18,7 +18,7 @@ from flask import Flask
 from companion import create_app
 from companion.config import SettingError
 from companion.web.security import LIMITER_EXTENSION, WrongCodeLimiter, parse_hosts, parse_proxies
-from tests.conftest import TOKEN, Client, start_play
+from tests.helpers import TOKEN, Client, csrf_client, start_play
 
 CODE = "tavern-42"
 SPIRES = [
@@ -31,15 +31,6 @@ def make_app(tmp_path, **config: Any) -> Flask:
     """An app on its own SQLite file with the given settings."""
     base = {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite'}"}
     return create_app({**base, **config})
-
-
-def csrf_client(app: Flask) -> Client:
-    """A test client whose session holds the CSRF token, as conftest's."""
-    app.test_client_class = Client
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = TOKEN
-    return client  # type: ignore[return-value]
 
 
 class FakeClock:

@@ -14,7 +14,7 @@ from companion import PROJECT_ROOT, create_app
 from companion.games import GAMES
 from companion.history.views import HISTORY_PAGE, OPEN_PAGE
 from companion.web.shell import scan
-from tests.web.helpers import post_json
+from tests.helpers import post_json
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MANIFEST = "/static/manifest.webmanifest"

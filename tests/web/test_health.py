@@ -11,8 +11,7 @@ from sqlalchemy import text
 from companion import __version__, create_app
 from companion.store import migrate
 from companion.store.db import make_engine
-from tests.conftest import TOKEN, Client
-from tests.web.helpers import postgres_url
+from tests.helpers import Client, csrf_client, postgres_url
 
 CODE = "table-code-2026"
 
@@ -20,10 +19,7 @@ CODE = "table-code-2026"
 def client_for(url: str, **settings: object) -> tuple[Client, object]:
     """A test client on an app over that database, with any extra settings."""
     app = create_app({"TESTING": True, "SECRET_KEY": "health", "DATABASE_URL": url, **settings})
-    app.test_client_class = Client
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = TOKEN
+    client = csrf_client(app)
     return client, app  # type: ignore[return-value]
 
 

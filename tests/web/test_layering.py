@@ -75,5 +75,5 @@ def url_map_lines() -> list[str]:
 
 def test_the_url_map_is_the_snapshot() -> None:
     """A route added, renamed or removed shows here; when that is meant, write the new map into url_map.txt
-    (python -c "from tests.web.test_layering import url_map_lines; print(*url_map_lines(), sep='\\n')")."""
+    (python -c "import tests.web.test_layering as t; print(*t.url_map_lines(), sep='\\n')")."""
     assert url_map_lines() == SNAPSHOT.read_text(encoding="utf-8").splitlines()

@@ -15,7 +15,7 @@ import pytest
 from companion import __version__, create_app
 from companion.cli import main
 from companion.web import logs
-from tests.conftest import TOKEN, Client
+from tests.helpers import Client, csrf_client
 
 CODE = "table-code-2026"
 LINE = re.compile(r"^(GET|POST|HEAD) (/\S*) (\d{3}) \d+\.\d ms$")
@@ -42,11 +42,7 @@ def make_client(tmp_path, **settings: object) -> Client:
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "log", "DATABASE_URL": f"sqlite:///{tmp_path / 'l.sqlite'}", **settings}
     )
-    app.test_client_class = Client
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = TOKEN
-    return client  # type: ignore[return-value]
+    return csrf_client(app)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.conftest import start_play
+from tests.helpers import start_play
 
 UNSAFE_ROUTES = [
     ("/plays", {"game": "spires", "name-0": "Ann", "name-1": "Bob"}),
