@@ -13,15 +13,26 @@ What the format is, from public code that reads and writes it (BG Stats itself p
   several players flagged.
 - BGG id of Spyrium, 137269: boardgamegeek.com/boardgame/137269/spyrium (linked from westpark-gamers.de's review,
   and trickylight.co.uk's session log "Spyrium ... BGG Id: 137269"). No BGG id was found for SPQF, Spires or
-  Conquest of Speros: they are matched by name only and exported without one.
+  Conquest of Speros: they are matched by name only and exported with bggId 0, as readers take a game on no BGG page.
+- Real backups and the tools that read them (issue 20: sqrtxander/bgstats-wrapped, TalitaJames/bgStats-dataVisualiser,
+  luceleaftea/end-of-year-bgstats-summary, adrianocola/bgstats-merger, gnidan/bgstats-elo-ratings): the top level
+  also holds "groups", "tags" and "challenges"; player 1 is the "Anonymous player" (isAnonymous true); a game always
+  has "bggId", "bggName", "minPlayTime" and "maxPlayTime", and "isBaseGame"/"isExpansion" as 0 or 1; players are
+  numbered 1..n in list order (one reader finds a player at players[playerRefId - 1]); a score is the text typed,
+  which may be a sum or a difference ("66-5-0-11-17", "52+18+41-3").
 
 Our choices: a seat's colour travels as the player score's "role"; the first player (position 0) is "startPlayer"
-and seats keep their order as "seatOrder" 1, 2, ...; a solo play has no winner flagged (one player scores, as the
-winners' sentence says). Imported plays have totals and winners but no breakdown lines: seats store their total,
-a rank (winners first, the others by score, equal scores sharing a rank: 1, 1, 3) and an empty breakdown, with
-source "bgstats". A play's BG Stats uuid is its uid, stored as the 32 hex digits of that UUID (the form the
-companion's own uids take, so our export imported back into the database it came from adds nothing); a uuid that is
-no UUID is kept as it is when it fits 36 characters, else as a stable hash of it.
+and seats keep their order as "seatOrder" 1, 2, ...; "userInfo.meRefId" names the anonymous player, since the file is
+the group's, not one member's, and that player is in every file. "durationMin" is a play's start to its finish, time
+put aside included (putting a play aside is not logged, and a pause between taps is no pause of the play); "rounds"
+is the round the tracker's table ended in, 0 where it counts none. A solo play is won when the game says so: in
+Spires, a total the King's Appraisal does not punish (66, the greeting card, and more). Imported plays have totals
+and winners but no breakdown lines: seats store their total, a rank (winners first, the others by score, equal scores
+sharing a rank: 1, 1, 3) and an empty breakdown, with source "bgstats". A play's BG Stats uuid is its uid, stored as
+the 32 hex digits of that UUID (the form the companion's own uids take, so our export imported back into the
+database it came from adds nothing); a uuid that is no UUID is kept as it is when it fits 36 characters, else as a
+stable hash of it. Plays of our games left out are each named in the summary; plays of other games only counted (a
+backup holds hundreds).
 """
 
 from __future__ import annotations
@@ -30,7 +41,8 @@ import hashlib
 import json
 import re
 import uuid
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,6 +57,7 @@ from companion.data.importing import (
     NewPlay,
     Problems,
     Summary,
+    existing_uids,
     exported_plays,
     new_play,
     too_many,
@@ -53,8 +66,12 @@ from companion.data.importing import (
 )
 from companion.games import GAMES, get_game
 from companion.games.base import NAME_MAX, Game, name_key
-from companion.games.wording import plain_minus, utc
-from companion.store.models import FINISHED, NOTES_MAX, Play
+from companion.games.spires import appraisal
+from companion.games.spqf import turns_followed
+from companion.games.turns import round_number
+from companion.games.wording import join_names, plain_minus, plural, utc
+from companion.store.models import FINISHED, NOTES_MAX, Play, Player
+from companion.store.records import TABLE
 
 SOURCE = "bgstats"
 RULES_VERSION = "bgstats-import"
@@ -67,8 +84,18 @@ MAX_SCORES = 1_000
 # A namespace of our own for uuids made up from ids (a player's, a game's, a uid that is no UUID).
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://companion.invalid/bgstats")
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-# A score as BG Stats keeps it: a whole number, or a sum typed in its calculator ("3+20+5").
-SCORE = re.compile(r"\s*[-−]?\d+(\s*\+\s*\d+)*\s*")
+# A score as BG Stats keeps it (spaces and kinds of minus made plain): a whole number, or terms added and taken away
+# as typed in its calculator ("3+20+5", "66-5-0-11-17"). A term of more digits is no score, and int() is spared it.
+SCORE = re.compile(r"[-+]?\d{1,18}([-+]\d{1,18})*")
+TERM = re.compile(r"[-+]?\d+")
+# Player 1 of every BG Stats file, the anonymous player.
+ANONYMOUS_REF = 1
+# The King's Appraisal bands (spires.APPRAISAL_BANDS) that punish a solo total: below them the King is pleased, a win.
+# The jail "for cheating" of 151 and more is the rulebook's joke on a total too good to be true: a win too.
+SPIRES_SOLO_LOST = {"beheaded", "stocks"}
+# Plays left out named in the summary (the others counted), and the players named in each.
+MAX_NAMED = 100
+MAX_NAMES = 8
 
 
 # Export -------------------------------------------------------------------------------------------------------
@@ -82,83 +109,93 @@ def bg_uuid(text: str) -> str:
         return str(uuid.uuid5(NAMESPACE, text)).upper()
 
 
-def local_text(moment: datetime) -> str:
-    """A stored time as BG Stats writes dates: this machine's local time, no zone."""
-    return utc(moment).astimezone().strftime(DATE_FORMAT)
+def local_text(moment: datetime, zone: tzinfo | None = None) -> str:
+    """A stored time as BG Stats writes dates: the time in that zone (this machine's by default), no zone said."""
+    return utc(moment).astimezone(zone).strftime(DATE_FORMAT)
 
 
-def export_json(session: Session) -> bytes:
+def export_json(session: Session, zone: tzinfo | None = None) -> bytes:
     """The BG Stats backup as a UTF-8 JSON file (names in every alphabet written as they are)."""
-    return json.dumps(export_backup(session), ensure_ascii=False).encode()
+    return json.dumps(export_backup(session, zone), ensure_ascii=False).encode()
 
 
-def export_backup(session: Session) -> dict[str, Any]:
-    """The finished plays (not deleted) as a BG Stats backup: games, players, plays with player scores."""
+def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any]:
+    """The finished plays (not deleted) as a BG Stats backup, every list its files have, dates in that zone."""
     games = list(GAMES.values())
     game_ref = {game.id: index + 1 for index, game in enumerate(games)}
-    plays = list(exported_plays(session, (FINISHED,)))
-    players: dict[int, Any] = {}
+    plays = [play for play in exported_plays(session, (FINISHED,)) if play.game in game_ref]
+    players: dict[int, Player] = {}
     for play in plays:
         for seat in play.seats:
             players.setdefault(seat.player_id, seat.player)
+    roster = sorted(players.items(), key=lambda item: item[1].key)
+    player_ref = {player_id: ref for ref, (player_id, _) in enumerate(roster, start=ANONYMOUS_REF + 1)}
     return {
-        "games": [_bg_game(game, game_ref[game.id]) for game in games],
+        "groups": [],
+        "userInfo": {"meRefId": ANONYMOUS_REF},
         "players": [
-            {
-                "id": player.id,
-                "uuid": bg_uuid(f"player:{player.key}"),
-                "name": player.name,
-                "isAnonymous": False,
-                "modificationDate": local_text(player.created_at),
-            }
-            for player in sorted(players.values(), key=lambda p: p.key)
+            {"id": ANONYMOUS_REF, "uuid": bg_uuid("anonymous"), "name": "Anonymous player", "isAnonymous": True},
+            *(
+                {
+                    "id": player_ref[player_id],
+                    "uuid": bg_uuid(f"player:{player.key}"),
+                    "name": player.name,
+                    "isAnonymous": False,
+                    "modificationDate": local_text(player.created_at, zone),
+                }
+                for player_id, player in roster
+            ),
         ],
         "locations": [],
-        "plays": [_play(play, game_ref[play.game]) for play in plays if play.game in game_ref],
+        "games": [_bg_game(game, game_ref[game.id]) for game in games],
+        "plays": [_play(play, game_ref[play.game], player_ref, zone) for play in plays],
+        "tags": [],
+        "challenges": [],
     }
 
 
 def _bg_game(game: Game, ref: int) -> dict[str, Any]:
-    """One of our games as a BG Stats game (its BGG id only where one is known)."""
-    entry: dict[str, Any] = {
+    """One of our games as a BG Stats game (BGG id 0 where none is known; no playing time known: 0)."""
+    return {
         "id": ref,
         "uuid": bg_uuid(f"game:{game.id}"),
         "name": game.name,
+        "bggId": BGG_IDS.get(game.id, 0),
+        "bggName": game.name,
         "highestWins": True,
         "noPoints": False,
         "cooperative": False,
         "usesTeams": False,
         "minPlayerCount": game.min_players,
         "maxPlayerCount": game.max_players,
+        "minPlayTime": 0,
+        "maxPlayTime": 0,
+        "isBaseGame": 1,
+        "isExpansion": 0,
     }
-    if game.id in BGG_IDS:
-        entry["bggId"] = BGG_IDS[game.id]
-        entry["bggName"] = game.name
-    return entry
 
 
-def _play(play: Play, game_ref: int) -> dict[str, Any]:
+def _play(play: Play, game_ref: int, player_ref: dict[int, int], zone: tzinfo | None) -> dict[str, Any]:
     """One finished play as a BG Stats play."""
-    solo = len(play.seats) == 1
     return {
         "uuid": bg_uuid(play.uid),
         "gameRefId": game_ref,
-        "playDate": local_text(play.played_at),
-        "entryDate": local_text(play.created_at),
-        "modificationDate": local_text(play.finished_at or play.played_at),
-        "durationMin": 0,
+        "playDate": local_text(play.played_at, zone),
+        "entryDate": local_text(play.created_at, zone),
+        "modificationDate": local_text(play.finished_at or play.played_at, zone),
+        "durationMin": duration_min(play),
         "ignored": False,
         "manualWinner": False,
         "usesTeams": False,
-        "rounds": 0,
+        "rounds": rounds(play),
         "board": "",
         "scoringSetting": 0,
         "comments": play.notes,
         "playerScores": [
             {
-                "playerRefId": seat.player_id,
+                "playerRefId": player_ref[seat.player_id],
                 "score": str(seat.total),
-                "winner": seat.rank == 1 and not solo,
+                "winner": seat.rank == 1 if len(play.seats) > 1 else solo_won(play.game, seat.total),
                 "rank": seat.rank or 0,
                 "seatOrder": seat.position + 1,
                 "startPlayer": seat.position == 0,
@@ -168,6 +205,33 @@ def _play(play: Play, game_ref: int) -> dict[str, Any]:
             for seat in play.seats
         ],
     }
+
+
+def duration_min(play: Play) -> int:
+    """The minutes from a play's start to its finish: a tracked play's time at the table, 0 for one scored at the end
+    (started and finished in one request) or imported (one moment)."""
+    if play.finished_at is None:
+        return 0
+    return max(0, round((utc(play.finished_at) - utc(play.created_at)).total_seconds() / 60))
+
+
+def rounds(play: Play) -> int:
+    """The round a tracked play's table ended in, 0 where it counts none: Spyrium's turn is a round of the table,
+    SPQF and Speros count each player's turn (SPQF's only once Next turn was tapped), Spires counts no turns."""
+    table = play.extra.get(TABLE) or {}
+    if "turn" not in table:
+        return 0
+    if play.game == "spyrium":
+        return int(table["turn"])
+    if play.game == "spqf" and not turns_followed(table):
+        return 0
+    return round_number(table, len(play.seats))
+
+
+def solo_won(game: str, total: int | None) -> bool:
+    """Whether a solo play is won by the game's rules: Spires by the King's Appraisal of the total, as its result
+    says it (no other game of ours is played solo)."""
+    return game == "spires" and total is not None and appraisal(total)[0] not in SPIRES_SOLO_LOST
 
 
 # The backup's shape -------------------------------------------------------------------------------------------
@@ -295,10 +359,12 @@ def play_uid(text: str) -> str:
     return text if len(text) <= 36 else "bgs-" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def played_at(text: str) -> datetime:
-    """A BG Stats date (this machine's local time unless it names a zone), in UTC."""
+def played_at(text: str, zone: tzinfo | None = None) -> datetime:
+    """A BG Stats date (in that zone, this machine's by default, unless it names one), in UTC."""
     moment = datetime.fromisoformat(text.strip())
-    return (moment.astimezone() if moment.tzinfo is None else moment).astimezone(UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone) if zone is not None else moment.astimezone()
+    return moment.astimezone(UTC)
 
 
 def score_of(value: str | float | None) -> int | None:
@@ -315,12 +381,8 @@ def _whole(value: str | float | None) -> int | None:
         return value
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
-    if not SCORE.fullmatch(value):
-        return None
-    text = plain_minus(value).replace(" ", "")
-    negative = text.startswith("-")
-    terms = [int(term) for term in text.lstrip("-").split("+")]
-    return (-terms[0] if negative else terms[0]) + sum(terms[1:])
+    text = "".join(plain_minus(value).split())
+    return sum(int(term) for term in TERM.findall(text)) if SCORE.fullmatch(text) else None
 
 
 def ranks(totals: list[int], winners: list[bool], given: list[int] | None = None) -> list[int]:
@@ -354,15 +416,40 @@ def _options(game: Game, count: int) -> dict[str, Any] | None:
     return None
 
 
-def import_backup(session: Session, backup: BgBackup) -> Summary:
-    """Add the backup's plays of our games the database lacks, in one transaction."""
+@dataclass(frozen=True)
+class Named(LeftOut):
+    """A play of our games left out, with the sentence that names it (date, game, players) and says why."""
+
+    said: str = ""
+
+
+@dataclass
+class BgSummary(Summary):
+    """The import's summary, and each play of our games it left out named (the first MAX_NAMED of them)."""
+
+    named: list[str] = field(default_factory=list)
+
+    def sentences(self) -> list[str]:
+        """The counts, then the plays left out one by one."""
+        more = len(self.named) - MAX_NAMED
+        said = [*super().sentences(), *self.named[:MAX_NAMED]]
+        return [*said, f"And {plural(more, 'more play', 'more plays')} left out."] if more > 0 else said
+
+
+def import_backup(session: Session, backup: BgBackup, zone: tzinfo | None = None) -> BgSummary:
+    """Add the backup's plays of our games the database lacks, in one transaction (dates without a zone in that one,
+    this machine's by default)."""
     games = {game.id: our_game(game) for game in backup.games}
     names = {player.id: player.name.strip()[:NAME_MAX] for player in backup.players}
-    plays = [_our_play(play, games.get(play.gameRefId), names) for play in backup.plays]
-    return write_import(session, "BG Stats export", plays)
+    plays = [_our_play(play, games.get(play.gameRefId), names, zone) for play in backup.plays]
+    summary = write_import(session, "BG Stats export", plays)
+    named = [play for play in plays if isinstance(play, Named)]
+    # A play left out that the database has anyway (from our own export, say) was counted as already there.
+    present = existing_uids(session, [play.uid for play in named if play.uid is not None])
+    return BgSummary(**vars(summary), named=[play.said for play in named if play.uid not in present])
 
 
-def _our_play(play: BgPlay, game: Game | None, names: dict[int, str]) -> NewPlay | LeftOut:
+def _our_play(play: BgPlay, game: Game | None, names: dict[int, str], zone: tzinfo | None) -> NewPlay | LeftOut:
     """A play of the backup as the play it adds, or why it is left out (a play of another game whatever the database
     holds, the others only when it lacks them)."""
     if game is None:
@@ -374,8 +461,9 @@ def _our_play(play: BgPlay, game: Game | None, names: dict[int, str]) -> NewPlay
     options = _options(game, len(scores)) if scores else None
     why = _why_left_out(play, seated, len(totals), options)
     if why is not None:
-        return LeftOut(why, uid)
-    when = played_at(play.playDate)
+        who = join_names(seated[:MAX_NAMES] + [f"{len(seated) - MAX_NAMES:,} more"] * (len(seated) > MAX_NAMES))
+        return Named(why, uid, f"{play.playDate.strip()[:16]}, {game.name}, {who or 'no players'}: left out, {why}.")
+    when = played_at(play.playDate, zone)
     ranked = ranks(totals, [score.winner for score in scores], [score.rank for score in scores])
     colours = {colour.casefold(): colour for colour in game.colours}
     seats = [
