@@ -94,6 +94,25 @@ def created(client, htmx: bool, form: dict) -> tuple[int, str]:
     return int(re.search(r"/plays/(\d+)$", target).group(1)), target
 
 
+def created_play(client, app, htmx: bool, form: dict) -> tuple[int, str, Play, list[Seat]]:
+    """Send the new-play form as htmx or as a page; checks the tracker it leads to shows the setup for its players
+    and each player's card in their colour, and that the play is stored in progress with those seats. Returns the
+    play's id, its tracker page, the play and its seats as stored."""
+    names = [value.strip() for key, value in form.items() if key.startswith("name-")]
+    colours = [value for key, value in form.items() if key.startswith("colour-")]
+    play_id, target = created(client, htmx, form)
+    html = client.get(target).get_data(as_text=True)
+    assert f"Setup for {len(names)} players" in html
+    cards = re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html)
+    assert cards == list(zip(colours, names, strict=True))
+    with Session(app.extensions["db_engine"]) as session:
+        play = session.get(Play, play_id)
+        seats = list(session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all())
+    assert (play.game, play.status) == (form["game"], IN_PROGRESS)
+    assert [(s.name, s.colour) for s in seats] == list(zip(names, colours, strict=True))
+    return play_id, html, play, seats
+
+
 # --- PostgreSQL.
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -179,13 +198,53 @@ def player(view: dict, name: str) -> dict:
     return next(p for p in view["players"] if p["name"] == name)
 
 
+def answered(response, htmx: bool, status: int) -> str:
+    """Checks the answer's status and that htmx got a fragment, a page the whole page; returns its html."""
+    html = response.get_data(as_text=True)
+    assert response.status_code == status
+    assert ("<html" in html) is not htmx
+    return html
+
+
+def new_play_form(client, game: str, title: str, colours: list[str]) -> str:
+    """The new-play form of a game, checked to be for that game, to carry the CSRF token, and to offer the game's
+    colours in each row, a different one picked in each; returns its html."""
+    response = client.get(f"/plays/new?game={game}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert f"New game of {title}" in html
+    assert f'<input type="hidden" name="game" value="{game}">' in html
+    assert 'name="csrf_token"' in html
+    for i, colour in enumerate(colours):
+        assert f'name="colour-{i}"' in html
+        row = html.split(f'name="colour-{i}"')[1].split("</select>")[0]
+        assert re.findall(r'<option value="(\w+)"', row) == colours
+        assert f'<option value="{colour}" selected>' in row
+    return html
+
+
+def bad_rosters(game: str, most: int, twice: str, foreign: list[str]) -> list[tuple[str, dict, str]]:
+    """The roster mistakes every game's new-play form refuses, as (case, form, message): too few players or none, a
+    name or the colour `twice` given twice, and a colour not the game's among the pair `foreign`."""
+    pair = ["Ann", "Bob"]
+    return [
+        ("one player", {"names": ["Ann"]}, f"{game} is for 2 to {most} players; 1 given."),
+        ("no player", {"names": []}, "Type the players&#39; names, first player first."),
+        ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
+        (
+            "the same colour twice",
+            {"names": pair, "colours": [twice, twice]},
+            f"{twice.capitalize()} is taken by an earlier player.",
+        ),
+        ("a colour not the game's", {"names": pair, "colours": foreign}, "Pick one of the game&#39;s colours."),
+    ]
+
+
 def refused_new_play(client, app, htmx: bool, form: dict, message: str, names: list[str]) -> str:
     """Send a bad new-play form; checks it is refused with the message, keeps the names typed and saves nothing."""
     response = post(client, htmx, "/plays", form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
+    html = answered(response, htmx, 422)
     assert message in html
-    assert ("<html" in html) is not htmx
     if htmx:
         assert html.lstrip().startswith('<form id="new-play"')
     for name in names:
@@ -201,9 +260,7 @@ def refused_finish(client, app, play_id: int, htmx: bool, form: dict, name: str,
     Returns the play as saved before (and still after) the refused finish."""
     before = saved(app, play_id)
     response = post(client, htmx, f"/plays/{play_id}/finish", form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     if htmx:
         assert html.lstrip().startswith(
             f'<form id="finish" class="finish card" method="post" action="/plays/{play_id}/finish"'
@@ -218,6 +275,72 @@ def refused_finish(client, app, play_id: int, htmx: bool, form: dict, name: str,
     assert saved(app, play_id) == before
     assert "Finish and score" in client.get(f"/plays/{play_id}").get_data(as_text=True)
     return before
+
+
+def refused_tap(
+    client, app, play_id: int, htmx: bool, seat: int, form: dict, slot: str, message: str, kept: dict
+) -> str:
+    """Send a bad tap on `seat`; checks the 422 and its message (for htmx first, in the counter's slot, with each
+    (seat, field) of `kept` sent again at its saved value) and that nothing was saved. Returns the answer's html."""
+    before = saved(app, play_id)
+    response = post(client, htmx, f"/plays/{play_id}/seats/{seat}", form)
+    html = answered(response, htmx, 422)
+    assert message in html
+    if htmx:
+        assert html.lstrip().startswith(f'<p id="c-{seat}-{slot}-error" class="error" role="alert">{message}</p>')
+        for (who, field), value in kept.items():
+            assert oob_value(html, who, field) == value, field
+    assert saved(app, play_id) == before
+    return html
+
+
+def tracker_page(client, play_id: int, count: int) -> tuple[str, list[int]]:
+    """The tracker page of a play of `count` players, checked to show a seat each and their setup card."""
+    response = client.get(f"/plays/{play_id}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    seats = [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
+    assert len(seats) == count
+    assert f"Setup for {count} players" in html
+    return html, seats
+
+
+def live(client, play_id: int, htmx: bool):
+    """The tracker's regular refresh, as htmx or as a page."""
+    return client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
+
+
+def sent_to_play(response, play_id: int, htmx: bool) -> None:
+    """Checks the answer sends the browser to the play's page: HX-Redirect for htmx, a 303 for a page."""
+    if htmx:
+        assert (response.status_code, response.headers["HX-Redirect"]) == (204, f"/plays/{play_id}")
+    else:
+        assert response.status_code == 303
+        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+
+
+def page_ids(client, play_id: int) -> set[str]:
+    """Every element id on the tracker page."""
+    return set(re.findall(r'\bid="([^"]+)"', client.get(f"/plays/{play_id}").get_data(as_text=True)))
+
+
+def oob_ids(response, ids_on_page: set[str]) -> set[str]:
+    """The ids of the answer's out-of-band pieces, checked to be some and each to have its place on the page."""
+    found = set(re.findall(r'\bid="([^"]+)"[^>]*hx-swap-oob=', response.get_data(as_text=True)))
+    assert found and found <= ids_on_page, sorted(found - ids_on_page)
+    return found
+
+
+def sheet_text(client, play_id: int, game: str) -> str:
+    """The play's score sheet, checked to be an inline PDF named for the game and play; returns its text."""
+    from pypdf import PdfReader
+
+    response = client.get(f"/plays/{play_id}/sheet.pdf")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "application/pdf"
+    assert response.headers["Content-Disposition"] == f'inline; filename="{game}-{play_id}.pdf"'
+    assert response.data.startswith(b"%PDF")
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
 
 
 VERSION = re.compile(r'<input type="hidden" id="play-version" name="since" value="(\d+)"( hx-swap-oob="true")?>')

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser.axe import axe_violations, describe, inject_axe
+from tests.browser.tracker import VIEWPORTS
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 # A phone, a tablet held upright, the same tablet on its side.
-VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 MIN_TARGET = 44
 SHOTS = Path(os.environ.get("RESULT_SHOTS", "/tmp/shots-result"))
 

@@ -6,17 +6,26 @@ Uses the live_server, browser and page fixtures of tests/browser/conftest.py.
 
 from __future__ import annotations
 
-import io
-import os
 import re
-import warnings
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
-from tests.browser.tracker import PLAYERS, deploy_button, put_card, start_speros
+from tests.browser.tracker import (
+    PLAYERS,
+    VIEWPORTS,
+    deploy_button,
+    finish,
+    put_card,
+    result_text,
+    sheet_pdf_text,
+    shots_folder,
+    start_speros,
+    tracker_screenshots,
+)
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -24,7 +33,6 @@ expect = sync_api.expect
 
 NAMES = tuple(name for name, _colour in PLAYERS)
 # A phone, a tablet held upright, the same tablet on its side.
-VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 # Said with every refusal once the game is over.
 AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 
@@ -33,15 +41,8 @@ def capture_button(page, card_id: int, who: str):
     return page.locator(f"#card-{card_id}").get_by_role("button", name=f"{who} captures it", exact=True)
 
 
-def finish(page) -> None:
-    """Finish and score, accepting the confirm dialog; wait for the result page."""
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Finish and score").click()
-    page.locator("#result").wait_for()
-
-
 def test_two_player_speros_to_final_table(page, live_server: str) -> None:
-    pypdf = pytest.importorskip("pypdf")
+    pytest.importorskip("pypdf")
     seat_of = start_speros(page, live_server)
     ann_facts, bob_facts = (page.locator(f"#facts-{seat_of[name]}") for name in NAMES)
     notice = page.locator("#notice")
@@ -200,16 +201,11 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
         for n, value in enumerate(values, start=1):
             page.locator(f"#end-{seat_of[name]}-bonus_{n}").fill(str(value))
     finish(page)
-    assert re.search(r"/plays/\d+$", page.url)
-    result = page.locator("#result")
-    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
-    text = result.text_content()
+    text = result_text(page, NAMES)
     # Ann: cards 3 + 2, no set (2 cards), 4 Minions off her colour, the General on a Mountain 2, bonus 6 = 17.
     # Bob: his Minion on Mountain card 1 is on his colour 2, General at home 0, bonus 5 = 7.
     assert "Ann wins" in text
     assert "with 17 VP." in text
-    for name in NAMES:
-        expect(result.locator("thead th", has_text=name)).to_have_count(1)
     for label in ("Captured cards", "Resource sets", "Deployed Minions", "Deployed General", "Bonus Objective"):
         assert label in text, label
     assert "1 Location: 3 VP; 1 Artifact: 2 VP; together 3 + 2 = 5 VP." in text
@@ -220,15 +216,7 @@ def test_two_player_speros_to_final_table(page, live_server: str) -> None:
     assert "The best of 4, 6 and 1: 6 VP." in text
     assert "The best of 5, 0 and 0: 5 VP." in text
 
-    link = page.get_by_role("link", name="Score sheet (PDF)")
-    href = link.get_attribute("href")
-    assert re.fullmatch(r"/plays/\d+/sheet\.pdf", href)
-    response = page.request.get(live_server + href)
-    assert response.ok
-    assert response.headers["content-type"] == "application/pdf"
-    pdf_text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.body())).pages)
-    for name in NAMES:
-        assert name in pdf_text
+    pdf_text = sheet_pdf_text(page, live_server, NAMES)
     for words in ("Conquest of Speros", "Captured cards", "Deployed Minions"):
         assert words in pdf_text, words
 
@@ -398,36 +386,12 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
         context.close()
 
 
-def _shots_folder(tmp_path: Path) -> Path:
-    """COMPANION_SHOTS when set (the screenshots are kept there to be looked at), else the test's tmp_path."""
-    folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _shoot(page, target: Path) -> None:
-    page.evaluate("() => window.scrollTo(0, 0)")
-    try:
-        page.screenshot(path=str(target), full_page=True)
-    except (sync_api.Error, OSError) as failed:  # a screenshot is for the eye only
-        warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", sorted(VIEWPORTS))
 def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: int, scheme: str) -> None:
     """Full-page screenshots of a tracker in play and of its result, for a look by eye; they never fail the test."""
-    w, h = VIEWPORTS[width]
-    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
-    page = context.new_page()
-    try:
-        _tracker_with_a_bit_of_everything(page, live_server)
-        folder = _shots_folder(tmp_path)
-        _shoot(page, folder / f"speros-tracker-{width}-{scheme}.png")
-        finish(page)
-        _shoot(page, folder / f"speros-result-{width}-{scheme}.png")
-    finally:
-        context.close()
+    fill = partial(_tracker_with_a_bit_of_everything, live_server=live_server)
+    tracker_screenshots(browser, shots_folder(tmp_path), "speros", width, scheme, fill, finish)
 
 
 def _play_id(page) -> int:

@@ -7,7 +7,6 @@ Uses the live_server, browser and page fixtures of tests/browser/conftest.py.
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
@@ -15,12 +14,12 @@ import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import target_problems
+from tests.browser.tracker import VIEWPORTS, shots_folder
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 
 # Twelve captured cards each, a full game's worth: (terrain, resources, printed VP).
 ANN_CARDS = [
@@ -180,8 +179,7 @@ def test_card_entry_screenshots(browser, live_server: str, tmp_path: Path, width
         fill_names(page, live_server)
         for card in ANN_CARDS[:3]:
             tap_card(page, 0, card, [])
-        folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = shots_folder(tmp_path)
         try:
             page.locator("#player-0").screenshot(path=str(folder / f"speros-calculator-cards-{width}-{scheme}.png"))
         except (sync_api.Error, OSError) as failed:

@@ -6,17 +6,24 @@ Uses the live_server, browser and page fixtures of tests/browser/conftest.py.
 
 from __future__ import annotations
 
-import io
-import os
 import re
-import warnings
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
-from tests.browser.tracker import seat_button, start_by_form
+from tests.browser.tracker import (
+    VIEWPORTS,
+    finish,
+    result_text,
+    seat_button,
+    sheet_pdf_text,
+    shots_folder,
+    start_by_form,
+    tracker_screenshots,
+)
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -24,7 +31,6 @@ PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
 NAMES = ("Ann", "Bob", "Cy")
 # A phone, a tablet held upright, the same tablet on its side.
-VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 
 
 def value_of(page, seat: str, field: str):
@@ -47,15 +53,8 @@ def start_spqf(page, live_server: str, names=NAMES) -> list[str]:
     return start_by_form(page, live_server, "spqf", names)
 
 
-def finish(page) -> None:
-    """Finish and score, accepting the confirm dialog; wait for the result page."""
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Finish and score").click()
-    page.locator("#result").wait_for()
-
-
 def test_three_player_spqf_to_score_sheet(page, live_server: str) -> None:
-    pypdf = pytest.importorskip("pypdf")
+    pytest.importorskip("pypdf")
     ann, bob, cy = start_spqf(page, live_server)
     notice = page.locator("#notice")
     expect(page.locator("#turn-title")).to_have_text("Round 1: Ann's turn")
@@ -119,29 +118,15 @@ def test_three_player_spqf_to_score_sheet(page, live_server: str) -> None:
     for name, modifiers in (("Ann", 4), ("Bob", 2), ("Cy", 1)):
         page.locator(f"#end-{seat_id[name]}-monument_modifiers").fill(str(modifiers))
     finish(page)
-    assert re.search(r"/plays/\d+$", page.url)
-
-    result = page.locator("#result")
-    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
-    text = result.text_content()
+    text = result_text(page, NAMES)
     # Ann: 10 tokens + 0 (level 0) + 4 Monument + 3 bonus + 1 card = 18; Bob: 1 + 3 + 2 + 0 + 0 = 6;
     # Cy: 0 + 3 + 1 + 0 + 3 = 7.
     assert "Ann wins" in text
     assert "with 18 VP." in text
-    for name in NAMES:
-        expect(result.locator("thead th", has_text=name)).to_have_count(1)
     assert "Monument bonus" in text
     assert "The most Monument VP (4; next best 2): 3 VP." in text
 
-    link = page.get_by_role("link", name="Score sheet (PDF)")
-    href = link.get_attribute("href")
-    assert re.fullmatch(r"/plays/\d+/sheet\.pdf", href)
-    response = page.request.get(live_server + href)
-    assert response.ok
-    assert response.headers["content-type"] == "application/pdf"
-    pdf_text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.body())).pages)
-    for name in NAMES:
-        assert name in pdf_text
+    pdf_text = sheet_pdf_text(page, live_server, NAMES)
     assert "Monument" in pdf_text
 
     # The refused tap is a 422 the browser logs as a failed resource; nothing else may go wrong.
@@ -256,30 +241,12 @@ def test_a_refused_taps_message_hides_no_other_label(page, live_server: str, fie
     assert page.evaluate(HIDDEN_JS, message) == []
 
 
-def _shots_folder(tmp_path: Path) -> Path:
-    """COMPANION_SHOTS when set (the screenshots are kept there to be looked at), else the test's tmp_path."""
-    folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", sorted(VIEWPORTS))
 def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: int, scheme: str) -> None:
     """Full-page screenshots of a tracker in play, for a look by eye; they never fail the test."""
-    w, h = VIEWPORTS[width]
-    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
-    page = context.new_page()
-    try:
-        _tracker_with_a_bit_of_everything(page, live_server)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        target = _shots_folder(tmp_path) / f"spqf-tracker-{width}-{scheme}.png"
-        try:
-            page.screenshot(path=str(target), full_page=True)
-        except (PlaywrightError, OSError) as failed:  # a screenshot is for the eye only
-            warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
-    finally:
-        context.close()
+    fill = partial(_tracker_with_a_bit_of_everything, live_server=live_server)
+    tracker_screenshots(browser, shots_folder(tmp_path), "spqf", width, scheme, fill)
 
 
 def _play_view(page, live_server: str) -> dict:

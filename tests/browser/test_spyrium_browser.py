@@ -6,17 +6,24 @@ Uses the live_server, browser and page fixtures of tests/browser/conftest.py.
 
 from __future__ import annotations
 
-import io
-import os
 import re
-import warnings
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.browser.axe import axe_violations, describe
 from tests.browser.targets import count_controls, target_problems
-from tests.browser.tracker import seat_button, start_by_form
+from tests.browser.tracker import (
+    VIEWPORTS,
+    finish,
+    result_text,
+    seat_button,
+    sheet_pdf_text,
+    shots_folder,
+    start_by_form,
+    tracker_screenshots,
+)
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -24,7 +31,6 @@ expect = sync_api.expect
 
 NAMES = ("Ann", "Bob", "Cy")
 # A phone, a tablet held upright, the same tablet on its side.
-VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 
 
 def value_of(page, seat: str, field: str):
@@ -127,13 +133,6 @@ def stored(page, live_server: str) -> dict:
     return {entry["name"]: entry for entry in view["players"]}
 
 
-def finish(page) -> None:
-    """Finish and score, accepting the confirm dialog; wait for the result page."""
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Finish and score").click()
-    page.locator("#result").wait_for()
-
-
 INSIDE_JS = """(id) => {
   // Whether a counter's message box lies inside its own counter's box (1 px of rounding allowed).
   const m = document.getElementById(id).getBoundingClientRect();
@@ -144,7 +143,7 @@ INSIDE_JS = """(id) => {
 
 
 def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
-    pypdf = pytest.importorskip("pypdf")
+    pytest.importorskip("pypdf")
     ann, bob, cy = start_spyrium(page, live_server)
     notice = page.locator("#notice")
     expect(page.locator("#turn-title")).to_have_text("Before turn 1")
@@ -257,30 +256,17 @@ def test_three_player_spyrium_to_final_table(page, live_server: str) -> None:
     expect(value_of(page, ann, "money")).to_have_text("20")
 
     finish(page)
-    assert re.search(r"/plays/\d+$", page.url)
-    result = page.locator("#result")
-    # text_content: the reasons too, which the result grid keeps one tap away in closed <details>.
-    text = result.text_content()
+    text = result_text(page, NAMES)
     # Ann: 10 track; Bob: one 4 VP building; Cy: one 5 VP technique.
     assert "Ann wins" in text
     assert "with 10 VP." in text
-    for name in NAMES:
-        expect(result.locator("thead th", has_text=name)).to_have_count(1)
     for label in ("Score track", "Buildings", "Techniques"):
         assert label in text
     assert "left over score nothing; the score track shows 10 VP." in text
     assert "1 building, the VP printed on it: 4 VP." in text
     assert "1 technique, end-game VP (at most 7 each): 5 VP." in text
 
-    link = page.get_by_role("link", name="Score sheet (PDF)")
-    href = link.get_attribute("href")
-    assert re.fullmatch(r"/plays/\d+/sheet\.pdf", href)
-    response = page.request.get(live_server + href)
-    assert response.ok
-    assert response.headers["content-type"] == "application/pdf"
-    pdf_text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.body())).pages)
-    for name in NAMES:
-        assert name in pdf_text
+    pdf_text = sheet_pdf_text(page, live_server, NAMES)
     assert "Spyrium" in pdf_text
 
     # The refused taps are 422s the browser logs as failed resources; nothing else may go wrong.
@@ -515,33 +501,9 @@ def test_tracker_controls_fit_are_big_enough_and_not_covered(browser, live_serve
         context.close()
 
 
-def _shots_folder(tmp_path: Path) -> Path:
-    """COMPANION_SHOTS when set (the screenshots are kept there to be looked at), else the test's tmp_path."""
-    folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _shoot(page, target: Path) -> None:
-    page.evaluate("() => window.scrollTo(0, 0)")
-    try:
-        page.screenshot(path=str(target), full_page=True)
-    except (sync_api.Error, OSError) as failed:  # a screenshot is for the eye only
-        warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", sorted(VIEWPORTS))
 def test_tracker_screenshots(browser, live_server: str, tmp_path: Path, width: int, scheme: str) -> None:
     """Full-page screenshots of a tracker in play and of its result, for a look by eye; they never fail the test."""
-    w, h = VIEWPORTS[width]
-    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
-    page = context.new_page()
-    try:
-        _tracker_with_a_bit_of_everything(page, live_server)
-        folder = _shots_folder(tmp_path)
-        _shoot(page, folder / f"spyrium-tracker-{width}-{scheme}.png")
-        finish(page)
-        _shoot(page, folder / f"spyrium-result-{width}-{scheme}.png")
-    finally:
-        context.close()
+    fill = partial(_tracker_with_a_bit_of_everything, live_server=live_server)
+    tracker_screenshots(browser, shots_folder(tmp_path), "spyrium", width, scheme, fill, finish)

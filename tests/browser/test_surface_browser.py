@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.browser.tracker import seat_button, start_by_form
+from tests.browser.tracker import VIEWPORTS, seat_button, start_by_form
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -19,7 +19,6 @@ expect = sync_api.expect
 
 # Four long names, as the issue found them on a phone.
 NAMES = ("Alexander", "Charlotte", "Benjamin", "Dominique")
-VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 SIZES = pytest.mark.parametrize("width", list(VIEWPORTS))
 
 # A box inside the viewport, and what a finger (or an eye) meets at its centre is the box itself (nothing over it).

@@ -1,13 +1,23 @@
 """What the tracker browser tests share: a play started through the new-play form (Spires, Speros or any game),
-a seat's button by name, and a Speros card put into play by its form."""
+a seat's button by name, a Speros card put into play by its form, the viewports, screenshots for a look by eye,
+finishing a play, and reading its result and score sheet."""
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import warnings
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-expect = pytest.importorskip("playwright.sync_api").expect
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+# The phone, the tablet upright and the tablet on its side: {width: (width, height)}.
+VIEWPORTS = {390: (390, 844), 820: (820, 1180), 1180: (1180, 820)}
 
 
 def start_by_form(page, live_server: str, game: str, names) -> list[str]:
@@ -119,3 +129,68 @@ def deploy_button(page, who: str, card: str, kind: str = "Minion"):
     """The button that deploys a player's Minion or General to a card ('Mountain card 1')."""
     what = "a Minion" if kind == "Minion" else "the General"
     return page.get_by_role("button", name=f"{who}: deploy {what} to {card}", exact=True)
+
+
+def shots_folder(tmp_path: Path) -> Path:
+    """COMPANION_SHOTS when set (the screenshots are kept there to be looked at), else the test's tmp_path."""
+    folder = Path(os.environ["COMPANION_SHOTS"]) if os.environ.get("COMPANION_SHOTS") else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def shoot(page, target: Path) -> None:
+    """A full-page screenshot from the top; one not taken only warns, as a screenshot is for the eye only."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    try:
+        page.screenshot(path=str(target), full_page=True)
+    except (sync_api.Error, OSError) as failed:
+        warnings.warn(f"screenshot {target.name} not taken: {failed}", stacklevel=1)
+
+
+def tracker_screenshots(
+    browser, folder: Path, game: str, width: int, scheme: str, fill: Callable, finish: Callable | None = None
+) -> None:
+    """Screenshots of a tracker `fill(page)` puts in play and, with `finish(page)`, of its result, into `folder`."""
+    w, h = VIEWPORTS[width]
+    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        fill(page)
+        shoot(page, folder / f"{game}-tracker-{width}-{scheme}.png")
+        if finish is not None:
+            finish(page)
+            shoot(page, folder / f"{game}-result-{width}-{scheme}.png")
+    finally:
+        context.close()
+
+
+def finish(page) -> None:
+    """Finish and score, accepting the confirm dialog; wait for the result page."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Finish and score").click()
+    page.locator("#result").wait_for()
+
+
+def result_text(page, names) -> str:
+    """On the result page: checks a column per player; the result's text, with the reasons the grid keeps one tap
+    away in closed <details>."""
+    assert re.search(r"/plays/\d+$", page.url)
+    result = page.locator("#result")
+    for name in names:
+        expect(result.locator("thead th", has_text=name)).to_have_count(1)
+    return result.text_content()
+
+
+def sheet_pdf_text(page, live_server: str, names) -> str:
+    """The score sheet the result page links to, checked to be a PDF that names every player; its text."""
+    import pypdf
+
+    href = page.get_by_role("link", name="Score sheet (PDF)").get_attribute("href")
+    assert re.fullmatch(r"/plays/\d+/sheet\.pdf", href)
+    response = page.request.get(live_server + href)
+    assert response.ok
+    assert response.headers["content-type"] == "application/pdf"
+    text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.body())).pages)
+    for name in names:
+        assert name in text
+    return text

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from companion.calculator.forms import line_spec, model_inputs, parse_line, parse_numbers, player_inputs
 from companion.games import GAMES
 from companion.games.base import InputErrors
-from tests.helpers import FormState
+from tests.helpers import FormState, answered
 
 needs_speros = pytest.mark.skipif("speros" not in GAMES, reason="Conquest of Speros is not registered yet")
 
@@ -235,6 +235,12 @@ def test_a_custom_level_table_is_used_and_kept(client) -> None:
 
 # --- mistakes: 422, the message beside the field, nothing typed lost ---
 
+
+def speros_mistake(changes: dict[str, str], field: str, message: str) -> Any:
+    """A mistake typed into the Conquest of Speros form, its field and the message beside it."""
+    return pytest.param("speros", {**SPEROS_FORM, **changes}, field, message, marks=needs_speros)
+
+
 MISTAKES = {
     "out of range": ("spqf", {**SPQF_FORM, "civ_level-1": "9"}, "civ_level-1", "Must be at most 5."),
     "not a number": ("spqf", {**SPQF_FORM, "vp_tokens-0": "ten"}, "vp_tokens-0", "Enter a whole number."),
@@ -271,47 +277,22 @@ MISTAKES = {
         "technique_vp-0",
         "Number 2: Must be at most 7.",
     ),
-    "speros bad line": pytest.param(
-        "speros",
-        {**SPEROS_FORM, "captured-0": "5 crystal forest\nfive gold forest"},
-        "captured-0",
-        "Line 2: I can't read “five”",
-        marks=needs_speros,
-        id="speros bad line",
+    "speros bad line": speros_mistake(
+        {"captured-0": "5 crystal forest\nfive gold forest"}, "captured-0", "Line 2: I can't read “five”"
     ),
-    "speros card out of range": pytest.param(
-        "speros",
-        {**SPEROS_FORM, "captured-0": "5 crystal forest\n\n99 gold ocean"},
-        "captured-0",
-        "Line 3 (vp): Must be at most 20.",
-        marks=needs_speros,
-        id="speros card out of range",
+    "speros card out of range": speros_mistake(
+        {"captured-0": "5 crystal forest\n\n99 gold ocean"}, "captured-0", "Line 3 (vp): Must be at most 20."
     ),
     # Decision (docs/rules.md, "Conquest of Speros"): every captured card shows at least one resource; one typed without
     # is refused with a question.
-    "speros card without a resource": pytest.param(
-        "speros",
-        {**SPEROS_FORM, "captured-0": "5 crystal+iron forest\n\n3 ocean\n2 iron swamp"},
+    "speros card without a resource": speros_mistake(
+        {"captured-0": "5 crystal+iron forest\n\n3 ocean\n2 iron swamp"},
         "captured-0",
         "Line 3 (resources): Which resource does this card show?",
-        marks=needs_speros,
-        id="speros card without a resource",
     ),
-    "speros same colour": pytest.param(
-        "speros",
-        {**SPEROS_FORM, "color-1": "green"},
-        "color-1",
-        "Ann already plays green.",
-        marks=needs_speros,
-        id="speros same colour",
-    ),
-    "speros leader not playing": pytest.param(
-        "speros",
-        {**SPEROS_FORM, "mastery": "Explorer 6: Ann, Zed"},
-        "mastery",
-        "Line 1 (leaders): Zed is not playing.",
-        marks=needs_speros,
-        id="speros leader not playing",
+    "speros same colour": speros_mistake({"color-1": "green"}, "color-1", "Ann already plays green."),
+    "speros leader not playing": speros_mistake(
+        {"mastery": "Explorer 6: Ann, Zed"}, "mastery", "Line 1 (leaders): Zed is not playing."
     ),
 }
 
@@ -321,9 +302,7 @@ MISTAKES = {
 @pytest.mark.parametrize(("game_id", "data", "field", "message"), MISTAKES.values(), ids=MISTAKES.keys())
 def test_mistakes_are_422_beside_the_field(client, game_id, data, field, message, htmx, url_end) -> None:
     response = post(client, f"/calculator/{game_id}{url_end}", data, htmx)
-    assert response.status_code == 422
-    html = response.get_data(as_text=True)
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     form = FormState(html)
     assert message in form.errors.get(field, ""), form.errors
     if field in form.types:

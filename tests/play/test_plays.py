@@ -9,13 +9,7 @@ import pytest
 
 from companion.games import get_game
 from companion.store.models import Change, Play, Seat
-from tests.helpers import post_json, start_play
-
-
-def seat_ids(client, play_id: int) -> list[int]:
-    """The seat ids in turn order, read off the tracker page."""
-    html = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    return [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
+from tests.helpers import answered, csrf_client, live, post_json, seat_ids, sent_to_play, start_play
 
 
 def saved_state(app, seat_id: int) -> dict:
@@ -68,9 +62,7 @@ def test_random_first_player_rotates_turn_order(client, htmx: bool, monkeypatch)
         if htmx
         else client.post("/plays/new/first-player", data=form)
     )
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 200)
     assert "Cy goes first." in html
     names = re.findall(r'name="name-\d" value="([^"]*)"', html)
     assert names[:3] == ["Cy", "Ann", "Bob"]
@@ -113,10 +105,8 @@ def test_create_play_bad_input(client, app, htmx: bool, case: str, form: dict, m
         # The form has four rows: a fifth name is never read, so four players start.
         assert response.status_code in (204, 303)
         return
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
+    html = answered(response, htmx, 422)
     assert message in html
-    assert ("<html" in html) is not htmx
     for key, value in form.items():
         if key.startswith("name-") and value.strip():
             assert f'value="{value.strip()[:80]}"' in html, "what was typed stays in the form"
@@ -225,10 +215,8 @@ def test_bad_tap_keeps_what_was_saved(client, app, play_id: int, htmx: bool, cas
     before = saved_state(app, ann)
     url = f"/plays/{play_id}/seats/{ann}"
     response = client.htmx("POST", url, data=form) if htmx else client.post(url, data=form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
+    html = answered(response, htmx, 422)
     assert message in html
-    assert ("<html" in html) is not htmx
     assert saved_state(app, ann) == before
 
 
@@ -391,27 +379,16 @@ def test_options_typed_stay_when_the_players_are_refused(client) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_live_values_bring_other_devices_taps(client, app, play_id: int, htmx: bool) -> None:
     _ann, bob = seat_ids(client, play_id)
-    other = app.test_client()
-    with other.session_transaction() as session:
-        session["csrf_token"] = "test-csrf-token"
-    other.post(
-        f"/plays/{play_id}/seats/{bob}",
-        data={"field": "swords", "value": "2"},
-        headers={"X-CSRF-Token": "test-csrf-token"},
-    )
-    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert ("<html" in html) is not htmx
+    csrf_client(app).post(f"/plays/{play_id}/seats/{bob}", data={"field": "swords", "value": "2"})
+    response = live(client, play_id, htmx)
+    html = answered(response, htmx, 200)
     assert re.search(rf'<output id="c-{bob}-swords-value"[^>]*>2</output>', html)
     assert "Swords: Bob leads with 2." in html
 
 
 def test_live_values_of_a_finished_play_go_to_the_result(client, play_id: int) -> None:
     client.post(f"/plays/{play_id}/finish")
-    response = client.htmx("GET", f"/plays/{play_id}/live")
-    assert response.status_code == 204
-    assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
+    sent_to_play(live(client, play_id, True), play_id, True)
 
 
 def test_counts_the_rules_no_longer_accept_are_shown_not_a_500(client, app, play_id: int) -> None:

@@ -8,7 +8,6 @@ boxes under one name (a card's resources, a Mastery Objective's leaders): they g
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
@@ -19,14 +18,21 @@ from companion.store.models import FINISHED, IN_PROGRESS, Play, Seat
 from tests.helpers import (
     SLOTS,
     SPEROS_COLOURS,
+    answered,
     api_act,
+    bad_rosters,
     button_form,
     card_item,
-    created,
+    created_play,
+    csrf_client,
     form_data,
     forms,
     hidden_fields,
+    live,
+    new_play_form,
     notice,
+    oob_ids,
+    page_ids,
     player,
     post_json,
     post_speros,
@@ -36,10 +42,13 @@ from tests.helpers import (
     saved,
     seat_ids,
     selects,
+    sent_to_play,
+    sheet_text,
     skirmish,
     speros_act,
     speros_form,
     start_speros,
+    tracker_page,
 )
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -138,21 +147,12 @@ def api_start(client, players: list[dict[str, Any]] | None = None, **more: Any) 
 
 
 def test_new_play_form(client) -> None:
-    response = client.get("/plays/new?game=speros")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert "New game of Conquest of Speros" in html
-    assert '<input type="hidden" name="game" value="speros">' in html
+    # Each row offers the game's four colours, a different one picked in each row.
+    html = new_play_form(client, "speros", "Conquest of Speros", SPEROS_COLOURS)
     # Four rows, the most Speros seats: a fifth player can't be typed in.
     assert html.count('name="name-') == 4 and 'name="name-4"' not in html
-    # Each row offers the game's four colours, a different one picked in each row.
-    for i, colour in enumerate(SPEROS_COLOURS):
-        row = html.split(f'name="colour-{i}"')[1].split("</select>")[0]
-        assert re.findall(r'<option value="(\w+)"', row) == SPEROS_COLOURS
-        assert f'<option value="{colour}" selected>' in row
     # The Mastery Objectives are entered on the tracker, not as an option before the game.
     assert "Options" not in html and "mastery" not in html
-    assert 'name="csrf_token"' in html
 
 
 def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
@@ -171,22 +171,12 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
     ids=["2 players", "3 players", "4 players"],
 )
 def test_create_play_redirects_to_tracker(client, app, htmx: bool, names: list[str], colours: list[str]) -> None:
-    play_id, target = created(client, htmx, speros_form(names, colours))
-    html = client.get(target).get_data(as_text=True)
+    _play_id, html, play, seats = created_play(client, app, htmx, speros_form(names, colours))
     count = len(names)
-    assert f"Setup for {count} players" in html
     assert f"deal 3 to each player ({3 * count} in all)" in html
-    clean = [name.strip() for name in names]
-    assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == list(
-        zip(colours, clean, strict=True)
-    )
-    with Session(app.extensions["db_engine"]) as session:
-        play = session.get(Play, play_id)
-        assert (play.game, play.status, play.options) == ("speros", IN_PROGRESS, {"mastery": []})
-        assert play.extra["table"] == START_TABLE
-        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
-        assert [(s.name, s.colour) for s in seats] == list(zip(clean, colours, strict=True))
-        assert all(s.state == START_SEAT for s in seats)
+    assert (play.game, play.status, play.options) == ("speros", IN_PROGRESS, {"mastery": []})
+    assert play.extra["table"] == START_TABLE
+    assert all(s.state == START_SEAT for s in seats)
 
 
 def test_a_fifth_row_is_never_read(client, app) -> None:
@@ -201,19 +191,7 @@ def test_a_fifth_row_is_never_read(client, app) -> None:
 
 
 BAD_NEW_PLAYS = [
-    ("one player", {"names": ["Ann"]}, "Conquest of Speros is for 2 to 4 players; 1 given."),
-    ("no player", {"names": []}, "Type the players&#39; names, first player first."),
-    ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
-    (
-        "the same colour twice",
-        {"names": ["Ann", "Bob"], "colours": ["green", "green"]},
-        "Green is taken by an earlier player.",
-    ),
-    (
-        "a colour not the game's",
-        {"names": ["Ann", "Bob"], "colours": ["green", "yellow"]},
-        "Pick one of the game&#39;s colours.",
-    ),
+    *bad_rosters("Conquest of Speros", 4, "green", ["green", "yellow"]),
     (
         "a colour left out",
         {"names": ["Ann", "Bob"], "colours": ["green", None]},
@@ -259,12 +237,7 @@ def test_a_colour_problem_is_said_once_beside_its_row(client, colours: list, mes
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_tracker_page(client, count: int) -> None:
     play = start_speros(client, NAMES[:count])
-    response = client.get(f"/plays/{play}")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    seats = [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
-    assert len(seats) == count
-    assert f"Setup for {count} players" in html
+    html, seats = tracker_page(client, play, count)
     assert f"place {count} in the Skirmish Area" in html
     # The turn card: whose turn, the table's two buttons and their message slots.
     assert '<h2 id="turn-title">Ann\'s turn</h2>' in html
@@ -1259,9 +1232,7 @@ def test_refused_action_keeps_what_was_saved(
         for key, value in form.items()
     }
     response = speros_act(client, busy_play, htmx, **data)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     if htmx:
         # The message comes first: it lands in the slot beside the button that was pressed, which stays as it is.
         assert html.lstrip().startswith(message + "\n")
@@ -1364,23 +1335,17 @@ def test_undo_goes_back_one_action_at_a_time(client, app, play_id: int) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx: bool) -> None:
     ann, bob = seat_ids(client, play_id)
-    other = app.test_client()
-    with other.session_transaction() as session:
-        session["csrf_token"] = "test-csrf-token"
-    headers = {"X-CSRF-Token": "test-csrf-token"}
+    other = csrf_client(app)
     other.post(
         f"/plays/{play_id}/actions",
-        headers=headers,
         data=form_data(
             {"action": "explore", "terrain": "ocean", "encampments": "2", "vp": "3", "resources": ["gold"], "seat": ann}
         ),
     )
-    other.post(f"/plays/{play_id}/actions", data={"action": "deploy", "seat": str(ann), "card": "1"}, headers=headers)
-    other.post(f"/plays/{play_id}/actions", data={"action": "next_turn"}, headers=headers)
-    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert ("<html" in html) is not htmx
+    other.post(f"/plays/{play_id}/actions", data={"action": "deploy", "seat": str(ann), "card": "1"})
+    other.post(f"/plays/{play_id}/actions", data={"action": "next_turn"})
+    response = live(client, play_id, htmx)
+    html = answered(response, htmx, 200)
     assert re.search(r'<h2 id="turn-title"[^>]*>Bob\'s turn</h2>', html)
     assert capture_buttons(html) == ["Ann"]
     assert "Base Camp: 8 Minions and the General." in facts(html, ann)
@@ -1397,16 +1362,14 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
     """htmx drops (and logs an error for) an out-of-band piece whose id the page doesn't have."""
     ann, bob = seat_ids(client, play_id)
     put_card(client, play_id, seat=ann, terrain="mountain", encampments=2)
-    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    ids_on_page = set(re.findall(r'\bid="([^"]+)"', page))
+    ids_on_page = page_ids(client, play_id)
     if route == "explore":
         response = put_card(client, play_id, True, seat=bob, terrain="forest")
     elif route == "deploy":
         response = speros_act(client, play_id, True, action="deploy", seat=ann, card=1)
     elif route == "capture":
         speros_act(client, play_id, action="deploy", seat=ann, card=1)
-        page = client.get(f"/plays/{play_id}").get_data(as_text=True)
-        ids_on_page = set(re.findall(r'\bid="([^"]+)"', page))
+        ids_on_page = page_ids(client, play_id)
         response = speros_act(client, play_id, True, action="capture", seat=ann, card=1)
     elif route == "refused action":
         response = speros_act(client, play_id, True, action="capture", seat=bob, card=1)
@@ -1418,9 +1381,8 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
         response = client.htmx("POST", f"/plays/{play_id}/undo")
     else:
         response = client.htmx("GET", f"/plays/{play_id}/live")
-    oob_ids = set(re.findall(r'\bid="([^"]+)"[^>]*hx-swap-oob=', response.get_data(as_text=True)))
-    assert oob_ids and oob_ids <= ids_on_page, sorted(oob_ids - ids_on_page)
-    assert {"skirmish", "turn-title", "countdown", f"facts-{ann}", f"facts-{bob}", "scoreboard", "undo"} <= oob_ids
+    pieces = oob_ids(response, ids_on_page)
+    assert {"skirmish", "turn-title", "countdown", f"facts-{ann}", f"facts-{bob}", "scoreboard", "undo"} <= pieces
 
 
 # Finish, result and score sheet -------------------------------------------------------------------------------
@@ -1463,12 +1425,7 @@ def play_a_short_game(client, play_id: int) -> tuple[int, int]:
 def test_finish_with_bonus_objectives_scores_every_line(client, app, play_id: int, htmx: bool) -> None:
     ann, bob = play_a_short_game(client, play_id)
     response = post_speros(client, htmx, f"/plays/{play_id}/finish", end_form([ann, bob], [[4, 7, 0], [3, 3, 9]]))
-    if htmx:
-        assert response.status_code == 204
-        assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
-    else:
-        assert response.status_code == 303
-        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    sent_to_play(response, play_id, htmx)
     state = saved(app, play_id)
     assert state["status"] == FINISHED
     assert state["seats"] == [{"bonus_1": 4, "bonus_2": 7, "bonus_3": 0}, {"bonus_1": 3, "bonus_2": 3, "bonus_3": 9}]
@@ -1531,17 +1488,10 @@ def test_a_resource_set_from_three_captured_cards(client, play_id: int) -> None:
 
 
 def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
-    from pypdf import PdfReader
-
     assert client.get(f"/plays/{play_id}/sheet.pdf").status_code == 404
     ann, bob = play_a_short_game(client, play_id)
     client.post(f"/plays/{play_id}/finish", data=end_form([ann, bob], [[4, 7, 0], [3, 3, 9]]))
-    response = client.get(f"/plays/{play_id}/sheet.pdf")
-    assert response.status_code == 200
-    assert response.headers["Content-Type"] == "application/pdf"
-    assert response.headers["Content-Disposition"] == f'inline; filename="speros-{play_id}.pdf"'
-    assert response.data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+    text = sheet_text(client, play_id, "speros")
     for expected in (
         "Conquest of Speros",
         "score sheet",
@@ -1584,9 +1534,7 @@ def test_a_bonus_objective_out_of_range_is_refused_beside_its_box(
     ann, bob = seat_ids(client, play_id)
     before = saved(app, play_id)
     response = post_speros(client, htmx, f"/plays/{play_id}/finish", end_form([ann, bob], [[4, 1, 0], [0, value, 0]]))
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     # Not even Ann's good boxes are saved.
     assert saved(app, play_id) == before
     name = f"end-{bob}-bonus_2"
@@ -1612,11 +1560,7 @@ def test_finished_play_refuses_actions(client, app, play_id: int, htmx: bool) ->
         post_speros(client, htmx, f"/plays/{play_id}/finish", end_form([ann, bob], [[9, 9, 9], [9, 9, 9]])),
     ]
     for response in late:
-        if htmx:
-            assert (response.status_code, response.headers["HX-Redirect"]) == (204, f"/plays/{play_id}")
-        else:
-            assert response.status_code == 303
-            assert response.headers["Location"].endswith(f"/plays/{play_id}")
+        sent_to_play(response, play_id, htmx)
     assert saved(app, play_id) == before
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     assert "Bonus Objective" in html and "Put into play" not in html

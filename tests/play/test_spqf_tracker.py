@@ -6,7 +6,6 @@ and keeps what was saved (checked in the database, not only in the answer).
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
@@ -14,22 +13,33 @@ from markupsafe import escape
 from sqlmodel import Session, select
 
 from companion.games import spqf
-from companion.store.models import FINISHED, IN_PROGRESS, Play, Seat
+from companion.store.models import FINISHED, IN_PROGRESS, Seat
 from tests.helpers import (
     DEFAULT_LEVEL_VP,
     SPQF_COLOURS,
-    created,
+    answered,
+    bad_rosters,
+    created_play,
+    csrf_client,
+    live,
+    new_play_form,
     notice,
+    oob_ids,
     oob_value,
+    page_ids,
     post,
     refused_finish,
     refused_new_play,
+    refused_tap,
     saved,
     seat_ids,
+    sent_to_play,
+    sheet_text,
     spqf_act,
     spqf_form,
     start_spqf,
     tap,
+    tracker_page,
 )
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -48,25 +58,15 @@ def play_id(client) -> int:
 
 
 def test_new_play_form(client) -> None:
-    response = client.get("/plays/new?game=spqf")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert "New game of SPQF" in html
-    assert html.count('name="name-') == 4
-    assert '<input type="hidden" name="game" value="spqf">' in html
     # Each row offers the game's four colours, a different one picked in each row.
-    for i, colour in enumerate(SPQF_COLOURS):
-        assert f'name="colour-{i}"' in html
-        row = html.split(f'name="colour-{i}"')[1].split("</select>")[0]
-        assert re.findall(r'<option value="(\w+)"', row) == SPQF_COLOURS
-        assert f'<option value="{colour}" selected>' in row
+    html = new_play_form(client, "spqf", "SPQF", SPQF_COLOURS)
+    assert html.count('name="name-') == 4
     # The level VP option: six boxes, levels 0 to 5, filled with the default table, and the warning to check it.
     assert "Civilization Level VP (levels 0 to 5)" in html
     assert re.findall(r'name="level_vp-(\d)" value="(\d+)"', html) == [
         (str(i), str(vp)) for i, vp in enumerate(DEFAULT_LEVEL_VP)
     ]
     assert "Only level 3 = 9 VP is printed in the rules: check your reference card." in html
-    assert 'name="csrf_token"' in html
     assert "Solo game" not in html
 
 
@@ -78,41 +78,19 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
     form = spqf_form(["  Ann ", "Bob", "Cy"], colours=["green", "red", "yellow"], level_vp=[0, 4, 8, 9, 14, 20])
-    play_id, target = created(client, htmx, form)
-    html = client.get(target).get_data(as_text=True)
-    assert "Setup for 3 players" in html
-    assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
-        ("green", "Ann"),
-        ("red", "Bob"),
-        ("yellow", "Cy"),
-    ]
+    _play_id, html, play, seats = created_play(client, app, htmx, form)
+    assert [(s.name, s.colour) for s in seats] == [("Ann", "green"), ("Bob", "red"), ("Cy", "yellow")]
     assert (
         "Civilization Level VP (your own table): level 0: 0, level 1: 4, level 2: 8, level 3: 9, "
         "level 4: 14, level 5: 20 VP."
     ) in html
-    with Session(app.extensions["db_engine"]) as session:
-        play = session.get(Play, play_id)
-        assert (play.game, play.status, play.options) == ("spqf", IN_PROGRESS, {"level_vp": [0, 4, 8, 9, 14, 20]})
-        assert play.extra["table"] == {"turn": 1, "first": {}, "last_card": False, "end_round": None}
-        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
-        assert [(s.name, s.colour) for s in seats] == [("Ann", "green"), ("Bob", "red"), ("Cy", "yellow")]
-        assert all(s.state == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0} for s in seats)
+    assert (play.game, play.status, play.options) == ("spqf", IN_PROGRESS, {"level_vp": [0, 4, 8, 9, 14, 20]})
+    assert play.extra["table"] == {"turn": 1, "first": {}, "last_card": False, "end_round": None}
+    assert all(s.state == {"vp_tokens": 0, "civ_level": 0, "monument_modifiers": 0, "vp_cards": 0} for s in seats)
 
 
 BAD_NEW_PLAYS = [
-    ("one player", {"names": ["Ann"]}, "SPQF is for 2 to 4 players; 1 given."),
-    ("no player", {"names": []}, "Type the players&#39; names, first player first."),
-    ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
-    (
-        "the same colour twice",
-        {"names": ["Ann", "Bob"], "colours": ["green", "green"]},
-        "Green is taken by an earlier player.",
-    ),
-    (
-        "a colour not the game's",
-        {"names": ["Ann", "Bob"], "colours": ["red", "purple"]},
-        "Pick one of the game&#39;s colours.",
-    ),
+    *bad_rosters("SPQF", 4, "green", ["red", "purple"]),
     (
         "a level VP out of range",
         {"names": ["Ann", "Bob"], "level_vp": [0, 3, 6, 100, 12, 15]},
@@ -142,13 +120,8 @@ def test_refused_new_play_keeps_the_typed_level_table(client) -> None:
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_tracker_page(client, count: int) -> None:
     play = start_spqf(client, NAMES[:count])
-    response = client.get(f"/plays/{play}")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    seats = [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
-    assert len(seats) == count
     # The setup card for this player count, and the level table in use.
-    assert f"Setup for {count} players" in html
+    html, seats = tracker_page(client, play, count)
     assert f"deal 5 to each player ({5 * count} for {count} players)" in html
     assert "Civilization Level VP (default table): level 0: 0, level 1: 3, level 2: 6, level 3: 9" in html
     # Whose turn, the table's actions, the first to each level.
@@ -368,19 +341,9 @@ def test_refused_tap_keeps_what_was_saved(
     tap(client, play_id, ann, field="civ_level", delta=1)  # level 1 and its token
     tap(client, play_id, ann, field="vp_tokens", delta=2)  # 3 tokens
     tap(client, play_id, bob, field="vp_cards", value=4)
-    before = saved(app, play_id)
-    response = post(client, htmx, f"/plays/{play_id}/seats/{ann}", form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert message in html
-    assert ("<html" in html) is not htmx
-    if htmx:
-        # The refusal lands in the tapped counter's slot; every value is sent again as saved.
-        assert html.lstrip().startswith(f'<p id="c-{ann}-{slot}-error" class="error" role="alert">{message}</p>')
-        assert oob_value(html, ann, "vp_tokens") == "3"
-        assert oob_value(html, ann, "civ_level") == "1"
-        assert oob_value(html, bob, "vp_cards") == "4"
-    assert saved(app, play_id) == before
+    # The refusal lands in the tapped counter's slot; every value is sent again as saved.
+    kept = {(ann, "vp_tokens"): "3", (ann, "civ_level"): "1", (bob, "vp_cards"): "4"}
+    refused_tap(client, app, play_id, htmx, ann, form, slot, message, kept)
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -588,9 +551,7 @@ def test_refused_action_keeps_what_was_saved(
     before = saved(app, play_id)
     data = {key: (str(bob) if value == "bob" else value) for key, value in form.items()}
     response = spqf_act(client, play_id, htmx, **data)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     if htmx:
         # The message comes first: it lands in the slot beside the button that was pressed.
         assert html.lstrip().startswith(message)
@@ -637,9 +598,7 @@ def test_end_of_game_round_then_next_turn_refused(client, app, htmx: bool) -> No
     assert "Cy&#39;s turn is the last one: then enter the Monuments and finish." in last
     before = saved(app, play)
     response = spqf_act(client, play, htmx, action="next_turn")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     if htmx:
         assert html.lstrip().startswith(
             "The round is finished and the end of the game has begun: enter the Monuments and finish."
@@ -729,16 +688,11 @@ def test_undo_a_token_handed_over_and_a_turn(client, app, play_id: int, htmx: bo
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx: bool) -> None:
     ann, bob = seat_ids(client, play_id)
-    other = app.test_client()
-    with other.session_transaction() as session:
-        session["csrf_token"] = "test-csrf-token"
-    headers = {"X-CSRF-Token": "test-csrf-token"}
-    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "civ_level", "delta": "1"}, headers=headers)
-    other.post(f"/plays/{play_id}/actions", data={"action": "next_turn"}, headers=headers)
-    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert ("<html" in html) is not htmx
+    other = csrf_client(app)
+    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "civ_level", "delta": "1"})
+    other.post(f"/plays/{play_id}/actions", data={"action": "next_turn"})
+    response = live(client, play_id, htmx)
+    html = answered(response, htmx, 200)
     assert re.search(rf'<output id="c-{bob}-vp_tokens-value"[^>]*>1</output>', html)
     assert re.search(rf'<output id="c-{bob}-civ_level-value"[^>]*>1</output>', html)
     assert re.search(r'<h2 id="turn-title"[^>]*>Round 1: Bob\'s turn</h2>', html)
@@ -753,13 +707,7 @@ def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_live_values_of_a_finished_play_go_to_the_result(client, play_id: int, htmx: bool) -> None:
     client.post(f"/plays/{play_id}/finish")
-    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
-    if htmx:
-        assert response.status_code == 204
-        assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
-    else:
-        assert response.status_code == 303
-        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    sent_to_play(live(client, play_id, htmx), play_id, htmx)
 
 
 @pytest.mark.parametrize("route", ["tap", "action", "undo", "live"])
@@ -767,8 +715,7 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
     """htmx drops (and logs an error for) an out-of-band piece whose id the page doesn't have."""
     ann, _bob = seat_ids(client, play_id)
     tap(client, play_id, ann, field="civ_level", delta=1)
-    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    ids_on_page = set(re.findall(r'\bid="([^"]+)"', page))
+    ids_on_page = page_ids(client, play_id)
     if route == "tap":
         response = tap(client, play_id, ann, True, field="vp_tokens", delta=1)
     elif route == "action":
@@ -777,8 +724,7 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
         response = client.htmx("POST", f"/plays/{play_id}/undo")
     else:
         response = client.htmx("GET", f"/plays/{play_id}/live")
-    oob_ids = set(re.findall(r'\bid="([^"]+)"[^>]*hx-swap-oob=', response.get_data(as_text=True)))
-    assert oob_ids and oob_ids <= ids_on_page, sorted(oob_ids - ids_on_page)
+    oob_ids(response, ids_on_page)
     assert "monument_modifiers-value" not in response.get_data(as_text=True)
 
 
@@ -798,12 +744,7 @@ def test_finish_scores_with_the_monument_bonus(client, app, play_id: int, htmx: 
     tap(client, play_id, ann, field="vp_cards", value=2)
     tap(client, play_id, bob, field="vp_tokens", value=10)
     response = post(client, htmx, f"/plays/{play_id}/finish", end_form([ann, bob], [4, 1]))
-    if htmx:
-        assert response.status_code == 204
-        assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
-    else:
-        assert response.status_code == 303
-        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    sent_to_play(response, play_id, htmx)
     state = saved(app, play_id)
     assert state["status"] == FINISHED
     assert state["seats"][0] == {"vp_tokens": 8, "civ_level": 1, "monument_modifiers": 4, "vp_cards": 2}
@@ -833,19 +774,12 @@ def test_finish_with_a_monument_tie_awards_no_bonus(client, play_id: int) -> Non
 
 
 def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
-    from pypdf import PdfReader
-
     ann, bob = seat_ids(client, play_id)
     assert client.get(f"/plays/{play_id}/sheet.pdf").status_code == 404
     client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "vp_tokens", "value": "5"})
     client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "vp_cards", "value": "1"})
     client.post(f"/plays/{play_id}/finish", data=end_form([ann, bob], [2, 0]))
-    response = client.get(f"/plays/{play_id}/sheet.pdf")
-    assert response.status_code == 200
-    assert response.headers["Content-Type"] == "application/pdf"
-    assert response.headers["Content-Disposition"] == f'inline; filename="spqf-{play_id}.pdf"'
-    assert response.data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+    text = sheet_text(client, play_id, "spqf")
     for expected in (
         "SPQF",
         "score sheet",
@@ -928,11 +862,7 @@ def test_finished_play_refuses_taps_and_actions(client, app, play_id: int, htmx:
         post(client, htmx, f"/plays/{play_id}/finish", end_form([ann, bob], [0, 9])),
     ]
     for response in late:
-        if htmx:
-            assert (response.status_code, response.headers["HX-Redirect"]) == (204, f"/plays/{play_id}")
-        else:
-            assert response.status_code == 303
-            assert response.headers["Location"].endswith(f"/plays/{play_id}")
+        sent_to_play(response, play_id, htmx)
     assert saved(app, play_id) == before
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     assert "Monument bonus" in html and "Next turn" not in html

@@ -6,28 +6,38 @@ says why and keeps what was saved (checked in the database, not only in the answ
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
 import pytest
 from sqlmodel import Session, select
 
-from companion.store.models import FINISHED, IN_PROGRESS, Play, Seat
+from companion.store.models import FINISHED, IN_PROGRESS, Seat
 from tests.helpers import (
+    answered,
     api_act,
-    created,
+    bad_rosters,
+    created_play,
+    csrf_client,
+    live,
+    new_play_form,
     notice,
+    oob_ids,
     oob_value,
+    page_ids,
     play_form,
     player,
     post,
     post_json,
     refused_new_play,
+    refused_tap,
     saved,
     seat_ids,
+    sent_to_play,
+    sheet_text,
     start_by_form,
     tap,
+    tracker_page,
 )
 
 DEFAULT_RESIDENCE = [2, 3, 4, 5, 6, 7]
@@ -173,26 +183,17 @@ def reach(client, play_id: int, seat_id: int, vp: int, choice: str | None = None
 
 
 def test_new_play_form(client) -> None:
-    response = client.get("/plays/new?game=spyrium")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert "New game of Spyrium" in html
-    assert '<input type="hidden" name="game" value="spyrium">' in html
+    # Each row offers the game's five colours, a different one picked in each row.
+    html = new_play_form(client, "spyrium", "Spyrium", COLOURS)
     # Five rows, the most Spyrium seats: a sixth player can't be typed in.
     assert html.count('name="name-') == 5
     assert 'name="name-5"' not in html
-    # Each row offers the game's five colours, a different one picked in each row.
-    for i, colour in enumerate(COLOURS):
-        row = html.split(f'name="colour-{i}"')[1].split("</select>")[0]
-        assert re.findall(r'<option value="(\w+)"', row) == COLOURS
-        assert f'<option value="{colour}" selected>' in row
     # The Residence track option: six boxes, bottom to top, filled with the default values, and the reminder.
     assert "Residence track income (£, bottom to top)" in html
     assert re.findall(r'name="residence_values-(\d)" value="(\d+)"', html) == [
         (str(i), str(value)) for i, value in enumerate(DEFAULT_RESIDENCE)
     ]
     assert "Check your board and reference card; a reminder only, it does not change the score." in html
-    assert 'name="csrf_token"' in html
     assert "Solo game" not in html and "level_vp" not in html
 
 
@@ -204,28 +205,18 @@ def test_new_play_form_offers_the_roster(client, play_id: int) -> None:
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_create_play_redirects_to_tracker(client, app, htmx: bool) -> None:
     form = spyrium_form(["  Ann ", "Bob", "Cy"], colours=["purple", "red", "yellow"], residence=[1, 3, 5, 7, 9, 11])
-    play_id, target = created(client, htmx, form)
-    html = client.get(target).get_data(as_text=True)
-    assert "Setup for 3 players" in html
-    assert re.findall(r'<section class="card seat colour-(\w+)" id="seat-\d+">\s*<h2>(\w+)', html) == [
-        ("purple", "Ann"),
-        ("red", "Bob"),
-        ("yellow", "Cy"),
-    ]
+    play_id, html, play, seats = created_play(client, app, htmx, form)
+    assert [(s.name, s.colour) for s in seats] == [("Ann", "purple"), ("Bob", "red"), ("Cy", "yellow")]
     assert (
         "Residence track income, bottom to top: £1, £3, £5, £7, £9, £11 (check your board and reference card)."
     ) in html
     # The start space pays the track's first value.
     ann = seat_ids(client, play_id)[0]
     assert facts(html, ann) == "Income £1 a turn · next building space £0"
-    with Session(app.extensions["db_engine"]) as session:
-        play = session.get(Play, play_id)
-        assert (play.game, play.status) == ("spyrium", IN_PROGRESS)
-        assert play.options == {"residence_values": [1, 3, 5, 7, 9, 11]}
-        assert play.extra["table"] == {"turn": 0}
-        seats = session.exec(select(Seat).where(Seat.play_id == play_id).order_by(Seat.position)).all()
-        assert [(s.name, s.colour) for s in seats] == [("Ann", "purple"), ("Bob", "red"), ("Cy", "yellow")]
-        assert all(s.state == START_SEAT for s in seats)
+    assert (play.game, play.status) == ("spyrium", IN_PROGRESS)
+    assert play.options == {"residence_values": [1, 3, 5, 7, 9, 11]}
+    assert play.extra["table"] == {"turn": 0}
+    assert all(s.state == START_SEAT for s in seats)
 
 
 def test_five_players_start(client, app) -> None:
@@ -240,19 +231,7 @@ def test_five_players_start(client, app) -> None:
 
 
 BAD_NEW_PLAYS = [
-    ("one player", {"names": ["Ann"]}, "Spyrium is for 2 to 5 players; 1 given."),
-    ("no player", {"names": []}, "Type the players&#39; names, first player first."),
-    ("the same name twice", {"names": ["Ann", "ann"]}, "ann is already playing."),
-    (
-        "the same colour twice",
-        {"names": ["Ann", "Bob"], "colours": ["purple", "purple"]},
-        "Purple is taken by an earlier player.",
-    ),
-    (
-        "a colour not the game's",
-        {"names": ["Ann", "Bob"], "colours": ["red", "black"]},
-        "Pick one of the game&#39;s colours.",
-    ),
+    *bad_rosters("Spyrium", 5, "purple", ["red", "black"]),
     (
         "a Residence value out of range",
         {"names": ["Ann", "Bob"], "residence": [2, 3, 4, 5, 6, 21]},
@@ -290,13 +269,8 @@ def test_refused_new_play_keeps_the_typed_residence_track(client) -> None:
 @pytest.mark.parametrize("count", [2, 3, 4, 5])
 def test_tracker_page(client, count: int) -> None:
     play = start_spyrium(client, NAMES[:count])
-    response = client.get(f"/plays/{play}")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    seats = [int(i) for i in re.findall(r'id="seat-(\d+)"', html)]
-    assert len(seats) == count
     # The setup card for this player count, and the reference notes with the track in use.
-    assert f"Setup for {count} players" in html
+    html, seats = tracker_page(client, play, count)
     assert f"Each of the {count} players takes 3 workers, 2 Spyrium crystals and £8." in html
     assert "The game ends after turn 6; the most points wins, and tied players share the victory." in html
     assert (
@@ -910,22 +884,12 @@ def test_refused_tap_keeps_what_was_saved(
     ann, bob = seat_ids(client, play_id)
     tap(client, play_id, ann, field="vp_track", value=4)
     tap(client, play_id, bob, field="money", value=11)
-    before = saved(app, play_id)
-    response = post(client, htmx, f"/plays/{play_id}/seats/{ann}", form)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert message in html
-    assert ("<html" in html) is not htmx
-    if htmx:
-        # The refusal lands in the tapped counter's slot; every value is sent again as saved.
-        assert html.lstrip().startswith(f'<p id="c-{ann}-{slot}-error" class="error" role="alert">{message}</p>')
-        assert oob_value(html, ann, "vp_track") == "4"
-        assert oob_value(html, ann, "workers") == "3"
-        assert oob_value(html, bob, "money") == "11"
-    elif slot in COUNTERS:
+    # The refusal lands in the tapped counter's slot; every value is sent again as saved.
+    kept = {(ann, "vp_track"): "4", (ann, "workers"): "3", (bob, "money"): "11"}
+    html = refused_tap(client, app, play_id, htmx, ann, form, slot, message, kept)
+    if not htmx and slot in COUNTERS:
         # On the page the message sits beside its counter.
         assert f'<p id="c-{ann}-{slot}-error" class="error" role="alert">{message}</p>' in html
-    assert saved(app, play_id) == before
 
 
 def test_residence_message_names_the_play_s_own_track(client, app) -> None:
@@ -1039,9 +1003,7 @@ def test_refused_action_keeps_what_was_saved(
     assert before["table"] == {"turn": 6}
     data = {key: {"ann": ann, "bob": bob}.get(value, value) for key, value in form.items()}
     response = act(client, busy_play, htmx, **data)
-    html = response.get_data(as_text=True)
-    assert response.status_code == 422
-    assert ("<html" in html) is not htmx
+    html = answered(response, htmx, 422)
     if htmx:
         # The message comes first: it lands in the slot beside the button that was pressed, which stays as it is.
         assert html.lstrip().startswith(message + "\n")
@@ -1133,19 +1095,12 @@ def test_undo_a_turn_and_a_building(client, app, play_id: int, htmx: bool) -> No
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
 def test_live_values_bring_other_devices_actions(client, app, play_id: int, htmx: bool) -> None:
     ann, bob = seat_ids(client, play_id)
-    other = app.test_client()
-    with other.session_transaction() as session:
-        session["csrf_token"] = "test-csrf-token"
-    headers = {"X-CSRF-Token": "test-csrf-token"}
-    other.post(f"/plays/{play_id}/actions", data={"action": "start_turn"}, headers=headers)
-    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "vp_track", "value": "8"}, headers=headers)
-    other.post(
-        f"/plays/{play_id}/actions", data={"action": "build", "seat": str(bob), "vp": "2", "cost": "1"}, headers=headers
-    )
-    response = client.htmx("GET", f"/plays/{play_id}/live") if htmx else client.get(f"/plays/{play_id}/live")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert ("<html" in html) is not htmx
+    other = csrf_client(app)
+    other.post(f"/plays/{play_id}/actions", data={"action": "start_turn"})
+    other.post(f"/plays/{play_id}/seats/{bob}", data={"field": "vp_track", "value": "8"})
+    other.post(f"/plays/{play_id}/actions", data={"action": "build", "seat": str(bob), "vp": "2", "cost": "1"})
+    response = live(client, play_id, htmx)
+    html = answered(response, htmx, 200)
     assert re.search(rf'<output id="c-{bob}-money-value"[^>]*>9</output>', html)
     assert re.search(rf'<output id="c-{bob}-vp_track-value"[^>]*>8</output>', html)
     assert re.search(r'<h2 id="turn-title"[^>]*>Turn 1 of 6 · period A</h2>', html)
@@ -1162,8 +1117,7 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
     """htmx drops (and logs an error for) an out-of-band piece whose id the page doesn't have."""
     ann, bob = seat_ids(client, play_id)
     act(client, play_id, action="start_turn")
-    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
-    ids_on_page = set(re.findall(r'\bid="([^"]+)"', page))
+    ids_on_page = page_ids(client, play_id)
     if route == "tap":
         response = tap(client, play_id, ann, True, field="vp_track", value=8)
     elif route == "action":
@@ -1174,9 +1128,7 @@ def test_every_out_of_band_piece_has_its_place_on_the_page(client, play_id: int,
         response = client.htmx("POST", f"/plays/{play_id}/undo")
     else:
         response = client.htmx("GET", f"/plays/{play_id}/live")
-    oob_ids = set(re.findall(r'\bid="([^"]+)"[^>]*hx-swap-oob=', response.get_data(as_text=True)))
-    assert oob_ids and oob_ids <= ids_on_page, sorted(oob_ids - ids_on_page)
-    assert {f"facts-{ann}", f"bonus-{bob}", "turn-title", f"a-technique-{bob}"} <= oob_ids
+    assert {f"facts-{ann}", f"bonus-{bob}", "turn-title", f"a-technique-{bob}"} <= oob_ids(response, ids_on_page)
 
 
 # Finish, result and score sheet -------------------------------------------------------------------------------
@@ -1201,12 +1153,7 @@ def play_a_short_game(client, play_id: int) -> tuple[int, int]:
 def test_finish_scores_track_buildings_and_techniques(client, app, play_id: int, htmx: bool) -> None:
     play_a_short_game(client, play_id)
     response = post(client, htmx, f"/plays/{play_id}/finish")
-    if htmx:
-        assert response.status_code == 204
-        assert response.headers["HX-Redirect"] == f"/plays/{play_id}"
-    else:
-        assert response.status_code == 303
-        assert response.headers["Location"].endswith(f"/plays/{play_id}")
+    sent_to_play(response, play_id, htmx)
     state = saved(app, play_id)
     assert state["status"] == FINISHED
     # Ann: £8 + £2 + £2 income − £2 (building 1, space free) − £1 (building 2: card £0, space £1) = £9.
@@ -1247,17 +1194,10 @@ def test_finish_a_tie_shares_the_victory(client, play_id: int) -> None:
 
 
 def test_score_sheet_pdf_after_finish(client, play_id: int) -> None:
-    from pypdf import PdfReader
-
     assert client.get(f"/plays/{play_id}/sheet.pdf").status_code == 404
     play_a_short_game(client, play_id)
     client.post(f"/plays/{play_id}/finish")
-    response = client.get(f"/plays/{play_id}/sheet.pdf")
-    assert response.status_code == 200
-    assert response.headers["Content-Type"] == "application/pdf"
-    assert response.headers["Content-Disposition"] == f'inline; filename="spyrium-{play_id}.pdf"'
-    assert response.data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+    text = sheet_text(client, play_id, "spyrium")
     for expected in (
         "Spyrium",
         "score sheet",
@@ -1290,11 +1230,7 @@ def test_finished_play_refuses_taps_and_actions(client, app, play_id: int, htmx:
         post(client, htmx, f"/plays/{play_id}/finish"),
     ]
     for response in late:
-        if htmx:
-            assert (response.status_code, response.headers["HX-Redirect"]) == (204, f"/plays/{play_id}")
-        else:
-            assert response.status_code == 303
-            assert response.headers["Location"].endswith(f"/plays/{play_id}")
+        sent_to_play(response, play_id, htmx)
     assert saved(app, play_id) == before
     html = client.get(f"/plays/{play_id}").get_data(as_text=True)
     assert "Techniques" in html and "Start the next turn" not in html

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES, live, spqf
-from companion.games.base import InputErrors
 from companion.games.spires import GAME, SpiresOptions
+from tests.rules.tools import errors
 
 NAMES = ("Ann", "Bob", "Cy")
 
@@ -43,13 +43,6 @@ def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, An
     """Parse and apply one action for a player by name, or the table (None); the new state."""
     seat = ctx.names.index(who) if who is not None else None
     return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=strict), ctx).state
-
-
-def errors(call: Any) -> dict[str, str]:
-    """The field errors a call raises, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        call()
-    return {e.field: e.message for e in caught.value.errors}
 
 
 def parse_errors(game: Any, raw: dict[str, Any], seat: int | None, strict: bool = True) -> dict[str, str]:

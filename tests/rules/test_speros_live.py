@@ -228,6 +228,14 @@ def test_one_resource_from_a_form_is_text() -> None:
 
 # --- Deploy: "a player moves it from his or her Base Camp into an unoccupied encampment" ---------------------------
 
+# Ann captures Forest card 1 with her General and a Minion on it.
+FOREST_CAPTURED = [
+    (None, explore("forest", encampments=3)),
+    ("Ann", deploy(1, "general")),
+    ("Ann", deploy(1)),
+    ("Ann", capture(1)),
+]
+
 DEPLOY_REFUSED = [
     # (steps before, who, action, {field: message})
     pytest.param(
@@ -245,24 +253,14 @@ DEPLOY_REFUSED = [
         id="Lead: Deploy your General ... into an unoccupied encampment: a full card is refused",
     ),
     pytest.param(
-        [
-            (None, explore("forest", encampments=3)),
-            ("Ann", deploy(1, "general")),
-            ("Ann", deploy(1)),
-            ("Ann", capture(1)),
-        ],
+        FOREST_CAPTURED,
         "Bob",
         deploy(1),
         {"card": "Forest card 1 is in Ann's Captured Area: no unit can be deployed there."},
         id="Players cannot perform the Attack or Lead actions on Locations in a player's Captured Area: Attack",
     ),
     pytest.param(
-        [
-            (None, explore("forest", encampments=3)),
-            ("Ann", deploy(1, "general")),
-            ("Ann", deploy(1)),
-            ("Ann", capture(1)),
-        ],
+        FOREST_CAPTURED,
         "Ann",
         deploy(1),
         {"card": "Forest card 1 is in Ann's Captured Area: no unit can be deployed there."},

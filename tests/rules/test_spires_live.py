@@ -29,9 +29,8 @@ from typing import Any
 import pytest
 
 from companion.games import live, spires
-from companion.games.base import InputErrors
 from companion.games.spires import GAME, SpiresOptions
-from tests.rules.tools import counter_values
+from tests.rules.tools import counter_values, errors
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 CROWNS_RULE = "The rules: “Crowns: 15 points (8 symbols total)”."
@@ -73,13 +72,6 @@ def play(count: int, steps: list, **options: Any) -> tuple[live.State, live.Cont
     for who, raw in steps:
         state = act(state, ctx, who, raw)
     return state, ctx
-
-
-def errors(call: Any) -> dict[str, str]:
-    """The field errors a call raises, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        call()
-    return {e.field: e.message for e in caught.value.errors}
 
 
 # --- What the deck holds, for the whole table ----------------------------------------------------------------------

@@ -24,7 +24,7 @@ from companion.games.spqf import (
     score,
     setup,
 )
-from tests.rules.tools import field_errors, player, points
+from tests.rules.tools import bad_count, bad_option, field_errors, player, points
 
 KEYS = [key for key, _ in BREAKDOWN]
 
@@ -342,78 +342,36 @@ def test_game_declaration() -> None:
 
 # --- Bad input ------------------------------------------------------------------------------------------------
 
-TWO = [player("Ann"), player("Bob")]
-
 BAD_INPUT = [
-    pytest.param(
-        [player("Ann"), player("Bob", civ_level=6)],
-        {},
-        "players[1].civ_level",
-        "Must be at most 5.",
-        id="There are 5 Civilization Levels: level 6 is refused",
-    ),
-    pytest.param(
-        [player("Ann", civ_level=-1), player("Bob")],
-        {},
-        "players[0].civ_level",
-        "Must be at least 0.",
-        id="Levels are earned from 0: a negative level is refused",
-    ),
-    pytest.param(
-        [player("Ann", vp_tokens=VP_TOKENS_MAX + 1), player("Bob")],
-        {},
-        "players[0].vp_tokens",
+    bad_count("civ_level", 6, "Must be at most 5.", "There are 5 Civilization Levels: level 6 is refused", seat=1),
+    bad_count("civ_level", -1, "Must be at least 0.", "Levels are earned from 0: a negative level is refused"),
+    bad_count(
+        "vp_tokens",
+        VP_TOKENS_MAX + 1,
         f"Must be at most {VP_TOKENS_MAX}.",
-        id="notes: tokens are refused only above 150, as a typo guard (the 40 acorns are no limit)",
+        "notes: tokens are refused only above 150, as a typo guard (the 40 acorns are no limit)",
     ),
-    pytest.param(
-        [player("Ann", vp_cards=PLAYER_CARDS_MAX + 1), player("Bob")],
-        {},
-        "players[0].vp_cards",
+    bad_count(
+        "vp_cards",
+        PLAYER_CARDS_MAX + 1,
         f"Must be at most {PLAYER_CARDS_MAX}.",
-        id="notes: 48 Civilization cards + 5 starters of your own: more cards is refused",
+        "notes: 48 Civilization cards + 5 starters of your own: more cards is refused",
     ),
-    pytest.param(
-        [player("Ann", monument_modifiers=MONUMENT_MODIFIERS_MAX + 1), player("Bob")],
-        {},
-        "players[0].monument_modifiers",
+    bad_count(
+        "monument_modifiers",
+        MONUMENT_MODIFIERS_MAX + 1,
         f"Must be at most {MONUMENT_MODIFIERS_MAX}.",
-        id="a card with two modifiers, on every card you can own, is the most",
+        "a card with two modifiers, on every card you can own, is the most",
     ),
-    pytest.param(
-        [player("Ann", vp_tokens=-2), player("Bob")],
-        {},
-        "players[0].vp_tokens",
-        "Must be at least 0.",
-        id="VP tokens collected: a count is never negative",
-    ),
-    pytest.param(
-        [player("Ann", vp_tokens="3"), player("Bob")],
-        {},
-        "players[0].vp_tokens",
-        "Enter a whole number.",
-        id="wrong type: '3' as text for an integer",
-    ),
-    pytest.param(
-        [player("Ann"), player("Bob", civ_level=True)],
-        {},
-        "players[1].civ_level",
-        "Enter a whole number.",
-        id="wrong type: true for an integer",
-    ),
-    pytest.param(
-        [player("Ann", monument_modifiers=2.0), player("Bob")],
-        {},
-        "players[0].monument_modifiers",
-        "Enter a whole number.",
-        id="wrong type: 2.0 for an integer",
-    ),
-    pytest.param(
-        [player("Ann", oak_leaves=3), player("Bob")],
-        {},
-        "players[0].oak_leaves",
+    bad_count("vp_tokens", -2, "Must be at least 0.", "VP tokens collected: a count is never negative"),
+    bad_count("vp_tokens", "3", "Enter a whole number.", "wrong type: '3' as text for an integer"),
+    bad_count("civ_level", True, "Enter a whole number.", "wrong type: true for an integer", seat=1),
+    bad_count("monument_modifiers", 2.0, "Enter a whole number.", "wrong type: 2.0 for an integer"),
+    bad_count(
+        "oak_leaves",
+        3,
         "Unknown field.",
-        id="Don't count oak leaves!: there is no oak leaf field, unknown fields are refused",
+        "Don't count oak leaves!: there is no oak leaf field, unknown fields are refused",
     ),
     pytest.param(
         [{"vp_tokens": 3}, player("Bob")],
@@ -450,55 +408,37 @@ BAD_INPUT = [
         "Give the players as a list.",
         id="players must be a list",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"level_vp": [0, 3, 6, 9, 12]},
-        "options.level_vp",
         "Give exactly 6 whole numbers, the VP for levels 0 to 5; 5 given.",
-        id="notes: options.level_vp is 6 integers: 5 are refused",
+        "notes: options.level_vp is 6 integers: 5 are refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"level_vp": [0, 3, 6, 9, 12, 15, 18]},
-        "options.level_vp",
         "Give exactly 6 whole numbers, the VP for levels 0 to 5; 7 given.",
-        id="notes: options.level_vp is 6 integers: 7 are refused",
+        "notes: options.level_vp is 6 integers: 7 are refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"level_vp": [0, 3, 6, -9, 12, 15]},
-        "options.level_vp",
         "Entry 4 is -9: each number must be between 0 and 99.",
-        id="notes: options.level_vp: a negative entry is refused",
+        "notes: options.level_vp: a negative entry is refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"level_vp": [0, 3, 6, "9", 12, 15]},
-        "options.level_vp",
         "Entry 4 is not a whole number: give 6 whole numbers, the VP for levels 0 to 5.",
-        id="notes: options.level_vp: text in the table is refused",
+        "notes: options.level_vp: text in the table is refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"level_vp": [0, 3, 6, 9, 12, True]},
-        "options.level_vp",
         "Entry 6 is not a whole number: give 6 whole numbers, the VP for levels 0 to 5.",
-        id="notes: options.level_vp: true in the table is refused",
+        "notes: options.level_vp: true in the table is refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"level_vp": 9},
-        "options.level_vp",
         "Give a list of 6 whole numbers, the VP for levels 0 to 5.",
-        id="notes: options.level_vp: a single number is refused",
+        "notes: options.level_vp: a single number is refused",
     ),
-    pytest.param(
-        TWO,
-        {"solo": True},
-        "options.solo",
-        "Unknown field.",
-        id="unknown option is refused",
-    ),
+    bad_option({"solo": True}, "Unknown field.", "unknown option is refused"),
     pytest.param(
         [player("Ann", vp_cards=40), player("Bob", vp_cards=19)],
         {},

@@ -50,6 +50,7 @@ from hypothesis import strategies as st
 from companion.games import live, spqf, turns
 from companion.games.base import InputErrors
 from companion.games.spqf import GAME, SpqfOptions
+from tests.rules.tools import Step, act_in, errors, run_steps
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 
@@ -81,8 +82,6 @@ def token(of_level: int) -> dict[str, Any]:
     return {"action": "first_token", "level": of_level}
 
 
-Step = tuple[str | None, dict[str, Any]]
-
 # A whole round of Next turn for three: the turns are followed, and Ann (the first player) is active again.
 ROUND: list[Step] = [(None, NEXT)] * 3
 
@@ -99,27 +98,17 @@ def start(count: int) -> live.State:
 
 def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
     """Parse (strict, as JSON) and apply one action for a player by name, or for the table (None)."""
-    seat = ctx.names.index(who) if who is not None else None
-    return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
+    return act_in(GAME, state, ctx, who, raw)
 
 
 def play(count: int, steps: Sequence[Step]) -> tuple[live.State, live.Context, list[str]]:
     """Run the steps from the start state; the final state, the context and everything said, in order."""
-    ctx = context(count)
-    state = start(count)
-    said: list[str] = []
-    for who, raw in steps:
-        applied = act(state, ctx, who, raw)
-        state = applied.state
-        said += applied.said
-    return state, ctx, said
+    return run_steps(GAME, start(count), context(count), steps)
 
 
 def refusal(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> dict[str, str]:
     """The field errors an action is refused with, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        act(state, ctx, who, raw)
-    return {e.field: e.message for e in caught.value.errors}
+    return errors(lambda: act(state, ctx, who, raw))
 
 
 def seat_tokens(state: live.State) -> list[int]:

@@ -23,7 +23,7 @@ from companion.games.spyrium import (
     score,
     setup,
 )
-from tests.rules.tools import field_errors, player, points
+from tests.rules.tools import bad_count, bad_option, field_errors, player, points
 
 KEYS = [key for key, _ in BREAKDOWN]
 
@@ -195,106 +195,48 @@ def test_game_declaration() -> None:
 
 # --- Bad input --------------------------------------------------------------------------------------------------
 
-TWO = [player("Ann"), player("Bob")]
-
 BAD_INPUT = [
-    pytest.param(
-        [player("Ann"), player("Bob", technique_vp=[3, 8])],
-        {},
-        "players[1].technique_vp[1]",
-        "Must be at most 7.",
-        id="notes: each technique at most 7",
-    ),
-    pytest.param(
-        [player("Ann", technique_vp=[-1]), player("Bob")],
-        {},
-        "players[0].technique_vp[0]",
-        "Must be at least 0.",
-        id="notes: technique VP 0..7: negative refused",
-    ),
-    pytest.param(
-        [player("Ann", building_vp=[BUILDING_VP_MAX + 1]), player("Bob")],
-        {},
-        "players[0].building_vp[0]",
+    bad_count("technique_vp", [3, 8], "Must be at most 7.", "notes: each technique at most 7", seat=1, where="[1]"),
+    bad_count("technique_vp", [-1], "Must be at least 0.", "notes: technique VP 0..7: negative refused", where="[0]"),
+    bad_count(
+        "building_vp",
+        [BUILDING_VP_MAX + 1],
         f"Must be at most {BUILDING_VP_MAX}.",
-        id="printed VP of the buildings you own: a typo-sized building VP is refused",
+        "printed VP of the buildings you own: a typo-sized building VP is refused",
+        where="[0]",
     ),
-    pytest.param(
-        [player("Ann", building_vp=[2, -3]), player("Bob")],
-        {},
-        "players[0].building_vp[1]",
+    bad_count(
+        "building_vp",
+        [2, -3],
         "Must be at least 0.",
-        id="printed VP of the buildings you own: negative refused",
+        "printed VP of the buildings you own: negative refused",
+        where="[1]",
     ),
-    pytest.param(
-        [player("Ann", building_vp=[1] * (MARKET_CARDS + 1)), player("Bob")],
-        {},
-        "players[0].building_vp",
+    bad_count(
+        "building_vp",
+        [1] * (MARKET_CARDS + 1),
         f"Give at most {MARKET_CARDS} entries.",
-        id="9 cards from that turn's period are dealt out: no more buildings than 6 markets hold",
+        "9 cards from that turn's period are dealt out: no more buildings than 6 markets hold",
     ),
-    pytest.param(
-        [player("Ann", workers=8), player("Bob")],
-        {},
-        "players[0].workers",
-        "Must be at most 7.",
-        id="Maximum number of workers: 7",
+    bad_count("workers", 8, "Must be at most 7.", "Maximum number of workers: 7"),
+    bad_count(
+        "vp_track", VP_TRACK_MAX + 1, f"Must be at most {VP_TRACK_MAX}.", "score track: a typo-sized score is refused"
     ),
-    pytest.param(
-        [player("Ann", vp_track=VP_TRACK_MAX + 1), player("Bob")],
-        {},
-        "players[0].vp_track",
-        f"Must be at most {VP_TRACK_MAX}.",
-        id="score track: a typo-sized score is refused",
+    bad_count("money", -1, "Must be at least 0.", "money is never negative"),
+    bad_count("vp_track", "30", "Enter a whole number.", "wrong type: '30' as text for an integer"),
+    bad_count("spyrium", True, "Enter a whole number.", "wrong type: true for an integer", seat=1),
+    bad_count(
+        "building_vp", [1, "2"], "Enter a whole number.", "wrong type: text inside the building list", where="[1]"
     ),
-    pytest.param(
-        [player("Ann", money=-1), player("Bob")],
-        {},
-        "players[0].money",
-        "Must be at least 0.",
-        id="money is never negative",
+    bad_count(
+        "technique_vp", [False], "Enter a whole number.", "wrong type: false inside the technique list", where="[0]"
     ),
-    pytest.param(
-        [player("Ann", vp_track="30"), player("Bob")],
-        {},
-        "players[0].vp_track",
-        "Enter a whole number.",
-        id="wrong type: '30' as text for an integer",
-    ),
-    pytest.param(
-        [player("Ann"), player("Bob", spyrium=True)],
-        {},
-        "players[1].spyrium",
-        "Enter a whole number.",
-        id="wrong type: true for an integer",
-    ),
-    pytest.param(
-        [player("Ann", building_vp=[1, "2"]), player("Bob")],
-        {},
-        "players[0].building_vp[1]",
-        "Enter a whole number.",
-        id="wrong type: text inside the building list",
-    ),
-    pytest.param(
-        [player("Ann", technique_vp=[False]), player("Bob")],
-        {},
-        "players[0].technique_vp[0]",
-        "Enter a whole number.",
-        id="wrong type: false inside the technique list",
-    ),
-    pytest.param(
-        [player("Ann", building_vp=6), player("Bob")],
-        {},
-        "players[0].building_vp",
-        "Give a list.",
-        id="wrong type: building VP is one entry per building, not a sum",
-    ),
-    pytest.param(
-        [player("Ann", characters=4), player("Bob")],
-        {},
-        "players[0].characters",
+    bad_count("building_vp", 6, "Give a list.", "wrong type: building VP is one entry per building, not a sum"),
+    bad_count(
+        "characters",
+        4,
         "Unknown field.",
-        id="notes: Characters score on the track during play, nothing at the end: no such field",
+        "notes: Characters score on the track during play, nothing at the end: no such field",
     ),
     pytest.param(
         [player("Ann"), player("ANN")],
@@ -317,41 +259,27 @@ BAD_INPUT = [
         "Spyrium is for 2 to 5 players; 6 given.",
         id="notes: Spyrium (2-5 players): 6 players are refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"residence_values": [2, 3, 4, 5, 6]},
-        "options.residence_values",
         "Give exactly 6 whole numbers, the income of each Residence space; 5 given.",
-        id="notes: Residence track values 2, 3, 4, 5, 6, 7: six of them",
+        "notes: Residence track values 2, 3, 4, 5, 6, 7: six of them",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"residence_values": [2, 3, 4, 5, 6, "7"]},
-        "options.residence_values",
         "Entry 6 is not a whole number: give 6 whole numbers, the income of each Residence space.",
-        id="notes: Residence track values: text refused",
+        "notes: Residence track values: text refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"residence_values": [2, 3, -4, 5, 6, 7]},
-        "options.residence_values",
         "Entry 3 is -4: each number must be between 0 and 20.",
-        id="notes: Residence track values: negative refused",
+        "notes: Residence track values: negative refused",
     ),
-    pytest.param(
-        TWO,
+    bad_option(
         {"residence_values": "2-7"},
-        "options.residence_values",
         "Give a list of 6 whole numbers, the income of each Residence space.",
-        id="notes: Residence track values: a list, not text",
+        "notes: Residence track values: a list, not text",
     ),
-    pytest.param(
-        TWO,
-        {"level_vp": [0, 3, 6, 9, 12, 15]},
-        "options.level_vp",
-        "Unknown field.",
-        id="unknown option is refused",
-    ),
+    bad_option({"level_vp": [0, 3, 6, 9, 12, 15]}, "Unknown field.", "unknown option is refused"),
 ]
 
 

@@ -55,6 +55,7 @@ from hypothesis import strategies as st
 from companion.games import live, spyrium
 from companion.games.base import InputErrors
 from companion.games.spyrium import GAME, SpyriumOptions
+from tests.rules.tools import Step, act_in, errors, run_steps
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 CUSTOM = (1, 2, 4, 6, 8, 10)
@@ -100,9 +101,6 @@ def end_vp(number: int, vp_end: int) -> dict[str, Any]:
     return {"action": "technique_vp", "number": number, "vp": vp_end}
 
 
-Step = tuple[str | None, dict[str, Any]]
-
-
 def context(count: int = 2, values: tuple[int, ...] | None = None) -> live.Context:
     """Ann, Bob, ... in turn order; the default Residence track unless values are given."""
     return live.Context(NAMES[:count], options(values), GAME.live)
@@ -120,36 +118,24 @@ def start(count: int = 2, values: tuple[int, ...] | None = None) -> live.State:
 
 def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
     """Parse (strict, as JSON) and apply one action for a player by name, or for the table (None)."""
-    seat = ctx.names.index(who) if who is not None else None
-    return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
+    return act_in(GAME, state, ctx, who, raw)
 
 
 def play(
     steps: Sequence[Step], count: int = 2, values: tuple[int, ...] | None = None
 ) -> tuple[live.State, live.Context, list[str]]:
     """Run the steps from the start state; the final state, the context and everything said, in order."""
-    ctx = context(count, values)
-    state = start(count, values)
-    said: list[str] = []
-    for who, raw in steps:
-        applied = act(state, ctx, who, raw)
-        state = applied.state
-        said += applied.said
-    return state, ctx, said
+    return run_steps(GAME, start(count, values), context(count, values), steps)
 
 
 def refusal(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> dict[str, str]:
     """The field errors an action is refused with, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        act(state, ctx, who, raw)
-    return {e.field: e.message for e in caught.value.errors}
+    return errors(lambda: act(state, ctx, who, raw))
 
 
 def parse_refusal(raw: dict[str, Any], seat: int | None, *, strict: bool = True) -> dict[str, str]:
     """The field errors parsing refuses an action with."""
-    with pytest.raises(InputErrors) as caught:
-        live.parse_action(GAME, raw, seat, strict=strict)
-    return {e.field: e.message for e in caught.value.errors}
+    return errors(lambda: live.parse_action(GAME, raw, seat, strict=strict))
 
 
 def ann(state: live.State) -> dict[str, Any]:

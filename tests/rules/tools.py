@@ -11,10 +11,52 @@ from companion.games import live, speros
 from companion.games.base import Game, InputErrors
 from companion.games.speros import GAME, RESOURCES, SperosOptions
 
+# One step of a play: who acts (None: the table) and the action as the JSON API takes it.
+Step = tuple[str | None, dict[str, Any]]
+
 
 def player(name: str, **state: Any) -> dict[str, Any]:
     """A raw player as the JSON API receives it."""
     return {"name": name, **state}
+
+
+def bad_count(field: str, value: Any, message: str, citation: str, seat: int = 0, where: str = "") -> Any:
+    """A bad-input row: of Ann and Bob, the player at `seat` gives `value` for `field`, refused with `message` at
+    players[seat].<field><where>; the rules citation is the row's id."""
+    players = [player("Ann"), player("Bob")]
+    players[seat][field] = value
+    return pytest.param(players, {}, f"players[{seat}].{field}{where}", message, id=citation)
+
+
+def bad_option(options: dict[str, Any], message: str, citation: str) -> Any:
+    """A bad-input row: Ann and Bob with `options`, its one option refused with `message`; the citation is the id."""
+    (key,) = options
+    return pytest.param([player("Ann"), player("Bob")], options, f"options.{key}", message, id=citation)
+
+
+def errors(call: Any) -> dict[str, str]:
+    """The field errors a call raises, as {field: message}."""
+    with pytest.raises(InputErrors) as caught:
+        call()
+    return {e.field: e.message for e in caught.value.errors}
+
+
+def act_in(game: Game, state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
+    """Parse (strict, as JSON) and apply one action of `game` for a player by name, or for the table (None)."""
+    seat = ctx.names.index(who) if who is not None else None
+    return live.apply(game, state, live.parse_action(game, raw, seat, strict=True), ctx)
+
+
+def run_steps(
+    game: Game, state: live.State, ctx: live.Context, steps: Sequence[Step]
+) -> tuple[live.State, live.Context, list[str]]:
+    """Run the steps of `game` from `state`; the final state, the context and everything said, in order."""
+    said: list[str] = []
+    for who, raw in steps:
+        applied = act_in(game, state, ctx, who, raw)
+        state = applied.state
+        said += applied.said
+    return state, ctx, said
 
 
 def points(result: Any, name: str) -> dict[str, int]:
@@ -97,9 +139,6 @@ def capture(card: int) -> dict[str, Any]:
     return {"action": "capture", "card": card}
 
 
-Step = tuple[str | None, dict[str, Any]]
-
-
 def context(count: int, names: Sequence[str] = NAMES, colours: Sequence[str] = SPEROS_COLOURS) -> live.Context:
     """Ann (green), Bob (red), Cy (blue), Dee (black) in turn order, Ann first; no Mastery Objectives."""
     return live.Context(tuple(names[:count]), SperosOptions(), GAME.live, tuple(colours[:count]))
@@ -107,29 +146,19 @@ def context(count: int, names: Sequence[str] = NAMES, colours: Sequence[str] = S
 
 def act(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> live.Applied:
     """Parse (strict, as JSON) and apply one action for a player by name, or for the table (None)."""
-    seat = ctx.names.index(who) if who is not None else None
-    return live.apply(GAME, state, live.parse_action(GAME, raw, seat, strict=True), ctx)
+    return act_in(GAME, state, ctx, who, raw)
 
 
 def play(
     count: int, steps: Sequence[Step], ctx: live.Context | None = None
 ) -> tuple[live.State, live.Context, list[str]]:
     """Run the steps from the start state; the final state, the context and everything said, in order."""
-    ctx = ctx or context(count)
-    state = GAME.live.start(count, SperosOptions())
-    said: list[str] = []
-    for who, raw in steps:
-        applied = act(state, ctx, who, raw)
-        state = applied.state
-        said += applied.said
-    return state, ctx, said
+    return run_steps(GAME, GAME.live.start(count, SperosOptions()), ctx or context(count), steps)
 
 
 def refusal(state: live.State, ctx: live.Context, who: str | None, raw: dict[str, Any]) -> dict[str, str]:
     """The field errors an action is refused with, as {field: message}."""
-    with pytest.raises(InputErrors) as caught:
-        act(state, ctx, who, raw)
-    return {e.field: e.message for e in caught.value.errors}
+    return errors(lambda: act(state, ctx, who, raw))
 
 
 def card_of(state: live.State, card_id: int) -> dict[str, Any]:
