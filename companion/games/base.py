@@ -22,6 +22,7 @@ Plain Python and pydantic only: nothing here knows about Flask or the database.
 from __future__ import annotations
 
 import unicodedata
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
@@ -278,36 +279,31 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
     return path
 
 
+# Pydantic's error types as said at the table; {name} is filled from the error's ctx.
+_SAID = {
+    "extra_forbidden": "Unknown field.",
+    "missing": "This field is required.",
+    **dict.fromkeys(("int_type", "int_parsing", "int_from_float"), "Enter a whole number."),
+    "greater_than_equal": "Must be at least {ge}.",
+    "less_than_equal": "Must be at most {le}.",
+    "bool_type": "Enter true or false.",
+    "list_type": "Give a list.",
+    "string_type": "Give text.",
+    **dict.fromkeys(("dict_type", "model_type"), "Give an object."),
+    "literal_error": "Must be one of {expected}.",
+    "too_long": "Give at most {max_length} entries.",
+    "too_short": "Give at least {min_length} entries.",
+    "string_too_short": "Must not be empty.",
+    "string_too_long": "Must be at most {max_length} characters.",
+}
+
+
 def said_error(error: Mapping[str, Any]) -> str:
     """A pydantic message, said for a person at the table."""
-    kind = error["type"]
-    ctx = error.get("ctx", {})
-    if kind == "extra_forbidden":
-        return "Unknown field."
-    if kind == "missing":
-        return "This field is required."
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "Enter a whole number."
-    if kind == "greater_than_equal":
-        return f"Must be at least {ctx.get('ge')}."
-    if kind == "less_than_equal":
-        return f"Must be at most {ctx.get('le')}."
-    if kind == "bool_type":
-        return "Enter true or false."
-    if kind in ("list_type", "dict_type", "model_type", "string_type"):
-        return {"list_type": "Give a list.", "string_type": "Give text."}.get(kind, "Give an object.")
-    if kind == "literal_error":
-        return f"Must be one of {ctx.get('expected')}."
-    if kind == "too_long":
-        return f"Give at most {ctx.get('max_length')} entries."
-    if kind == "too_short":
-        return f"Give at least {ctx.get('min_length')} entries."
-    if kind == "string_too_short":
-        return "Must not be empty."
-    if kind == "string_too_long":
-        return f"Must be at most {ctx.get('max_length')} characters."
-    message = str(error["msg"])
-    return message.removeprefix("Value error, ")
+    said = _SAID.get(error["type"])
+    if said is not None:
+        return said.format_map(defaultdict(lambda: None, error.get("ctx", {})))
+    return str(error["msg"]).removeprefix("Value error, ")
 
 
 def nul_errors(value: Any, path: str = "") -> list[FieldError]:

@@ -649,6 +649,13 @@ def _deploy(card: dict[str, Any], table: dict[str, Any], seat: int, kind: str, n
     card["units"].append([seat, kind])
 
 
+# What a card put into play must say, asked when the player left it out.
+_NOT_GIVEN = {
+    "terrain": "Which terrain does this card show (or is it an Artifact)?",
+    "vp": "What VP does this card show?",
+}
+
+
 class CardParams(Params):
     """A card put into play: its terrain (or artifact), encampments, printed VP and resources.
 
@@ -674,20 +681,13 @@ class CardParams(Params):
             data.setdefault("vp", typed)
         return data
 
-    @field_validator("terrain")
+    @field_validator("terrain", "vp")
     @classmethod
-    def _terrain_given(cls, value: str | None) -> str | None:
-        """'Each Location has one of four types': the player taps one (or Artifact)."""
+    def _given(cls, value: Any, info: ValidationInfo) -> Any:
+        """'Each Location has one of four types' and 'This value will tell you how many Victory Points you'll
+        receive': the player taps them, never guessed."""
         if value is None:
-            raise ValueError("Which terrain does this card show (or is it an Artifact)?")
-        return value
-
-    @field_validator("vp")
-    @classmethod
-    def _vp_given(cls, value: int | None) -> int | None:
-        """'This value will tell you how many Victory Points you'll receive': never guessed."""
-        if value is None:
-            raise ValueError("What VP does this card show?")
+            raise ValueError(_NOT_GIVEN[str(info.field_name)])
         return value
 
     @field_validator("resources", mode="before")

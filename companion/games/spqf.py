@@ -117,14 +117,16 @@ def _level_line(player: SpqfPlayer, options: SpqfOptions) -> Line:
     return Line("civ_level", LABELS["civ_level"], vp, why)
 
 
+def _one_each_line(key: str, count: int, thing: str, what: str) -> Line:
+    """A line worth 1 VP per counted thing: '3 cards with ...: 3 × 1 = 3 VP', or 'No card with ...: 0 VP'."""
+    why = f"{plural(count, thing)} {what}: {count} × 1 = {count} VP." if count else f"No {thing} {what}: 0 VP."
+    return Line(key, LABELS[key], count, why)
+
+
 def _monument_line(player: SpqfPlayer) -> Line:
     """'Score 1 VP per indicated modifier on cards in your deck (or stored). Don't count oak leaves!'"""
-    count = player.monument_modifiers
-    if count:
-        why = f"{plural(count, 'modifier')} matching your Monument (oak leaves never count): {count} × 1 = {count} VP."
-    else:
-        why = "No modifier matching your Monument (oak leaves never count): 0 VP."
-    return Line("monument", LABELS["monument"], count, why)
+    what = "matching your Monument (oak leaves never count)"
+    return _one_each_line("monument", player.monument_modifiers, "modifier", what)
 
 
 def _bonus_line(player: SpqfPlayer, players: Sequence[SpqfPlayer]) -> Line:
@@ -151,12 +153,7 @@ def _bonus_line(player: SpqfPlayer, players: Sequence[SpqfPlayer]) -> Line:
 
 def _cards_line(player: SpqfPlayer) -> Line:
     """'1 VP from each card with 1 VP in top right corner.'"""
-    count = player.vp_cards
-    if count:
-        why = f"{plural(count, 'card')} with 1 VP in the top right corner: {count} × 1 = {count} VP."
-    else:
-        why = "No card with 1 VP in the top right corner: 0 VP."
-    return Line("vp_cards", LABELS["vp_cards"], count, why)
+    return _one_each_line("vp_cards", player.vp_cards, "card", "with 1 VP in the top right corner")
 
 
 def score(players: Sequence[SpqfPlayer], options: SpqfOptions) -> Result:

@@ -296,34 +296,25 @@ def _refuse_if_finished(play: Play) -> Response | None:
     return None
 
 
+# A table-wide counter (the solo discard pile) is tapped at its own URL, with no seat, and answered alike.
+@bp.post(f"/<{ID_IN_URL}:play_id>/table", endpoint="tap_table")
 @bp.post(f"/<{ID_IN_URL}:play_id>/seats/<{ID_IN_URL}:seat_id>")
-def tap_seat(play_id: int, seat_id: int) -> Response:
+def tap_seat(play_id: int, seat_id: int | None = None) -> Response:
     """Save one tap on a player's counter; answer with its message, every live value, the scoreboard and undo."""
     play = _claim_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
-    seat = records.seat_index(play, seat_id)
-    if seat is None:
+    seat = None if seat_id is None else records.seat_index(play, seat_id)
+    if seat_id is not None and seat is None:
         abort(404, description="That player is not in this play.")
     path = request.form.get("field", "")
     acted, said, error = _try(lambda: _act_on_counter(play, path, seat))
     context = _tracker_context(
         play, acted, _changed_scopes(play, acted), errors={path: error} if error else {}, error_seat=seat_id
     )
-    context.update(tapped={"scope": seat_id, "field": path, "error": error}, notice=said)
-    return _answer_tap(play, context, error)
-
-
-@bp.post(f"/<{ID_IN_URL}:play_id>/table")
-def tap_table(play_id: int) -> Response:
-    """Save one tap on a table-wide counter (the solo discard pile); answer like a seat tap."""
-    play = _claim_play(play_id)
-    if (finished := _refuse_if_finished(play)) is not None:
-        return finished
-    path = request.form.get("field", "")
-    acted, said, error = _try(lambda: _act_on_counter(play, path, None))
-    context = _tracker_context(play, acted, _changed_scopes(play, acted), errors={path: error} if error else {})
-    context.update(tapped={"scope": "table", "field": path, "error": error}, notice=said)
+    context.update(
+        tapped={"scope": "table" if seat_id is None else seat_id, "field": path, "error": error}, notice=said
+    )
     return _answer_tap(play, context, error)
 
 
