@@ -64,9 +64,8 @@ from companion.data.importing import (
     validate_each,
     write_import,
 )
-from companion.games import GAMES, get_game
+from companion.games import GAMES, get_game, spires
 from companion.games.base import NAME_MAX, Game, name_key
-from companion.games.spires import appraisal
 from companion.games.spqf import turns_followed
 from companion.games.turns import round_number
 from companion.games.wording import join_names, plain_minus, plural, utc
@@ -90,9 +89,6 @@ SCORE = re.compile(r"[-+]?\d{1,18}([-+]\d{1,18})*")
 TERM = re.compile(r"[-+]?\d+")
 # Player 1 of every BG Stats file, the anonymous player.
 ANONYMOUS_REF = 1
-# The King's Appraisal bands (spires.APPRAISAL_BANDS) that punish a solo total: below them the King is pleased, a win.
-# The jail "for cheating" of 151 and more is the rulebook's joke on a total too good to be true: a win too.
-SPIRES_SOLO_LOST = {"beheaded", "stocks"}
 # Plays left out named in the summary (the others counted), and the players named in each.
 MAX_NAMED = 100
 MAX_NAMES = 8
@@ -229,9 +225,8 @@ def rounds(play: Play) -> int:
 
 
 def solo_won(game: str, total: int | None) -> bool:
-    """Whether a solo play is won by the game's rules: Spires by the King's Appraisal of the total, as its result
-    says it (no other game of ours is played solo)."""
-    return game == "spires" and total is not None and appraisal(total)[0] not in SPIRES_SOLO_LOST
+    """Whether a solo play is won by the game's rules (Spires, the only one of ours played solo)."""
+    return game == "spires" and total is not None and spires.solo_won(total)
 
 
 # The backup's shape -------------------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ APPRAISAL_BANDS = (
     (51, "stocks", "A few days in the stocks, then back to work with a slightly higher tax."),
 )
 APPRAISAL_LOWEST = ("beheaded", "The King is very displeased. You are beheaded.")
+# The bands in which the King is pleased: a solo game won (docs/rules.md, Spires; the others punish the player).
+APPRAISAL_WON = frozenset({"greeting-card", "gala", "smile"})
 # Each band in a few words, for the reference notes' list of bands.
 APPRAISAL_SHORT = {
     "beheaded": "beheaded",
@@ -198,6 +200,11 @@ def appraisal(total: int) -> tuple[str, str]:
         if total >= lowest:
             return band, sentence
     return APPRAISAL_LOWEST
+
+
+def solo_won(total: int) -> bool:
+    """Whether a solo total wins: the King is pleased (a greeting card, his gala or his smile)."""
+    return appraisal(total)[0] in APPRAISAL_WON
 
 
 def score(players: Sequence[SpiresPlayer], options: SpiresOptions) -> Result:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import InputErrors
-from companion.games.spires import GAME, SUITS, appraisal
+from companion.games.spires import GAME, SUITS, appraisal, solo_won
 
 
 def player(name: str, towers: dict | None = None, **counts: int) -> dict:
@@ -228,6 +228,12 @@ APPRAISAL = [
 @pytest.mark.parametrize(("rule", "total", "band"), APPRAISAL)
 def test_kings_appraisal_bands(rule: str, total: int, band: str) -> None:
     assert appraisal(total)[0] == band
+
+
+@pytest.mark.parametrize(("rule", "total", "band"), APPRAISAL)
+def test_a_solo_game_is_won_where_the_king_is_pleased(rule: str, total: int, band: str) -> None:
+    """docs/rules.md, Spires, "A solo game won": 66 to 150 wins; beheaded, stocks and jail do not."""
+    assert solo_won(total) is (band in {"greeting-card", "gala", "smile"})
 
 
 def test_solo_result_carries_appraisal() -> None:
