@@ -35,8 +35,9 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
-  finished), "deleted_at" (ISO, UTC, when the play was deleted from the history: it is restorable on its page for
-  30 days, then gone; null for a play in the history)}.
+  finished), "bgstats_url" (null until finished: then BG Stats' createPlay link, which adds the play to the BG Stats
+  app in one tap; see data/createplay.py), "deleted_at" (ISO, UTC, when the play was deleted from the history: it
+  is restorable on its page for 30 days, then gone; null for a play in the history)}.
 - POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game
   action to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one
   undo step). Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player",
@@ -118,6 +119,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from companion.data import createplay
 from companion.games import GAMES, get_game, speros
 from companion.games.base import (
     FieldError,
@@ -378,6 +380,7 @@ def _play_view(play: Play, acted: records.Acted | None = None, **more: Any) -> d
         "table": play.extra.get(records.TABLE, {}),
         **standing,
         "result": _stored_result(play) if play.status == FINISHED else None,
+        "bgstats_url": createplay.url(play),
         "deleted_at": utc(play.deleted_at).isoformat() if play.deleted_at else None,
         **more,
     }

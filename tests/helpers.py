@@ -5,12 +5,14 @@ database, the oldest schema, a small history to export and a hand-made one for t
 from __future__ import annotations
 
 import io
+import json
 import re
 import secrets
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import sqlalchemy as sa
@@ -886,3 +888,36 @@ def store(engine) -> None:
                     )
                 )
         session.commit()
+
+
+# BG Stats: a play's times, and a createPlay link read back ---------------------------------------------------
+
+# What every player of a createPlay link carries (a colour adds "role").
+PLAYER_KEYS = {"name", "sourcePlayerId", "score", "winner", "rank", "startPlayer"}
+
+
+def timed(client, play_id: int, start: datetime, minutes: float) -> None:
+    """Set when a play was started and finished."""
+    with Session(client.application.extensions["db_engine"]) as session:
+        play = session.get(Play, play_id)
+        play.created_at, play.played_at, play.finished_at = start, start, start + timedelta(minutes=minutes)
+        session.add(play)
+        session.commit()
+
+
+def decoded(url: str | None) -> dict[str, Any]:
+    """The play a createPlay link hands over, read as BG Stats reads it, its types checked on the way."""
+    assert url is not None
+    parts = urlsplit(url)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+    # All of the JSON is percent-encoded (no raw quote, brace or space to break the link on its way to the app).
+    assert re.fullmatch(r"data=[A-Za-z0-9%._~-]+", parts.query)
+    (data,) = parse_qs(parts.query, strict_parsing=True)["data"]
+    play = json.loads(data)
+    assert type(play["durationMin"]) is int and type(play["game"]["bggId"]) is int
+    assert datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")  # noqa: DTZ007 (the form says no zone: UTC)
+    for player in play["players"]:
+        assert PLAYER_KEYS <= set(player) <= PLAYER_KEYS | {"role"}
+        assert type(player["winner"]) is bool and type(player["startPlayer"]) is bool and type(player["rank"]) is int
+        assert type(player["score"]) in (int, float) and type(player["sourcePlayerId"]) is str
+    return play

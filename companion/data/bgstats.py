@@ -69,7 +69,7 @@ from companion.games.base import NAME_MAX, Game, name_key
 from companion.games.spqf import turns_followed
 from companion.games.turns import round_number
 from companion.games.wording import join_names, plain_minus, plural, utc
-from companion.store.models import FINISHED, NOTES_MAX, Play, Player
+from companion.store.models import FINISHED, NOTES_MAX, Play, Player, Seat
 from companion.store.records import TABLE
 
 SOURCE = "bgstats"
@@ -191,7 +191,7 @@ def _play(play: Play, game_ref: int, player_ref: dict[int, int], zone: tzinfo | 
             {
                 "playerRefId": player_ref[seat.player_id],
                 "score": str(seat.total),
-                "winner": seat.rank == 1 if len(play.seats) > 1 else solo_won(play.game, seat.total),
+                "winner": won(play, seat),
                 "rank": seat.rank or 0,
                 "seatOrder": seat.position + 1,
                 "startPlayer": seat.position == 0,
@@ -224,9 +224,12 @@ def rounds(play: Play) -> int:
     return round_number(table, len(play.seats))
 
 
-def solo_won(game: str, total: int | None) -> bool:
-    """Whether a solo play is won by the game's rules (Spires, the only one of ours played solo)."""
-    return game == "spires" and total is not None and spires.solo_won(total)
+def won(play: Play, seat: Seat) -> bool:
+    """Whether BG Stats marks this seat a winner: rank 1 of several, or a solo play won by the game's rules (Spires,
+    the only one of ours played solo)."""
+    if len(play.seats) > 1:
+        return seat.rank == 1
+    return play.game == "spires" and seat.total is not None and spires.solo_won(seat.total)
 
 
 # The backup's shape -------------------------------------------------------------------------------------------

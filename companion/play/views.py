@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 
+from companion.data import createplay
 from companion.games import get_game
 from companion.games.base import Game, InputErrors
 from companion.games.live import Context, validate_start
@@ -242,7 +243,8 @@ def show_play(play_id: int) -> Response:
     play = _load_play(play_id)
     if play.status == FINISHED:
         log = play_log.read_log(get_session(), play)
-        return make_response(render_template("play/result.html", log=log, **_result_context(play)))
+        context = _result_context(play)
+        return make_response(render_template("play/result.html", log=log, bgstats_url=createplay.url(play), **context))
     if play.status == ABANDONED:
         return make_response(render_template("play/abandoned.html", play=play, game=records.game_of(play)))
     return make_response(render_template("play/tracker.html", **_tracker_context(play)))

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 from companion import create_app
 from companion.data.bgstats import export_backup, rounds, score_of
 from companion.store.models import Play, Seat
-from tests.helpers import csrf_client, history, post_json, postgres_url, save, upload
+from tests.helpers import csrf_client, history, post_json, postgres_url, save, timed, upload
 
 DATE = "%Y-%m-%d %H:%M:%S"
 TOP_LEVEL = ("groups", "userInfo", "players", "locations", "games", "plays", "tags", "challenges")
@@ -40,15 +40,6 @@ def tracked(client, game: str, names: list[str], actions: list[dict[str, Any]], 
         assert post_json(client, f"/api/v1/plays/{play}/actions", action).status_code == 200
     assert post_json(client, f"/api/v1/plays/{play}/finish", {}).status_code == 200
     return play
-
-
-def timed(client, play_id: int, start: datetime, minutes: float) -> None:
-    """Set when a play was started and finished."""
-    with Session(client.application.extensions["db_engine"]) as session:
-        play = session.get(Play, play_id)
-        play.created_at, play.played_at, play.finished_at = start, start, start + timedelta(minutes=minutes)
-        session.add(play)
-        session.commit()
 
 
 def exported(client) -> dict[str, Any]:
