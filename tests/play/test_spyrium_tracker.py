@@ -39,22 +39,12 @@ from tests.helpers import (
     tap,
     tracker_page,
 )
+from tests.rules.tools import SPYRIUM_START_SEAT
 
 DEFAULT_RESIDENCE = [2, 3, 4, 5, 6, 7]
 COLOURS = ["red", "blue", "green", "yellow", "purple"]
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
-START_SEAT = {
-    "vp_track": 0,
-    "building_vp": [],
-    "technique_vp": [],
-    "money": 8,
-    "workers": 3,
-    "spyrium": 2,
-    "residence": 1,
-    "bonus_8": None,
-    "bonus_20": False,
-    "replaced": 0,
-}
+START_SEAT = SPYRIUM_START_SEAT
 COUNTERS = ("vp_track", "money", "workers", "spyrium", "residence")
 LABELS = {"vp_track": "Score track VP", "money": "Money £", "workers": "Workers", "spyrium": "Spyrium"}
 

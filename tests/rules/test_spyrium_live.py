@@ -55,7 +55,7 @@ from hypothesis import strategies as st
 from companion.games import live, spyrium
 from companion.games.base import InputErrors
 from companion.games.spyrium import GAME, SpyriumOptions
-from tests.rules.tools import Step, act_in, errors, run_steps
+from tests.rules.tools import SPYRIUM_START_SEAT, Step, act_in, errors, run_steps
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 CUSTOM = (1, 2, 4, 6, 8, 10)
@@ -155,18 +155,7 @@ def turns(n: int) -> list[Step]:
 
 # --- Start: "Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token on the 2 space" ---
 
-START_SEAT = {
-    "vp_track": 0,
-    "building_vp": [],
-    "technique_vp": [],
-    "money": 8,
-    "workers": 3,
-    "spyrium": 2,
-    "residence": 1,
-    "bonus_8": None,
-    "bonus_20": False,
-    "replaced": 0,
-}
+START_SEAT = SPYRIUM_START_SEAT
 
 
 @pytest.mark.parametrize(

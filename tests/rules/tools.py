@@ -174,3 +174,19 @@ def units(state: live.State, ctx: live.Context, card_id: int) -> list[tuple[str,
 def camp(state: live.State, ctx: live.Context, who: str) -> dict[str, int]:
     """What a player still has in Base Camp."""
     return speros.base_camp(state["table"], ctx.names.index(who))
+
+
+# A Spyrium seat at the start: "Each player begins the game with 3 workers, 2 Spyrium crystals, and £8 ... a token
+# on the 2 space" (the Residence track's first space).
+SPYRIUM_START_SEAT = {
+    "vp_track": 0,
+    "building_vp": [],
+    "technique_vp": [],
+    "money": 8,
+    "workers": 3,
+    "spyrium": 2,
+    "residence": 1,
+    "bonus_8": None,
+    "bonus_20": False,
+    "replaced": 0,
+}

@@ -127,14 +127,7 @@ class Server:
     def stop(self) -> None:
         """Terminate the server, and kill it if it does not end in time; never leaves it running."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT)
+        end_process(process)
 
     def output(self) -> str:
         """Everything the server printed (and logged) so far."""
@@ -175,3 +168,15 @@ class Client:
     def close(self) -> None:
         """Close the connection."""
         self.connection.close()
+
+
+def end_process(process: subprocess.Popen[str] | subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM a child process, then SIGKILL it if it does not end in time; never leaves it running."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=STOP_TIMEOUT)

@@ -35,7 +35,16 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.helpers import postgres_url
-from tests.server.helpers import HOST, PROJECT_ROOT, REQUEST_TIMEOUT, START_TIMEOUT, STOP_TIMEOUT, Server, free_port
+from tests.server.helpers import (
+    HOST,
+    PROJECT_ROOT,
+    REQUEST_TIMEOUT,
+    START_TIMEOUT,
+    STOP_TIMEOUT,
+    Server,
+    end_process,
+    free_port,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.nginx]
 
@@ -135,14 +144,7 @@ class Nginx:
     def stop(self) -> None:
         """SIGTERM (nginx's fast shutdown), then SIGKILL if it is still there; never left running."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT)
+        end_process(process)
 
 
 def listens(port: int) -> bool:
