@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from companion.games.base import name_key
 from companion.store import records
-from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, Play, Player, Seat
+from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, GameUid, Play, Player, Seat
 
 # Scores beyond this are no board game's: refused before PostgreSQL's integer column would overflow.
 POINTS_MAX = 1_000_000
@@ -188,11 +188,13 @@ def said_errors(exc: ValidationError, shown: int = 3) -> str:
 
 @dataclass(frozen=True)
 class NewPlay:
-    """A play of a file to add: its uid, its row, and its seats' rows each with the roster name of its player."""
+    """A play of a file to add: its uid, its row, its seats' rows each with the roster name of its player (None for a
+    guest, who is on no roster) and the name of its place ("" for none)."""
 
     uid: str
     row: dict[str, Any]
-    seats: list[tuple[dict[str, Any], str]]
+    seats: list[tuple[dict[str, Any], str | None]]
+    location: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,39 +205,70 @@ class LeftOut:
     uid: str | None = None
 
 
-def new_play(seats: list[tuple[dict[str, Any], str]], uid: str, **fields: Any) -> NewPlay:
-    """A new play: the fields given over what a play starts with, and its seats."""
-    row = {"deleted_at": None, "tiebreak": None, "notes": "", "extra": {}, "finished_at": None, "version": 0, **fields}
-    return NewPlay(uid, {"uid": uid, **row}, seats)
+@dataclass(frozen=True)
+class NewPlayer:
+    """A roster entry a file names: its name, when it was added, its uid in that file (None for none)."""
+
+    name: str
+    created_at: datetime | None = None
+    uid: str | None = None
+
+
+@dataclass(frozen=True)
+class Uids:
+    """The uids a file gives players and places (by name_key) and our games (by id), kept where the database has
+    none yet (and no other row has that uid), so that an export gives them back."""
+
+    players: Mapping[str, str] = field(default_factory=dict)
+    locations: Mapping[str, str] = field(default_factory=dict)
+    games: Mapping[str, str] = field(default_factory=dict)
+
+
+def new_play(seats: list[tuple[dict[str, Any], str | None]], uid: str, location: str = "", **fields: Any) -> NewPlay:
+    """A new play: the fields given over what a play starts with, its seats and its place."""
+    row = {
+        "deleted_at": None,
+        "tiebreak": None,
+        "notes": "",
+        "extra": {},
+        "finished_at": None,
+        "version": 0,
+        "duration_min": None,
+        "ignored": False,
+        "seats_known": True,
+        **fields,
+    }
+    return NewPlay(uid, {"uid": uid, **row}, seats, location)
 
 
 def write_import(
     session: Session,
     source: str,
     plays: Sequence[NewPlay | LeftOut],
-    players: Sequence[tuple[str, datetime | None]] = (),
+    players: Sequence[NewPlayer] = (),
+    uids: Uids = Uids(),
 ) -> Summary:
-    """Add the plays and roster entries (name, when added) the database lacks, in one transaction, all or nothing.
+    """Add the plays, roster entries and places the database lacks, in one transaction, all or nothing.
 
     If another import added one of these plays meanwhile (a uid taken), it runs again: the plays now there are
     skipped.
     """
     try:
-        return _write(session, source, plays, players)
+        return _write(session, source, plays, players, uids)
     except IntegrityError:
         session.rollback()
-        return _write(session, source, plays, players)
+        return _write(session, source, plays, players, uids)
 
 
 def _write(
-    session: Session, source: str, plays: Sequence[NewPlay | LeftOut], players: Sequence[tuple[str, datetime | None]]
+    session: Session, source: str, plays: Sequence[NewPlay | LeftOut], players: Sequence[NewPlayer], uids: Uids
 ) -> Summary:
     """One try of write_import: the roster first, then the plays not there yet, committed together."""
     summary = Summary(source)
-    roster = Roster(session)
+    roster = Roster(session, uids.players)
     try:
-        for name, created_at in players:
-            roster.get(name, created_at)
+        for player in players:
+            roster.get(player.name, player.created_at, player.uid)
         present = existing_uids(session, [play.uid for play in plays if play.uid is not None])
         added: list[NewPlay] = []
         seen: set[str] = set()
@@ -247,7 +280,9 @@ def _write(
             else:
                 seen.add(play.uid)
                 added.append(play)
-        _insert(session, roster, added)
+        places = Places(session, uids.locations)
+        _insert(session, roster, places, added)
+        _keep_game_uids(session, uids.games)
         summary.plays_added = len(added)
         summary.players_added = len(roster.added)
         summary.players_present = len(roster.present)
@@ -270,15 +305,17 @@ def existing_uids(session: Session, uids: Sequence[str]) -> set[str]:
 class Roster:
     """The roster looked up by name_key in memory, players added as the import meets them."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, uids: Mapping[str, str] | None = None):
         """Read every player once (a roster is small; a 10,000-play file must not ask per seat)."""
         self.session = session
         self.by_key = {player.key: player for player in records.roster(session)}
+        self.uids = dict(uids or {})
+        self.taken = {player.uid for player in self.by_key.values() if player.uid is not None}
         self.added: set[str] = set()
         self.present: set[str] = set()
 
-    def get(self, name: str, created_at: datetime | None = None) -> Player:
-        """The roster entry for this name, added when new."""
+    def get(self, name: str, created_at: datetime | None = None, uid: str | None = None) -> Player:
+        """The roster entry for this name, added when new; given the file's uid when it has none."""
         key = name_key(name)
         player = self.by_key.get(key)
         if player is None:
@@ -289,10 +326,50 @@ class Roster:
             self.added.add(key)
         elif key not in self.added:
             self.present.add(key)
+        uid = uid or self.uids.get(key)
+        if player.uid is None and uid is not None and uid not in self.taken:
+            player.uid = uid
+            self.taken.add(uid)
+            self.session.add(player)
         return player
 
 
-def _insert(session: Session, roster: Roster, plays: Sequence[NewPlay]) -> None:
+class Places:
+    """The group's places looked up by name_key in memory, added as the import meets them."""
+
+    def __init__(self, session: Session, uids: Mapping[str, str]):
+        """Read every place once."""
+        self.session = session
+        self.by_key = {place.key: place for place in records.locations(session)}
+        self.uids = uids
+        self.taken = {place.uid for place in self.by_key.values() if place.uid is not None}
+
+    def id_of(self, name: str) -> int | None:
+        """The id of the place of this name (None for no name), added when new; given the file's uid when it has none."""
+        if not name.strip():
+            return None
+        key = name_key(" ".join(name.split()))
+        place = self.by_key.get(key) or records.find_or_add_location(self.session, name)
+        if place is None:
+            return None
+        self.by_key[key] = place
+        uid = self.uids.get(key)
+        if place.uid is None and uid is not None and uid not in self.taken:
+            place.uid = uid
+            self.taken.add(uid)
+            self.session.add(place)
+            self.session.flush()
+        return place.id
+
+
+def _keep_game_uids(session: Session, uids: Mapping[str, str]) -> None:
+    """Keep the file's uid of each of our games that has none yet."""
+    for game, uid in uids.items():
+        if session.get(GameUid, game) is None:
+            session.add(GameUid(game=game, uid=uid))
+
+
+def _insert(session: Session, roster: Roster, places: Places, plays: Sequence[NewPlay]) -> None:
     """Insert new plays and their seats, a chunk at a time.
 
     Rows, not ORM objects: building 35,000 SQLModel objects took most of a 10,000-play import's time.
@@ -300,11 +377,14 @@ def _insert(session: Session, roster: Roster, plays: Sequence[NewPlay]) -> None:
     play_table, seat_table = Play.__table__, Seat.__table__  # type: ignore[attr-defined]
     for start in range(0, len(plays), UID_CHUNK):
         chunk = plays[start : start + UID_CHUNK]
-        session.execute(insert(play_table), [play.row for play in chunk])
+        session.flush()
+        session.execute(
+            insert(play_table), [{**play.row, "location_id": places.id_of(play.location)} for play in chunk]
+        )
         uids = [play.uid for play in chunk]
         ids = dict(session.execute(select(play_table.c.uid, play_table.c.id).where(play_table.c.uid.in_(uids))).all())
         rows = [
-            {**seat, "play_id": ids[play.uid], "player_id": roster.get(name).id}
+            {**seat, "play_id": ids[play.uid], "player_id": None if name is None else roster.get(name).id}
             for play in chunk
             for seat, name in play.seats
         ]

@@ -29,6 +29,7 @@ from companion.data.importing import (
     POINTS_MAX,
     ImportRefused,
     Limits,
+    NewPlayer,
     Problems,
     Summary,
     exported_plays,
@@ -473,5 +474,5 @@ def import_export(session: Session, export: Export) -> Summary:
         for entry in export.plays
     ]
     return write_import(
-        session, "Companion export", plays, [(player.name, player.created_at) for player in export.players]
+        session, "Companion export", plays, [NewPlayer(player.name, player.created_at) for player in export.players]
     )

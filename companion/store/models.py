@@ -1,4 +1,5 @@
-"""The tables: Player (the roster), Play, Seat (a player in a play) and Change (one entry per tap)."""
+"""The tables: Player (the roster), Location (the group's places), Play, Seat (a player in a play), Change (one entry
+per tap) and GameUid (a game's uuid in BG Stats' files)."""
 
 from datetime import UTC, datetime
 from typing import Any
@@ -12,6 +13,8 @@ ID_IN_URL = "int(max=2147483647)"
 
 # The longest notes a play keeps; the API and the calculator refuse longer ones with a message.
 NOTES_MAX = 2000
+# The longest name of a place.
+LOCATION_MAX = 60
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
@@ -32,6 +35,28 @@ class Player(SQLModel, table=True):
     # games.base.name_key(name): worked out in Python, never by the database's lower(), which folds differently.
     key: str = Field(unique=True, index=True)
     created_at: datetime = Field(default_factory=utcnow)
+    # The player's uuid in BG Stats' files, kept from an import so that our export gives it back; None: made from
+    # the key (bgstats.bg_uuid), the same in every export.
+    uid: str | None = Field(default=None, max_length=36, unique=True)
+
+
+class Location(SQLModel, table=True):
+    """One of the group's places to play, picked or typed when a play starts: the name as first typed, and its key."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=LOCATION_MAX)
+    key: str = Field(unique=True, index=True)
+    # Its uuid in BG Stats' files, kept from an import; None: made from the key.
+    uid: str | None = Field(default=None, max_length=36, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GameUid(SQLModel, table=True):
+    """One of our games' uuid in BG Stats' files, kept from the first import that named it, so the export gives it
+    back (BG Stats merges a file by uuids)."""
+
+    game: str = Field(primary_key=True, max_length=20)
+    uid: str = Field(max_length=36)
 
 
 class Play(SQLModel, table=True):
@@ -63,12 +88,21 @@ class Play(SQLModel, table=True):
     notes: str = Field(default="", max_length=NOTES_MAX)
     tiebreak: str | None = Field(default=None, max_length=2000)
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # Where it was played, if said.
+    location_id: int | None = Field(default=None, foreign_key="location.id", index=True)
+    # Minutes at the table (start to finish, time put aside left out), or None where unknown (scored at the end).
+    duration_min: int | None = None
+    # Marked "ignored" in BG Stats: kept and listed, left out of every statistic.
+    ignored: bool = False
+    # False for a play imported without seat order: its seats are in no turn order, so "Wins by seat" leaves it out.
+    seats_known: bool = True
     # Moves on with every tap, so that two devices (or two app servers) never overwrite each other's tap.
     version: int = 0
 
     seats: list["Seat"] = Relationship(
         back_populates="play", sa_relationship_kwargs={"order_by": "Seat.position", "lazy": "selectin"}
     )
+    location: Location | None = Relationship(sa_relationship_kwargs={"lazy": "joined"})
 
 
 class Seat(SQLModel, table=True):
@@ -76,7 +110,8 @@ class Seat(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     play_id: int = Field(foreign_key="play.id", index=True)
-    player_id: int = Field(foreign_key="player.id", index=True)
+    # None for a guest (BG Stats' anonymous player): a seat of that play only, never on the roster.
+    player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
     # The name as it was played and scored; the roster entry may spell it with other capitals.
     name: str = Field(max_length=40)
     position: int
@@ -87,7 +122,7 @@ class Seat(SQLModel, table=True):
     breakdown: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
 
     play: Play = Relationship(back_populates="seats")
-    player: Player = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+    player: Player | None = Relationship(sa_relationship_kwargs={"lazy": "joined"})
 
 
 class Change(SQLModel, table=True):
@@ -104,7 +139,7 @@ class Change(SQLModel, table=True):
     undone: bool = False
 
 
-def saved_id(row: Player | Play | Seat | Change) -> int:
+def saved_id(row: Player | Location | Play | Seat | Change) -> int:
     """The id of a row read from the database or flushed to it (the id is None only before that)."""
     assert row.id is not None, f"{type(row).__name__} used before it was flushed"
     return row.id

@@ -22,7 +22,19 @@ from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
 from companion.games.wording import figure
-from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, Change, Play, Player, Seat, saved_id, utcnow
+from companion.store.models import (
+    ABANDONED,
+    FINISHED,
+    IN_PROGRESS,
+    LOCATION_MAX,
+    Change,
+    Location,
+    Play,
+    Player,
+    Seat,
+    saved_id,
+    utcnow,
+)
 
 T = TypeVar("T")
 
@@ -61,18 +73,38 @@ def game_of(play: Play) -> Game:
 
 
 def find_or_add_player(session: Session, name: str) -> Player:
-    """The roster entry for this name (the same player however it is spelled: name_key), added when new.
+    """The roster entry for this name (the same player however it is spelled: name_key), added when new."""
+    return _find_or_add(session, Player, name)
 
-    Insert-or-select: when another request adds the same new player at the same moment, this one finds theirs.
+
+def find_or_add_location(session: Session, name: str) -> Location | None:
+    """The group's place of this name (the same place however it is spelled: name_key), added when new; None for
+    a name of nothing but spaces (no place said)."""
+    name = " ".join(name.split())[:LOCATION_MAX]
+    return _find_or_add(session, Location, name) if name else None
+
+
+def locations(session: Session) -> list[Location]:
+    """Every place of the group, by name."""
+    return list(session.exec(select(Location).order_by(col(Location.key))))
+
+
+Named = TypeVar("Named", Player, Location)
+
+
+def _find_or_add(session: Session, table: type[Named], name: str) -> Named:
+    """The row of this name_key, inserted when new.
+
+    Insert-or-select: when another request adds the same new name at the same moment, this one finds theirs.
     """
     key = name_key(name)
-    player = session.exec(select(Player).where(Player.key == key)).first()
-    if player is None:
+    row = session.exec(select(table).where(table.key == key)).first()
+    if row is None:
         dialect = session.get_bind().dialect.name
         insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
-        session.exec(insert(Player).values(name=name, key=key, created_at=utcnow()).on_conflict_do_nothing())
-        player = session.exec(select(Player).where(Player.key == key)).one()
-    return player
+        session.exec(insert(table).values(name=name, key=key, created_at=utcnow()).on_conflict_do_nothing())
+        row = session.exec(select(table).where(table.key == key)).one()
+    return row
 
 
 def roster(session: Session) -> list[Player]:
@@ -571,7 +603,7 @@ def correct_play(
         game = game_of(play)
         for seat, model, scored in zip(play.seats, players, result.players, strict=True):
             seat.name = model.name
-            seat.player_id = find_or_add_player(session, model.name).id  # type: ignore[assignment]
+            seat.player_id = find_or_add_player(session, model.name).id
             seat.state = model.model_dump(mode="json", exclude={"name"})
             # A game that scores by colour (Speros) says it with the player's result: the seat follows the fix.
             if scored.extra.get("color") in game.colours:
