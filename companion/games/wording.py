@@ -77,6 +77,14 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def duration(minutes: int) -> str:
+    """Time at the table as every page and sheet writes it: '45 min', '1 h 5 min', '2 h', 'under a minute'."""
+    if minutes < 1:
+        return "under a minute"
+    hours, rest = divmod(minutes, 60)
+    return " ".join(part for part in (f"{hours:,} h" if hours else "", f"{rest} min" if rest else "") if part)
+
+
 def utc(moment: datetime) -> datetime:
     """A stored moment in UTC: the database may give it back without its zone (we store UTC), an aware one is
     converted."""

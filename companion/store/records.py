@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
-from companion.games.wording import figure
+from companion.games.wording import figure, utc
 from companion.store.models import (
     ABANDONED,
     FINISHED,
@@ -40,6 +40,9 @@ T = TypeVar("T")
 
 # The key of play.extra that holds the table's live state (whose turn it is, a discard pile, ...).
 TABLE = "table"
+# In a play's extra: when it was put aside (while it is), and how long it was put aside before (seconds).
+ASIDE_SINCE = "aside_since"
+ASIDE_SECONDS = "aside_seconds"
 
 # session.info's note of the play claimed by claim_play, with the transaction that holds the claim: a write in that
 # same transaction needs no claim of its own; after a commit or rollback the note no longer matches.
@@ -123,14 +126,17 @@ def create_play(
     source: str = "tracker",
     played_at: datetime | None = None,
     notes: str = "",
+    location: str = "",
 ) -> Play:
-    """Save a new play; with `finished`, save it as a finished play with that result."""
+    """Save a new play (where it is played, if said); with `finished`, save it as a finished play with that result."""
+    place = find_or_add_location(session, location)
     play = Play(
         game=game.id,
         options=options.model_dump(mode="json"),
         rules_version=game.rules_version,
         source=source,
         notes=notes,
+        location_id=None if place is None else place.id,
     )
     if played_at is not None:
         play.played_at = played_at
@@ -488,6 +494,7 @@ def finish_play(
             raise InputErrors(errors)
         scored = standing(play)
         _store_result(play, scored.result)
+        play.duration_min = minutes_played(play, play.finished_at or utcnow())
         # What was scored, e.g. a Spires solo discard pile as counted at the table, not as it was at the start.
         play.options = scored.options.model_dump(mode="json")
         session.add(play)
@@ -504,8 +511,9 @@ def _store_result(play: Play, result: Result) -> None:
         seat.breakdown = [dict(line.__dict__) for line in scored.lines]
     per_player = {key for p in result.players for key in p.extra}
     extra = {**result.extra, "players": [p.extra for p in result.players]} if per_player else dict(result.extra)
-    # The table's state stays beside the result: the API shows a finished play's table as it ended.
-    play.extra = {**extra, TABLE: play.extra[TABLE]} if TABLE in play.extra else extra
+    # The table's state stays beside the result (the API shows a finished play's table as it ended), and so does
+    # the time it was put aside (what its duration leaves out).
+    play.extra = {**extra, **{key: play.extra[key] for key in (TABLE, ASIDE_SECONDS) if key in play.extra}}
     play.tiebreak = result.tiebreak
     play.status = FINISHED
     play.finished_at = play.finished_at or utcnow()
@@ -513,7 +521,7 @@ def _store_result(play: Play, result: Result) -> None:
 
 def stored_result(play: Play) -> dict[str, Any]:
     """A finished play's result in the JSON API's shape, read back from the seats."""
-    extra = {key: value for key, value in play.extra.items() if key != TABLE}
+    extra = {key: value for key, value in play.extra.items() if key not in (TABLE, ASIDE_SINCE, ASIDE_SECONDS)}
     per_player = extra.pop("players", [{} for _ in play.seats])
     players = [
         {
@@ -544,10 +552,29 @@ def put_aside(session: Session, play: Play, aside: bool) -> None:
         if play.status != before:
             return None
         play.status = after
+        play.extra = _aside_kept(play.extra, aside, utcnow())
         session.add(play)
         return play
 
     _in_play_transaction(session, play, stage)
+
+
+def _aside_kept(extra: dict[str, Any], aside: bool, now: datetime) -> dict[str, Any]:
+    """The play's extra with the moment it was put aside, or (brought back) that time added to the time aside."""
+    if aside:
+        return {**extra, ASIDE_SINCE: now.isoformat()}
+    since = extra.get(ASIDE_SINCE)
+    kept = {key: value for key, value in extra.items() if key != ASIDE_SINCE}
+    if since is None:
+        return kept
+    seconds = max(0.0, (now - utc(datetime.fromisoformat(since))).total_seconds())
+    return {**kept, ASIDE_SECONDS: round(extra.get(ASIDE_SECONDS, 0) + seconds)}
+
+
+def minutes_played(play: Play, until: datetime) -> int:
+    """A tracked play's minutes at the table: from its start to `until`, the time it was put aside left out."""
+    seconds = (utc(until) - utc(play.created_at)).total_seconds() - play.extra.get(ASIDE_SECONDS, 0)
+    return max(0, round(seconds / 60))
 
 
 def play_inputs(play: Play) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -582,8 +609,10 @@ def correct_play(
     *,
     played_at: datetime,
     notes: str,
+    location: str | None = None,
 ) -> Play | None:
-    """Store a finished play's corrected names, inputs, options, date and notes with its result scored again.
+    """Store a finished play's corrected names, inputs, options, date, notes and place (None: as it was) with its
+    result scored again.
 
     The seats keep their turn order; each takes the name as corrected (and its roster entry) and the inputs as
     typed, so the play reads afterwards like one scored at the end: the tracker's table goes, its Changes stay.
@@ -602,19 +631,24 @@ def correct_play(
             return None
         game = game_of(play)
         for seat, model, scored in zip(play.seats, players, result.players, strict=True):
+            # A guest stays one while the name is as it was; a name typed over it is a roster player's.
+            if seat.player_id is not None or seat.name != model.name:
+                seat.player_id = find_or_add_player(session, model.name).id
             seat.name = model.name
-            seat.player_id = find_or_add_player(session, model.name).id
             seat.state = model.model_dump(mode="json", exclude={"name"})
             # A game that scores by colour (Speros) says it with the player's result: the seat follows the fix.
             if scored.extra.get("color") in game.colours:
                 seat.colour = scored.extra["color"]
             session.add(seat)
         play.options = options.model_dump(mode="json")
-        play.extra = {}
+        play.extra = {key: play.extra[key] for key in (ASIDE_SECONDS,) if key in play.extra}
         play.rules_version = game.rules_version
         _store_result(play, result)
         play.played_at = played_at
         play.notes = notes
+        if location is not None:
+            place = find_or_add_location(session, location)
+            play.location_id = None if place is None else place.id
         session.add(play)
         return play
 
