@@ -4,9 +4,14 @@ a game's, in one pass over them (no Flask, no query).
 The counting rules, as the games rank a play (games/base.py rank_scores): a seat with rank 1 wins; when several
 seats share rank 1 they share the victory and each of them is counted a win. A play of one seat (Spires solo, one
 player against the deck) has no one to beat: it stays out of plays, wins, win rates and head to head, and is
-counted on its own (solo plays, best solo score). Only finished plays that are not deleted are counted (the store's
-queries leave the others out); a seat with an empty breakdown (a play imported from BG Stats: total and rank only)
-counts for totals and wins but not for the averages of the breakdown lines.
+counted on its own (solo plays, best solo score). Only finished plays that are neither deleted nor ignored are
+counted (the store's queries leave the others out); a seat with an empty breakdown (a play imported from BG Stats:
+total and rank only) counts for totals and wins but not for the averages of the breakdown lines, and a seat without
+a total (imported with its winner only) counts for plays, wins and losses but in no score figure. A guest's seat
+(no player) is one more player at the table: it makes a play multiplayer and its score counts for the game's
+figures, but it has no line of its own and is nobody's opponent head to head. "Wins by seat" counts only plays
+whose seat order is known. Time played is over every counted play whose minutes are known, solo ones too (time at
+the table is no contest), and never 0 for none known.
 """
 
 from __future__ import annotations
@@ -29,6 +34,43 @@ def mean(values: Sequence[float]) -> float | None:
 
 
 @dataclass(frozen=True)
+class TimePlayed:
+    """Minutes at the table over the plays whose time is known (`timed` of them), of one game or of all (None);
+    `untimed` plays had no time (scored at the end, imported without one)."""
+
+    game: str | None
+    timed: int
+    minutes: int
+    untimed: int
+
+    @property
+    def total(self) -> int | None:
+        """The minutes in all; None when no play's time is known (not 0)."""
+        return self.minutes if self.timed else None
+
+    @property
+    def average(self) -> int | None:
+        """The minutes per timed play, to the nearest minute (a half up, as a reader rounds); None when none is
+        timed."""
+        return (2 * self.minutes + self.timed) // (2 * self.timed) if self.timed else None
+
+
+def time_played(plays: Iterable[PlayRows], game: str | None = None) -> TimePlayed:
+    """The time played over these plays."""
+    known = [play.duration_min for play in plays]
+    minutes = [m for m in known if m is not None]
+    return TimePlayed(game, len(minutes), sum(minutes), len(known) - len(minutes))
+
+
+def game_times(plays: Sequence[PlayRows]) -> tuple[TimePlayed, ...]:
+    """The time played per game, the games in the order of their first play."""
+    by_game: dict[str, list[PlayRows]] = defaultdict(list)
+    for play in plays:
+        by_game[play.game].append(play)
+    return tuple(time_played(found, game) for game, found in by_game.items())
+
+
+@dataclass(frozen=True)
 class Best:
     """A best (or record) score and the play it was made in."""
 
@@ -38,13 +80,14 @@ class Best:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A player's record in one game, multiplayer plays only."""
+    """A player's record in one game, multiplayer plays only; average and best over the plays with a score (None:
+    none had one)."""
 
     game: str
     plays: int
     wins: int
-    average: float
-    best: Best
+    average: float | None
+    best: Best | None
 
     @property
     def win_rate(self) -> float | None:
@@ -54,12 +97,12 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class SoloRecord:
-    """A player's solo plays of one game: apart from every win and rate."""
+    """A player's solo plays of one game: apart from every win and rate; average and best over those with a score."""
 
     game: str
     plays: int
-    average: float
-    best: Best
+    average: float | None
+    best: Best | None
 
 
 @dataclass(frozen=True)
@@ -81,7 +124,7 @@ class FormPoint:
 
     play_id: int
     game: str
-    total: int
+    total: int | None
     rank: int | None
     seats: int
     won: bool
@@ -97,7 +140,8 @@ class FormPoint:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A player's page: totals, each game, solo plays, head to head and recent form."""
+    """A player's page: totals, each game, solo plays, head to head, recent form and time played (in all and per
+    game)."""
 
     player_id: int
     plays: int
@@ -107,6 +151,8 @@ class PlayerStats:
     solo: tuple[SoloRecord, ...]
     versus: tuple[Versus, ...]
     form: tuple[FormPoint, ...]
+    time: TimePlayed = TimePlayed(None, 0, 0, 0)
+    times: tuple[TimePlayed, ...] = ()
 
     @property
     def win_rate(self) -> float | None:
@@ -116,24 +162,28 @@ class PlayerStats:
 
 def player_stats(player_id: int, plays: Sequence[PlayRows], form_plays: int = FORM_PLAYS) -> PlayerStats:
     """The statistics of one player over these plays (those without the player are ignored)."""
+    played: dict[str, int] = defaultdict(int)
     totals: dict[str, list[int]] = defaultdict(list)
     wins: dict[str, int] = defaultdict(int)
     best: dict[str, Best] = {}
+    solo_played: dict[str, int] = defaultdict(int)
     solo_totals: dict[str, list[int]] = defaultdict(list)
     solo_best: dict[str, Best] = {}
     versus: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     form: list[FormPoint] = []
+    theirs: list[PlayRows] = []
     shared = 0
     for play in plays:
         mine = next((seat for seat in play.seats if seat.player_id == player_id), None)
         if mine is None:
             continue
+        theirs.append(play)
         if play.solo:
-            solo_totals[play.game].append(mine.total)
-            _keep_best(solo_best, play.game, mine.total, play.id)
+            solo_played[play.game] += 1
+            _keep_score(solo_totals, solo_best, play.game, mine.total, play.id)
             continue
-        totals[play.game].append(mine.total)
-        _keep_best(best, play.game, mine.total, play.id)
+        played[play.game] += 1
+        _keep_score(totals, best, play.game, mine.total, play.id)
         won = mine.rank == 1
         winners = len(play.winners)
         if won:
@@ -141,7 +191,7 @@ def player_stats(player_id: int, plays: Sequence[PlayRows], form_plays: int = FO
             shared += winners > 1
         form.append(FormPoint(play.id, play.game, mine.total, mine.rank, len(play.seats), won, won and winners > 1))
         for other in play.seats:
-            if other is mine:
+            if other is mine or other.player_id is None:
                 continue
             tally = versus[other.player_id]
             tally[0] += 1
@@ -150,12 +200,10 @@ def player_stats(player_id: int, plays: Sequence[PlayRows], form_plays: int = FO
             order = _compare(mine.rank, other.rank)
             tally[3 + order] += 1
     games = tuple(
-        GameRecord(game, len(scores), wins[game], sum(scores) / len(scores), best[game])
-        for game, scores in totals.items()
+        GameRecord(game, count, wins[game], mean(totals[game]), best.get(game)) for game, count in played.items()
     )
     solo = tuple(
-        SoloRecord(game, len(scores), sum(scores) / len(scores), solo_best[game])
-        for game, scores in solo_totals.items()
+        SoloRecord(game, count, mean(solo_totals[game]), solo_best.get(game)) for game, count in solo_played.items()
     )
     return PlayerStats(
         player_id=player_id,
@@ -166,11 +214,19 @@ def player_stats(player_id: int, plays: Sequence[PlayRows], form_plays: int = FO
         solo=solo,
         versus=tuple(Versus(other, *tally) for other, tally in versus.items()),
         form=tuple(form[-form_plays:]) if form_plays else (),
+        time=time_played(theirs),
+        times=game_times(theirs),
     )
 
 
-def _keep_best(best: dict[str, Best], game: str, total: int, play_id: int) -> None:
-    """Remember the highest total of a game; the first play to reach it keeps it."""
+def _keep_score(
+    totals: dict[str, list[int]], best: dict[str, Best], game: str, total: int | None, play_id: int
+) -> None:
+    """Add a score to its game's and remember the highest (the first play to reach it keeps it); no score, no
+    change."""
+    if total is None:
+        return
+    totals[game].append(total)
     if game not in best or total > best[game].total:
         best[game] = Best(total, play_id)
 
@@ -223,9 +279,9 @@ class LineAverage:
 
 @dataclass(frozen=True)
 class Holder:
-    """A player who made a record score, and in which play."""
+    """A player who made a record score (None: a guest), and in which play."""
 
-    player_id: int
+    player_id: int | None
     play_id: int
 
 
@@ -239,12 +295,12 @@ class Record:
 
 @dataclass(frozen=True)
 class PlayerInGame:
-    """One player's plays, wins and best score in a game (multiplayer plays)."""
+    """One player's plays, wins and best score (None: none scored) in a game (multiplayer plays)."""
 
     player_id: int
     plays: int
     wins: int
-    best: int
+    best: int | None
 
     @property
     def win_rate(self) -> float | None:
@@ -254,7 +310,9 @@ class PlayerInGame:
 
 @dataclass(frozen=True)
 class GameStats:
-    """A game's page: plays, record, winning scores, distribution, seats, breakdown lines; solo apart."""
+    """A game's page: plays, record, winning scores, distribution, seats, breakdown lines; solo apart; the time
+    played over all of them. `seats` counts the scores (seats with a total), `unordered` the multiplayer plays left
+    out of the wins by seat (their seat order unknown)."""
 
     game: str
     plays: int
@@ -270,6 +328,8 @@ class GameStats:
     solo_plays: int = 0
     solo_record: Record | None = None
     solo_average: float | None = None
+    unordered: int = 0
+    time: TimePlayed = TimePlayed(None, 0, 0, 0)
 
     @property
     def record_plays(self) -> list[int]:
@@ -292,48 +352,54 @@ def game_stats(
     plays = [play for play in plays if play.game == game]
     multi = [play for play in plays if not play.solo]
     solo = [play for play in plays if play.solo]
-    seats = [seat for play in multi for seat in play.seats]
-    winning = [max(seat.total for seat in play.winners) for play in multi if play.winners]
+    scores = [seat.total for play in multi for seat in play.seats if seat.total is not None]
+    winning = [max(totals) for play in multi if (totals := [s.total for s in play.winners if s.total is not None])]
     positions: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     people: dict[int, list[int]] = {}
-    for seat in seats:
-        positions[seat.position][0] += 1
-        positions[seat.position][1] += seat.rank == 1
-        tally = people.setdefault(seat.player_id, [0, 0, seat.total])
+    best: dict[int, int] = {}
+    for seat, ordered in ((seat, play.seats_known) for play in multi for seat in play.seats):
+        if ordered:
+            positions[seat.position][0] += 1
+            positions[seat.position][1] += seat.rank == 1
+        if seat.player_id is None:
+            continue
+        tally = people.setdefault(seat.player_id, [0, 0])
         tally[0] += 1
         tally[1] += seat.rank == 1
-        tally[2] = max(tally[2], seat.total)
+        if seat.total is not None:
+            best[seat.player_id] = max(best.get(seat.player_id, seat.total), seat.total)
     ranked_people = sorted(
-        (PlayerInGame(player_id, *tally) for player_id, tally in people.items()),
+        (PlayerInGame(player_id, plays, won, best.get(player_id)) for player_id, (plays, won) in people.items()),
         key=lambda p: (-p.wins, -(p.win_rate or 0.0), -p.plays, p.player_id),
     )
-    solo_totals = [play.seats[0].total for play in solo]
+    solo_totals = [play.seats[0].total for play in solo if play.seats[0].total is not None]
     return GameStats(
         game=game,
         plays=len(multi),
         shared_plays=sum(len(play.winners) > 1 for play in multi),
         record=record(multi),
         average_winning=mean(winning),
-        distribution=histogram([seat.total for seat in seats]),
+        distribution=histogram(scores),
         positions=tuple(SeatPosition(position, *tally) for position, tally in sorted(positions.items())),
         lines=line_averages(sums if sums is not None else line_sums(multi), labels),
-        scored_seats=sum(seat.has_breakdown for seat in seats),
-        seats=len(seats),
+        scored_seats=sum(seat.has_breakdown and seat.total is not None for play in multi for seat in play.seats),
+        seats=len(scores),
         players=tuple(ranked_people),
         solo_plays=len(solo),
         solo_record=record(solo),
         solo_average=mean(solo_totals),
+        unordered=sum(not play.seats_known for play in multi),
+        time=time_played(plays, game),
     )
 
 
 def record(plays: Sequence[PlayRows]) -> Record | None:
-    """The highest total over these plays and every seat that reached it, oldest first; None for no plays."""
-    seats = [(seat, play) for play in plays for seat in play.seats]
+    """The highest total over these plays and every seat that reached it, oldest first; None for no score."""
+    seats = [(seat.total, seat.player_id, play.id) for play in plays for seat in play.seats if seat.total is not None]
     if not seats:
         return None
-    top = max(seat.total for seat, _ in seats)
-    holders = tuple(Holder(seat.player_id, play.id) for seat, play in seats if seat.total == top)
-    return Record(top, holders)
+    top = max(total for total, _, _ in seats)
+    return Record(top, tuple(Holder(player_id, play_id) for total, player_id, play_id in seats if total == top))
 
 
 def line_sums(plays: Sequence[PlayRows]) -> LineSums:
@@ -342,7 +408,7 @@ def line_sums(plays: Sequence[PlayRows]) -> LineSums:
     counts = [0, 0]
     for play in plays:
         for seat in play.seats:
-            if not seat.lines:
+            if not seat.lines or seat.total is None:
                 continue
             group = 0 if seat.rank == 1 else 1
             counts[group] += 1
@@ -398,14 +464,20 @@ def histogram(totals: Sequence[int], bins: int = HISTOGRAM_BINS) -> tuple[Bin, .
 
 
 def roster_lines(plays: Sequence[PlayRows], names: Mapping[int, str]) -> list[RosterLine]:
-    """Every player of the roster with plays and wins counted from these plays (the pure twin of read_roster)."""
-    tally: dict[int, list[int]] = {player_id: [0, 0, 0] for player_id in names}
+    """Every player of the roster with plays, wins and time played counted from these plays (the pure twin of
+    read_roster); a guest has no line."""
+    tally: dict[int, list[int]] = {player_id: [0, 0, 0, 0, 0] for player_id in names}
     for play in plays:
         for seat in play.seats:
-            counts = tally.setdefault(seat.player_id, [0, 0, 0])
+            if seat.player_id is None:
+                continue
+            counts = tally.setdefault(seat.player_id, [0, 0, 0, 0, 0])
             if play.solo:
                 counts[2] += 1
             else:
                 counts[0] += 1
                 counts[1] += seat.rank == 1
+            if play.duration_min is not None:
+                counts[3] += 1
+                counts[4] += play.duration_min
     return [RosterLine(player_id, names.get(player_id, ""), *counts) for player_id, counts in tally.items()]

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from companion.games import GAMES, game_name
 from companion.games.base import name_key
-from companion.games.wording import day, decimal, figure, ordinal, percent
+from companion.games.wording import NO_FIGURE, day, decimal, duration, figure, ordinal, percent
 from companion.stats import figures
 from companion.stats.charts import Bar, BarGroup, ChartColumn, Point, bar_chart, histogram_chart, line_chart
 from companion.store import statistics as queries
@@ -36,6 +36,27 @@ def place(point: figures.FormPoint) -> str:
 def play_day(when: datetime | None) -> str:
     """A play's day as the pages write it ('2 Nov 2026'); 'a play' when it went while the page was read."""
     return day(when) if when is not None else "a play"
+
+
+def vp(total: int | None) -> str:
+    """A score as the pages write it ('25 VP'); 'no score' for a seat imported with its winner only."""
+    return "no score" if total is None else f"{figure(total)} VP"
+
+
+def spent(minutes: int | None) -> str:
+    """Time at the table as the pages write it ('1 h 5 min'); '–' when no time is known, never '0 min'."""
+    return NO_FIGURE if minutes is None else duration(minutes)
+
+
+def time_note(time: figures.TimePlayed) -> str:
+    """What a time played is over: 'average 1 h 3 min over 2 plays', and how many plays had no time; '' when none
+    had one."""
+    if time.average is None:
+        return ""
+    note = f"average {duration(time.average)} over {time.timed:,} play{'s' if time.timed != 1 else ''}"
+    if time.untimed:
+        note += f"; {time.untimed:,} without a time left out"
+    return note
 
 
 def by_name(name: str) -> tuple[str, str]:
@@ -69,7 +90,7 @@ def player_charts(stats: figures.PlayerStats, dates: Mapping[int, datetime]) -> 
                     point.beaten,
                     "W" if point.won else ordinal(point.rank) if point.rank else "?",
                     f"{play_day(dates.get(point.play_id))}, {game_name(point.game)}: "
-                    f"{place(point)}, {figure(point.total)} VP.",
+                    f"{place(point)}, {vp(point.total)}.",
                     strong=point.won,
                 )
                 for point in stats.form
@@ -136,12 +157,13 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
 def players() -> Response:
     """The roster: every player with multiplayer plays, wins and win rate, solo plays apart, each linking to a page."""
     lines = sorted(queries.read_roster(get_session()), key=lambda line: by_name(line.name))
-    return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values()))
+    return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values(), spent=spent))
 
 
 @bp.get(f"/players/<{ID_IN_URL}:player_id>")
 def player(player_id: int) -> Response:
-    """A player's page: plays, wins, win rate, each game's average and best, head to head, recent form, solo."""
+    """A player's page: plays, wins, win rate, time played, each game's average and best, head to head, recent
+    form, solo."""
     session = get_session()
     names = queries.read_names(session)
     if player_id not in names:
@@ -161,13 +183,17 @@ def player(player_id: int) -> Response:
             day=play_day,
             place=place,
             game_name=game_name,
+            vp=vp,
+            spent=spent,
+            time_note=time_note,
         )
     )
 
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Response:
-    """A game's page: plays, record, average winning score, score distribution, wins by seat, the scoring lines."""
+    """A game's page: plays, record, average winning score, time played, score distribution, wins by seat, the
+    scoring lines."""
     rules = GAMES.get(game_id)
     if rules is None:
         abort(404)
@@ -185,5 +211,7 @@ def game(game_id: str) -> Response:
             dates=queries.read_dates(session, stats.record_plays),
             charts=game_charts(stats),
             day=play_day,
+            spent=spent,
+            time_note=time_note,
         )
     )

@@ -1,11 +1,13 @@
 """The statistics' rows and their queries: each counted seat with its play, the roster, a game's line sums.
 
-A seat that counts belongs to a finished play that is not deleted and has a total stored (read_player and read_game
-filter them in the query). Each page reads its rows in a fixed number of queries (the roster, then every seat of
-the plays it needs, joined with its play), never one per play, and read without the ORM's objects; the figures
-are worked out from these rows in companion/stats/figures.py. Dates are not read per seat (parsing thousands of
-them is most of a big page's time): the plays come oldest first from the query, and read_dates fetches the few
-dates a page shows.
+A seat that counts belongs to a finished play that is neither deleted nor ignored (BG Stats' "ignored": kept in the
+history, left out of every statistic); read_player, read_game and read_roster filter them in the query. A counted
+seat may be a guest's (no player: an imported anonymous player) or have no total (a play imported with its winner
+but no scores): the figures (companion/stats/figures.py) decide what each of those counts for. Each page reads its
+rows in a fixed number of queries (the roster, then every seat of the plays it needs, joined with its play), never
+one per play, and read without the ORM's objects; the figures are worked out from these rows in
+companion/stats/figures.py. Dates are not read per seat (parsing thousands of them is most of a big page's time):
+the plays come oldest first from the query, and read_dates fetches the few dates a page shows.
 """
 
 from __future__ import annotations
@@ -26,17 +28,21 @@ from companion.store.models import FINISHED, Play, Player, Seat
 
 @dataclass(frozen=True, slots=True)
 class CountedSeat:
-    """One finished seat: who sat where in which play, the total and the rank; the breakdown lines (key, points)
-    when the game page's pure twin needs them, else only whether it has any (`scored`)."""
+    """One finished seat: who sat where in which play (player None: a guest), the total (None: the play was imported
+    with its winner but no scores) and the rank; the breakdown lines (key, points) when the game page's pure twin
+    needs them, else only whether it has any (`scored`). Its play's seat order and minutes come with every seat, as
+    the game does, so that one query reads a page."""
 
     play_id: int
     game: str
-    player_id: int
+    player_id: int | None
     position: int
-    total: int
+    total: int | None
     rank: int | None
     scored: bool = False
     lines: tuple[tuple[str, int], ...] = ()
+    seats_known: bool = True
+    duration_min: int | None = None
 
     @property
     def has_breakdown(self) -> bool:
@@ -46,11 +52,14 @@ class CountedSeat:
 
 @dataclass(frozen=True)
 class PlayRows:
-    """A finished play with its seats in turn order."""
+    """A finished play with its seats in turn order, whether that order is known, and its minutes at the table (None:
+    unknown)."""
 
     id: int
     game: str
     seats: tuple[CountedSeat, ...]
+    seats_known: bool = True
+    duration_min: int | None = None
 
     @property
     def solo(self) -> bool:
@@ -70,7 +79,9 @@ def group_plays(rows: Iterable[CountedSeat]) -> list[PlayRows]:
     for row in rows:
         seats[row.play_id].append(row)
     return [
-        PlayRows(id=play_id, game=found[0].game, seats=tuple(sorted(found, key=_position)))
+        PlayRows(
+            play_id, found[0].game, tuple(sorted(found, key=_position)), found[0].seats_known, found[0].duration_min
+        )
         for play_id, found in seats.items()
     ]
 
@@ -98,18 +109,26 @@ class LineSums:
 
 @dataclass(frozen=True)
 class RosterLine:
-    """A player on the roster page: multiplayer plays and wins, and solo plays apart."""
+    """A player on the roster page: multiplayer plays and wins, solo plays apart, and the minutes at the table over
+    the plays (solo ones too) whose time is known (`timed` of them)."""
 
     player_id: int
     name: str
     plays: int
     wins: int
     solo: int
+    timed: int = 0
+    minutes: int = 0
 
     @property
     def win_rate(self) -> float | None:
         """Wins per multiplayer play."""
         return rate(self.wins, self.plays)
+
+    @property
+    def time_played(self) -> int | None:
+        """Minutes at the table in all; None when no play's time is known (not 0)."""
+        return self.minutes if self.timed else None
 
 
 _SEAT_COLUMNS = (
@@ -119,17 +138,25 @@ _SEAT_COLUMNS = (
     col(Seat.position),
     col(Seat.total),
     col(Seat.rank),
+    col(Play.seats_known),
+    col(Play.duration_min),
 )
-# The rows those columns give, as CountedSeat takes them: a counted seat's total is never NULL (_counted() says so).
-_SeatColumns = tuple[int, str, int, int, int, int | None]
+# The rows those columns give.
+_SeatColumns = tuple[int, str, int | None, int, int | None, int | None, bool, int | None]
 _OLDEST_FIRST = (col(Play.played_at), col(Play.id), col(Seat.position))
 # Breakdowns as the seats store them: '[]' (an import with totals only) and JSON null say there are no lines.
 _NO_LINES = ("[]", "null")
 
 
 def _counted() -> tuple[Any, ...]:
-    """The conditions of a seat that counts: its play finished and not deleted, and a total stored."""
-    return (col(Play.status) == FINISHED, col(Play.deleted_at).is_(None), col(Seat.total).is_not(None))
+    """The conditions of a seat that counts: its play finished, neither deleted nor ignored."""
+    return (col(Play.status) == FINISHED, col(Play.deleted_at).is_(None), ~col(Play.ignored))
+
+
+def _seat(row: _SeatColumns, scored: bool = False) -> CountedSeat:
+    """A counted seat from the columns of _SEAT_COLUMNS."""
+    play_id, game, player_id, position, total, rank, seats_known, minutes = row
+    return CountedSeat(play_id, game, player_id, position, total, rank, scored, (), bool(seats_known), minutes)
 
 
 def read_names(session: Session) -> dict[int, str]:
@@ -157,7 +184,7 @@ def read_player(session: Session, player_id: int) -> list[PlayRows]:
         .order_by(*_OLDEST_FIRST)
     )
     rows = typing.cast("Iterable[_SeatColumns]", session.connection().execute(query))
-    return group_plays(CountedSeat(*row) for row in rows)
+    return group_plays(_seat(row) for row in rows)
 
 
 def read_game(session: Session, game: str) -> list[PlayRows]:
@@ -171,10 +198,11 @@ def read_game(session: Session, game: str) -> list[PlayRows]:
         .order_by(*_OLDEST_FIRST)
     )
     rows = typing.cast("Iterable[tuple[*_SeatColumns, bool]]", session.connection().execute(query))
-    return group_plays(CountedSeat(*row[:6], scored=bool(row[6])) for row in rows)
+    return group_plays(_seat(row[:8], scored=bool(row[8])) for row in rows)
 
 
-# Each line's points summed per group (winners, others) over a game's counted multiplayer seats, in the database:
+# Each line's points summed per group (winners, others) over a game's counted multiplayer seats with a total (a
+# guest's too: a seat's score counts for the game whoever made it), in the database:
 # reading every breakdown into Python (with each line's sentence) would cost more than the rest of the page.
 _LINE_SUMS = {
     "sqlite": """
@@ -192,7 +220,8 @@ _LINE_SUMS = {
         GROUP BY 1, 2""",
 }
 _LINE_SUMS_WHERE = (
-    "play.game = :game AND play.status = :finished AND play.deleted_at IS NULL AND seat.total IS NOT NULL"
+    "play.game = :game AND play.status = :finished AND play.deleted_at IS NULL AND NOT play.ignored"
+    " AND seat.total IS NOT NULL"
     " AND EXISTS (SELECT 1 FROM seat AS other WHERE other.play_id = seat.play_id AND other.id <> seat.id)"
 )
 
@@ -205,16 +234,23 @@ def read_line_sums(session: Session, game: str, plays: Sequence[PlayRows]) -> Li
     for won, key, points in connection.execute(text(sql), {"game": game, "finished": FINISHED}):
         if key is not None:
             sums[0 if won else 1][str(key)] = float(points or 0)
-    seats = [seat for play in plays if not play.solo for seat in play.seats if seat.has_breakdown]
+    seats = [
+        seat for play in plays if not play.solo for seat in play.seats if seat.has_breakdown and seat.total is not None
+    ]
     winners = sum(seat.rank == 1 for seat in seats)
     return LineSums(sums[0], sums[1], winners, len(seats) - winners)
 
 
 def read_roster(session: Session) -> list[RosterLine]:
-    """Every player with multiplayer plays, wins and solo plays, counted in the database (two queries)."""
+    """Every player with multiplayer plays, wins, solo plays and time played, counted in the database (two
+    queries). A guest's seat makes a play multiplayer but gives no line."""
     names = read_names(session)
     sizes = (
-        select(col(Seat.play_id).label("play_id"), func.count().label("seats"))
+        core_select(
+            col(Seat.play_id).label("play_id"),
+            func.count().label("seats"),
+            func.max(col(Play.duration_min)).label("minutes"),  # one value per play: max() only carries it
+        )
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(*_counted())
         .group_by(col(Seat.play_id))
@@ -222,15 +258,17 @@ def read_roster(session: Session) -> list[RosterLine]:
     )
     multi = sizes.c.seats > 1
     query = (
-        select(
+        core_select(
             col(Seat.player_id),
             func.sum(case((multi, 1), else_=0)),
             func.sum(case((multi & (col(Seat.rank) == 1), 1), else_=0)),
             func.sum(case((multi, 0), else_=1)),
+            func.count(sizes.c.minutes),
+            func.coalesce(func.sum(sizes.c.minutes), 0),
         )
         .join(sizes, sizes.c.play_id == col(Seat.play_id))
-        .where(col(Seat.total).is_not(None))
+        .where(col(Seat.player_id).is_not(None))
         .group_by(col(Seat.player_id))
     )
-    counted = {player_id: (int(p), int(w), int(s)) for player_id, p, w, s in session.connection().execute(query)}
+    counted = {row[0]: tuple(int(n) for n in row[1:]) for row in session.connection().execute(query)}
     return [RosterLine(player_id, name, *counted.get(player_id, (0, 0, 0))) for player_id, name in names.items()]
