@@ -8,26 +8,34 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   (Spires solo: "appraisal", "appraisal_text"), players in request order. "winners_text" is the winners' sentence
   exactly as the result page and the score sheet say it ("Ann wins with 42 VP.", "Ann and Bob share the victory
   with 40 VP.", one player alone "Ann scores 42 VP."); every "result" and "live" answer below has it too.
-- POST /api/v1/plays with {"game", "players", "options"?, "played_at"?, "notes"?} scores and saves a finished
-  play and answers 201 with {"id", "url", "result"} and a Location header. `url` and Location are
-  site-relative ("/plays/7"), so they stay right behind any proxy or LAN address; join them to the address you
-  called. played_at is ISO-8601 (a date, or a date and time); it is stored in UTC, and a time without an
-  offset is taken as UTC.
+- POST /api/v1/plays with {"game", "players", "options"?, "played_at"?, "notes"?, "location"?, "duration_min"?}
+  scores and saves a finished play and answers 201 with {"id", "url", "result"} and a Location header. `url` and
+  Location are site-relative ("/plays/7"), so they stay right behind any proxy or LAN address; join them to the
+  address you called. played_at is ISO-8601 (a date, or a date and time); it is stored in UTC, and a time
+  without an offset is taken as UTC. "location" is where it was played, text of at most 60 characters: the
+  group's place of that name however it is capitalised or spaced (added when new; "" or spaces only: no place).
+  "duration_min" is the minutes at the table, a whole number from 1 to 1440. Both may be left out or null; a
+  location that is not text or is longer, or a duration_min out of range or not a whole number, answers 422 on
+  that field.
 - POST /api/v1/plays with "track": true starts a play to track live instead (games with a tracker: spires, spqf,
   spyrium, speros; speros needs each player's colour):
   players are [{"name", "colour"?}] in turn order, first player first (colour one of the game's, distinct, or
-  left out); "options" as for the game; "played_at" and "notes" as above. Answers 201 with the play view (below)
-  and a Location header.
+  left out); "options" as for the game; "played_at", "notes" and "location" as above ("duration_min" is refused
+  with 422 on that field: a tracked play's minutes are counted from its start to its finish). Answers 201 with
+  the play view (below) and a Location header.
 - GET /api/v1/plays/<id> answers the play view: {"id", "url", "game", "status" ("in_progress", "finished" or
   "abandoned": put aside, resumable on the page), "source", "rules_version", "played_at" (ISO, UTC), "notes"
-  (the play's own notes, text), "players" (each {"name", "colour" (when the player has one), ...state}: the
-  player's input as validated, defaults filled in, or for a tracked play their live state, which holds at least
-  the game's scoring input under the same names), "options" (as chosen at the start; once a tracked play is
-  finished, as scored: a Spires solo discard pile as counted at the table), "table" (the table-wide live state,
-  e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "reached": {level: {seat: turn}} (present once someone
-  has expanded: the turn each player reached each level on), "last_card", "end_round"}, where a "seat" is a
-  player's index in "players" and the active player is players[(turn - 1) % count]; Spyrium's {"turn"}, 0
-  before the first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null),
+  (the play's own notes, text), "location" (the name of the place it was played, as the group first wrote it, or
+  null), "duration_min" (whole minutes at the table, or null when unknown: for a play tracked live, the minutes
+  from its start to its finish, the time it was put aside left out, 0 for under a minute, null until finished;
+  for a play scored at the end, the minutes given when it was saved), "players" (each {"name", "colour" (when
+  the player has one), ...state}: the player's input as validated, defaults filled in, or for a tracked play
+  their live state, which holds at least the game's scoring input under the same names), "options" (as chosen
+  at the start; once a tracked play is finished, as scored: a Spires solo discard pile as counted at the table),
+  "table" (the table-wide live state, e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "reached":
+  {level: {seat: turn}} (present once someone has expanded: the turn each player reached each level on),
+  "last_card", "end_round"}, where a "seat" is a player's index in "players" and the active player is
+  players[(turn - 1) % count]; Spyrium's {"turn"}, 0 before the first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null),
   "mastery": [{"name", "vp", "leaders"}], "ended" (why the game is over: a turn started with an empty Base Camp,
   or the final turns after the last Location card were played; null while it goes on)}; {} when there is none),
   and for a play in progress a seat may carry read-only facts worked out from its state, never stored (Spyrium's
@@ -119,6 +127,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from companion.calculator.forms import DURATION_MAX
 from companion.data import createplay
 from companion.games import GAMES, get_game, speros
 from companion.games.base import (
@@ -136,7 +145,7 @@ from companion.games.wording import plural, utc
 from companion.play.standing import stand
 from companion.store import play_log, records
 from companion.store.db import get_session
-from companion.store.models import FINISHED, ID_IN_URL, IN_PROGRESS, NOTES_MAX, Play
+from companion.store.models import FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, NOTES_MAX, Play
 from companion.web.errors import json_errors
 
 # The device a Change names when the API made it.
@@ -145,6 +154,8 @@ API_DEVICE = "api"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 JSON = "application/json"
+# A tracked play's minutes are the tracker's to count, so a start that gives them is refused rather than ignored.
+TRACKED_MINUTES = "A tracked play's minutes are counted from its start to its finish: leave duration_min out."
 Envelope = TypeVar("Envelope", bound=BaseModel)
 
 
@@ -174,6 +185,8 @@ class PlayRequest(ScoreRequest):
     track: bool = False
     played_at: datetime | None = None
     notes: str | None = Field(None, max_length=NOTES_MAX)
+    location: str | None = Field(None, max_length=LOCATION_MAX)
+    duration_min: int | None = Field(None, ge=1, le=DURATION_MAX)
 
     @field_validator("played_at", mode="before")
     @classmethod
@@ -188,6 +201,15 @@ class PlayRequest(ScoreRequest):
             except (ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
                 pass
         raise ValueError("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00.")
+
+    @field_validator("duration_min")
+    @classmethod
+    def _finished_only(cls, minutes: int | None, info: ValidationInfo) -> int | None:
+        """Minutes are given for a play scored at the end; a tracked play's are counted from its start to its finish."""
+        # info.data holds "track" (declared before), so this comes with every other refusal of the body.
+        if minutes is not None and info.data.get("track"):
+            raise ValueError(TRACKED_MINUTES)
+        return minutes
 
 
 class TrackedPlayer(BaseModel):
@@ -311,7 +333,13 @@ def create_play() -> Response:
         source="api",
         played_at=body.played_at,
         notes=body.notes or "",
+        location=body.location or "",
     )
+    if body.duration_min is not None:
+        # create_play takes no duration: a second commit, on the play just saved.
+        play.duration_min = body.duration_min
+        get_session().add(play)
+        get_session().commit()
     response = make_response(jsonify(id=play.id, url=_play_url(play), result=result.to_dict()), 201)
     response.headers["Location"] = _play_url(play)
     return response
@@ -353,6 +381,7 @@ def _start_tracked_play(game: Game, body: PlayRequest) -> Response:
         source="api",
         played_at=body.played_at,
         notes=body.notes or "",
+        location=body.location or "",
     )
     response = make_response(jsonify(_play_view(play)), 201)
     response.headers["Location"] = _play_url(play)
@@ -372,6 +401,8 @@ def _play_view(play: Play, acted: records.Acted | None = None, **more: Any) -> d
         "rules_version": play.rules_version,
         "played_at": utc(play.played_at).isoformat(),
         "notes": play.notes,
+        "location": play.location.name if play.location else None,
+        "duration_min": play.duration_min,
         "players": [
             {"name": seat.name, **({"colour": seat.colour} if seat.colour else {}), **seat.state, **seat_facts}
             for seat, seat_facts in zip(play.seats, standing.pop("facts"), strict=True)

@@ -16,7 +16,7 @@ from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, nul_er
 from companion.games.wording import plain_minus
 from companion.store import records
 from companion.store.db import get_session
-from companion.store.models import NOTES_MAX
+from companion.store.models import LOCATION_MAX, NOTES_MAX
 from companion.web.forms import (
     TABLE,
     field_label,
@@ -37,6 +37,10 @@ TYPED_KINDS = (NUMBER, NUMBERS, LINES, TEXT)
 NUMBER_SEPARATORS = re.compile(r"[\s,.;+]+")
 PLAYER_ERROR = re.compile(r"players\[(\d+)\]\.?(.*)")
 INDEXED = re.compile(r"\[(\d+)\]\.?([A-Za-z_]*)")
+# A play's minutes at the table, when typed: a whole day at most (the API takes the same).
+DURATION_MAX = 24 * 60
+# The play's own fields beside the game's counts: an error about one stands beside its input.
+PLAY_FIELDS = ("players", "options", "notes", "location", "duration_min")
 
 
 @dataclass(frozen=True)
@@ -289,8 +293,11 @@ def form_context(game: Game, values: MultiDict[str, str], errors: dict[str, str]
         "roster": records.roster(get_session()),
         "values": values,
         "errors": errors,
+        "locations": records.locations(get_session()),
         "name_max": NAME_MAX,
         "notes_max": NOTES_MAX,
+        "location_max": LOCATION_MAX,
+        "duration_max": DURATION_MAX,
     }
 
 
@@ -479,6 +486,50 @@ def read_notes(form: MultiDict[str, str]) -> str:
     return notes
 
 
+def read_location(form: MultiDict[str, str]) -> str:
+    """The place typed or picked for a play ('' for none), or InputErrors when longer than a place's name."""
+    # Spaces collapsed as the store keeps the name, so the length counted is the one stored.
+    place = " ".join(form.get("location", "").split())
+    if nul := nul_errors(place, "location"):
+        raise InputErrors(nul)
+    if len(place) > LOCATION_MAX:
+        raise InputErrors([FieldError("location", f"Must be at most {LOCATION_MAX} characters; {len(place)} typed.")])
+    return place
+
+
+def read_duration(form: MultiDict[str, str]) -> int | None:
+    """The minutes typed as the play's time at the table (None when left blank), or InputErrors unless 1..a day."""
+    text = plain_minus(form.get("duration_min", "")).strip()
+    if not text:
+        return None
+    minutes = whole_number(text)
+    if minutes is None or not 1 <= minutes <= DURATION_MAX:
+        message = f"Enter the minutes played as a whole number from 1 to {DURATION_MAX:,} (a day)."
+        raise InputErrors([FieldError("duration_min", message)])
+    return minutes
+
+
+@dataclass(frozen=True)
+class PlayDetails:
+    """What the calculator's form says of the play itself: its notes, where it was played and for how long."""
+
+    notes: str = ""
+    location: str = ""
+    duration_min: int | None = None
+
+
+def read_details(form: MultiDict[str, str], entry: CalculatorEntry) -> PlayDetails:
+    """The play's notes, place and minutes from the form; what can't be kept goes into the entry's errors."""
+    read: dict[str, Any] = {}
+    # Each read on its own, so one round trip shows every message, with whatever else is wrong.
+    for name, reader in (("notes", read_notes), ("location", read_location), ("duration_min", read_duration)):
+        try:
+            read[name] = reader(form)
+        except InputErrors as refused:
+            entry.errors += refused.errors
+    return PlayDetails(**read)
+
+
 def _beside_in(
     fields: list[InputField], rest: str, row: int | None, list_path: str, entry: CalculatorEntry
 ) -> tuple[str, str] | None:
@@ -515,7 +566,7 @@ def _beside(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str,
         placed = _beside_in(fields, error.field.removeprefix("options."), None, "options", entry)
         key, intro = placed or ("options", "")
         return key, intro + error.message
-    return (error.field if error.field in ("players", "options", "notes") else ""), error.message
+    return (error.field if error.field in PLAY_FIELDS else ""), error.message
 
 
 def calculator_messages(game: Game, entry: CalculatorEntry, errors: InputErrors) -> dict[str, str]:

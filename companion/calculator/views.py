@@ -16,7 +16,7 @@ from companion.calculator.forms import (
     calculator_messages,
     form_context,
     read_calculator,
-    read_notes,
+    read_details,
     tappable_list,
     valid_options,
     validate_entry,
@@ -135,16 +135,26 @@ def save(game_id: str) -> Response:
     """Score the same form again and save it as a finished play, then go to its result page."""
     game = _game(game_id)
     entry = read_calculator(game, request.form)
-    notes = ""
-    try:
-        notes = read_notes(request.form)
-    except InputErrors as too_long:
-        # Reported together with whatever else is wrong, so one round trip shows every message.
-        entry.errors += too_long.errors
+    details = read_details(request.form, entry)
     try:
         players, options = validate_entry(game, entry)
     except InputErrors as errors:
         return _refused(game, entry, errors)
     result = game.score(players, options)
-    play = records.create_play(get_session(), game, players, options, finished=result, source="calculator", notes=notes)
+    session = get_session()
+    play = records.create_play(
+        session,
+        game,
+        players,
+        options,
+        finished=result,
+        source="calculator",
+        notes=details.notes,
+        location=details.location,
+    )
+    if details.duration_min is not None:
+        # create_play takes no duration: a second commit, on the play just saved.
+        play.duration_min = details.duration_min
+        session.add(play)
+        session.commit()
     return client_redirect(url_for("plays.show_play", play_id=play.id))
