@@ -2,10 +2,17 @@
 
 No Flask here: the pages (views.py) and the command line (cli.py) call the same functions.
 
-The export ("companion-export", FORMAT_VERSION) holds everything a play is: the roster, every play that is not
-deleted (in progress, put aside, finished) with its options, live state (the table's in play.extra, each seat's in
-seat.state), result (totals, ranks, breakdown lines, tie-break) and its uid. It leaves out the undo history (Change
-rows): a restored play in progress carries on from where it stood, but its earlier taps can't be undone.
+The export ("companion-export", FORMAT_VERSION) holds everything a play is: the roster (with each player's uid),
+the group's places, every play that is not deleted (in progress, put aside, finished) with its options, live state
+(the table's in play.extra, each seat's in seat.state), result (totals, ranks, breakdown lines, tie-break), its place,
+minutes at the table, its "ignored" and "seats known" marks, its guests (a seat whose player is null) and its uid. It
+leaves out the undo history (Change rows): a restored play in progress carries on from where it stood, but its
+earlier taps can't be undone.
+
+Version 2 added the places, the players' uids, guests and a play's location, duration_min, ignored and seats_known;
+a version 1 file (without them) still imports, each missing field taking the default a new row has. The version went
+up because an app that reads version 1 refuses unknown fields as damage: told "newer format", its user knows to
+update rather than wonder what broke the file.
 
 Its import is checked here (a play's seats and parts bounded, each play read back as the app reads it) and written
 by importing.py, as BG Stats' is.
@@ -17,21 +24,27 @@ import csv
 import io
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
-from sqlmodel import Session
+from sqlalchemy import update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
 
 from companion.data.importing import (
     DEFAULT_LIMITS,
     POINTS_MAX,
+    UID_CHUNK,
     ImportRefused,
     Limits,
     NewPlayer,
     Problems,
     Summary,
+    Uids,
     exported_plays,
     new_play,
     said_errors,
@@ -44,13 +57,17 @@ from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, name_k
 from companion.games.wording import join_names, utc
 from companion.play.result_grid import result_grid
 from companion.store import records
-from companion.store.models import FINISHED, NOTES_MAX, Play, Seat
+from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, Location, Play, Player, Seat, utcnow
 
 FORMAT = "companion-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 Points = Annotated[int, Field(ge=-POINTS_MAX, le=POINTS_MAX)]
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+PlaceName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=LOCATION_MAX)]
+Uid = Annotated[str, StringConstraints(min_length=1, max_length=36)]
+# Minutes at the table: beyond this PostgreSQL's integer column would overflow (no play is so long; none is refused).
+DURATION_MAX = 2**31 - 1
 
 # No game of ours seats more than 5 (a BG Stats backup's plays of other games have bgstats.MAX_SCORES).
 MAX_SEATS = 100
@@ -117,7 +134,8 @@ class SeatIn(Strict):
     """A player in a play, in turn order."""
 
     name: Name
-    player: Name
+    # The roster entry's name; None for a guest (a seat of that play only, on no roster).
+    player: Name | None
     colour: Annotated[str, StringConstraints(max_length=20)] = ""
     state: dict[str, Any] = {}
     total: Points | None = None
@@ -128,7 +146,7 @@ class SeatIn(Strict):
 class PlayIn(Strict):
     """A play as exported, with its seats."""
 
-    uid: Annotated[str, StringConstraints(min_length=1, max_length=36)]
+    uid: Uid
     game: str
     status: Literal["in_progress", "finished", "abandoned"]
     options: dict[str, Any]
@@ -140,6 +158,10 @@ class PlayIn(Strict):
     notes: Annotated[str, StringConstraints(max_length=NOTES_MAX)] = ""
     tiebreak: Annotated[str, StringConstraints(max_length=2000)] | None = None
     extra: dict[str, Any] = {}
+    location: PlaceName | None = None
+    duration_min: int | None = Field(default=None, ge=0, le=DURATION_MAX)
+    ignored: bool = False
+    seats_known: bool = True
     seats: list[SeatIn] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -163,7 +185,7 @@ class PlayIn(Strict):
             raise ValueError("The same player sits twice.")
         for seat in self.seats:
             # The roster entry is the seated name in the roster's spelling: the same player, the same key.
-            if name_key(seat.player) != name_key(seat.name):
+            if seat.player is not None and name_key(seat.player) != name_key(seat.name):
                 raise ValueError(f"{seat.name} sits as the roster's {seat.player}: a seat's player is its name.")
         _reads_back(self, game)
         if self.status == FINISHED:
@@ -172,11 +194,19 @@ class PlayIn(Strict):
 
 
 def _result_holds(seats: Sequence[SeatIn]) -> None:
-    """A finished play's result, refused unless every seat has one, its lines add up and its ranks hold together."""
+    """A finished play's result, refused unless every seat has one, its lines add up and its ranks hold together.
+
+    A seat may have no total (a play imported from BG Stats with its winners but no scores): then it has a rank and
+    no lines.
+    """
     for seat in seats:
-        if seat.total is None or seat.rank is None or seat.breakdown is None:
+        if seat.rank is None or (seat.total is not None and seat.breakdown is None):
             raise ValueError(f"{seat.name}'s result is missing (a finished play needs total, rank and lines).")
-        lines = sum(line.points for line in seat.breakdown)
+        if seat.total is None:
+            if seat.breakdown:
+                raise ValueError(f"{seat.name} has score lines but no total.")
+            continue
+        lines = sum(line.points for line in seat.breakdown or [])
         if seat.breakdown and lines != seat.total:
             raise ValueError(
                 f"{seat.name}'s score does not add up: the lines make {lines}, the total says {seat.total}."
@@ -236,24 +266,36 @@ class PlayerIn(Strict):
 
     name: Name
     created_at: When | None = None
+    uid: Uid | None = None
+
+
+class LocationIn(Strict):
+    """One of the group's places."""
+
+    name: PlaceName
+    uid: Uid | None = None
+    created_at: When | None = None
 
 
 class ExportHead(Strict):
-    """A companion export's top level; its players and plays are validated one by one (validate_export)."""
+    """A companion export's top level; its players, places and plays are validated one by one (validate_export)."""
 
     format: Literal["companion-export"]
-    version: Literal[1]
+    # Every version this app reads: a version 1 file lacks the fields version 2 added, and they take their defaults.
+    version: Literal[1, 2]
     exported_at: When
     players: list[Any]
+    locations: list[Any] = []
     plays: list[Any]
 
 
 @dataclass(frozen=True)
 class Export:
-    """A companion export checked entry by entry: its roster and its plays."""
+    """A companion export checked entry by entry: its roster, its places and its plays."""
 
     players: list[PlayerIn]
     plays: list[PlayIn]
+    locations: list[LocationIn] = field(default_factory=list)
 
 
 def _said(errors: Sequence[FieldError]) -> str:
@@ -284,10 +326,14 @@ def play_dict(play: Play) -> dict[str, Any]:
         "notes": play.notes,
         "tiebreak": play.tiebreak,
         "extra": play.extra,
+        "location": play.location.name if play.location else None,
+        "duration_min": play.duration_min,
+        "ignored": play.ignored,
+        "seats_known": play.seats_known,
         "seats": [
             {
                 "name": seat.name,
-                "player": seat.player.name,
+                "player": seat.player.name if seat.player else None,
                 "colour": seat.colour,
                 "state": seat.state,
                 "total": seat.total,
@@ -299,13 +345,24 @@ def play_dict(play: Play) -> dict[str, Any]:
     }
 
 
+def player_dict(player: Player) -> dict[str, Any]:
+    """A roster entry in the export's shape (uid null: made from the name's key, the same in every export)."""
+    return {"name": player.name, "created_at": iso(player.created_at), "uid": player.uid}
+
+
+def location_dict(place: Location) -> dict[str, Any]:
+    """A place in the export's shape."""
+    return {"name": place.name, "uid": place.uid, "created_at": iso(place.created_at)}
+
+
 def export_data(session: Session, now: datetime | None = None) -> dict[str, Any]:
     """Everything the group has, in the companion's export format."""
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "exported_at": iso(now or datetime.now(UTC)),
-        "players": [{"name": p.name, "created_at": iso(p.created_at)} for p in records.roster(session)],
+        "players": [player_dict(player) for player in records.roster(session)],
+        "locations": [location_dict(place) for place in records.locations(session)],
         "plays": [play_dict(play) for play in exported_plays(session)],
     }
 
@@ -321,8 +378,10 @@ def export_json(session: Session, now: datetime | None = None) -> bytes:
 # One fixed header for every game: the score lines go in one cell ("VP track 42; Buildings 12") rather than a
 # column each, since the four games' lines differ and a column per game's line would leave most cells empty; the JSON
 # export has them line by line.
+# Columns added later go at the end, so that a sheet built on the older columns keeps finding them where they were.
 CSV_HEADER = (
     "date", "game", "play", "player", "colour", "seat", "total", "rank", "winner", "breakdown", "notes",
+    "location", "duration_min",
 )  # fmt: skip
 # Characters that make a spreadsheet read a cell as a formula (or, tab, CR and LF, hide one; the full-width signs
 # some spreadsheets take for the plain ones): a quote before them keeps the cell text.
@@ -353,7 +412,9 @@ def csv_rows(session: Session) -> Iterator[list[Any]]:
                 utc(play.played_at).date().isoformat(),
                 game.name if game else play.game,
                 play.uid,
-                seat.name,
+                # A guest is no roster player: a sheet that counts by this column must not take every "Guest" of
+                # every play for one person who plays a lot.
+                seat.name if seat.player_id is not None else "",
                 seat.colour,
                 seat.position + 1,
                 seat.total,
@@ -361,6 +422,8 @@ def csv_rows(session: Session) -> Iterator[list[Any]]:
                 "yes" if seat.rank == 1 else "no",
                 lines,
                 play.notes,
+                play.location.name if play.location else "",
+                play.duration_min,
             ]
 
 
@@ -387,10 +450,12 @@ def validate_export(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Ex
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
         number = str(version) if version < 10**9 else "far beyond"
         raise ImportRefused(
-            f"This export is of a newer format (version {number}); this app reads version "
+            f"This export is of a newer format (version {number}); this app reads versions up to "
             f"{FORMAT_VERSION}. Update Companion, then import it again."
         )
-    too_many(data, (("plays", "plays", limits.plays), ("players", "players", limits.players)))
+    # A group has fewer places than players: the players' cap bounds them too.
+    caps = (("plays", "plays", limits.plays), ("players", "players", limits.players))
+    too_many(data, (*caps, ("locations", "places", limits.players)))
     problems = Problems()
     unknown = [key for key in data if key not in ExportHead.model_fields]
     if unknown:
@@ -405,14 +470,17 @@ def validate_export(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Ex
         problems.add(said_errors(exc, shown=5))
         raise ImportRefused("This export is damaged.", problems.lines()) from None
     players = validate_each(PlayerIn, head.players, lambda index, entry: f"Player {index + 1}", problems, _player_fits)
+    places = validate_each(
+        LocationIn, head.locations, lambda index, entry: f"Place {index + 1}", problems, _player_fits
+    )
     plays = validate_each(PlayIn, head.plays, play_label, problems, _play_fits)
     if problems:
         raise ImportRefused("This export is damaged.", problems.lines())
-    return Export(players=players, plays=plays)
+    return Export(players=players, plays=plays, locations=places)
 
 
 def _player_fits(entry: Any) -> str | None:
-    """Why a roster entry is too large to be one, or None."""
+    """Why a roster entry (or a place) is too large to be one, or None."""
     return oversized(entry, MAX_PLAYER_VALUES)
 
 
@@ -459,6 +527,7 @@ def import_export(session: Session, export: Export) -> Summary:
                 for position, seat in enumerate(entry.seats)
             ],
             uid=entry.uid,
+            location=entry.location or "",
             game=entry.game,
             status=entry.status,
             options=entry.options,
@@ -470,9 +539,85 @@ def import_export(session: Session, export: Export) -> Summary:
             notes=entry.notes,
             tiebreak=entry.tiebreak,
             extra=entry.extra,
+            duration_min=entry.duration_min,
+            ignored=entry.ignored,
+            seats_known=entry.seats_known,
         )
         for entry in export.plays
     ]
-    return write_import(
-        session, "Companion export", plays, [NewPlayer(player.name, player.created_at) for player in export.players]
-    )
+    players = [NewPlayer(player.name, player.created_at, player.uid) for player in export.players]
+    # Keyed as the import looks a place up (spaces run together), so that a play's place finds its uid.
+    uids = Uids(locations={place_key(place.name): place.uid for place in export.locations if place.uid is not None})
+    _keep_places(session, export.locations)
+    summary = write_import(session, "Companion export", plays, players, uids)
+    # write_import runs again, from a fresh transaction, when another import took a uid meanwhile: the places no
+    # play names went with the first try, so they are added once more here (nothing to add is one query).
+    if _keep_places(session, export.locations):
+        session.commit()
+    return summary
+
+
+def _keep_places(session: Session, listed: Sequence[LocationIn]) -> bool:
+    """_add_places, once more from the start if another import added one of these places (or took its uid)
+    meanwhile: then it is found. Rolled back on any other failure, so nothing half-written stays."""
+    try:
+        try:
+            return _add_places(session, listed)
+        except IntegrityError:
+            session.rollback()
+            return _add_places(session, listed)
+    except Exception:
+        session.rollback()
+        raise
+
+
+def place_key(name: str) -> str:
+    """The key a place of this name is found by (its spaces run together first, as the place is stored)."""
+    return name_key(" ".join(name.split()))
+
+
+def _add_places(session: Session, listed: Sequence[LocationIn]) -> bool:
+    """Add the file's places the database lacks, with the time each was added and its uid (an existing place takes
+    the file's uid when it has none, and no other place has it); whether anything changed. Not committed: the
+    import's transaction takes these with its plays."""
+    if not listed:
+        return False
+    # Keys and uids, not rows: reading 10,000 places as objects took half a second each time.
+    known: dict[str, str | None] = dict(session.exec(select(Location.key, Location.uid)).all())
+    taken = {uid for uid in known.values() if uid is not None}
+    new: dict[str, dict[str, Any]] = {}
+    given: list[tuple[str, str]] = []
+    for entry in listed:
+        key = place_key(entry.name)
+        uid = entry.uid if entry.uid is not None and entry.uid not in taken else None
+        if key in known:
+            if known[key] is None and uid is not None:
+                given.append((key, uid))
+                known[key] = uid
+                taken.add(uid)
+        elif key not in new:
+            name = " ".join(entry.name.split())
+            new[key] = {"name": name, "key": key, "uid": uid, "created_at": entry.created_at or utcnow()}
+            if uid is not None:
+                taken.add(uid)
+    for key, uid in given:
+        session.execute(update(Location).where(col(Location.key) == key, col(Location.uid).is_(None)).values(uid=uid))
+    if new:
+        # In one statement, not a find_or_add_location each: 10,000 places took 15 s so. A row another import
+        # added meanwhile (its name or its uid) is left to it; a place held back by a uid alone is added without.
+        _insert_places(session, list(new.values()))
+        keys = list(new)
+        there: set[str] = set()
+        for start in range(0, len(keys), UID_CHUNK):
+            chunk = keys[start : start + UID_CHUNK]
+            there.update(session.exec(select(Location.key).where(col(Location.key).in_(chunk))))
+        _insert_places(session, [{**row, "uid": None} for key, row in new.items() if key not in there])
+    return bool(new or given)
+
+
+def _insert_places(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Insert these place rows, a row that would break a unique key (its name's, its uid's) left out."""
+    if not rows:
+        return
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    session.execute(insert(Location).on_conflict_do_nothing(), rows)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+from sqlmodel import Session, select
+
 from companion import cli
+from companion.store import records
+from companion.store.models import Play
 from tests.helpers import counts, fresh_client, history, use_database
 
 
@@ -68,7 +72,7 @@ def test_a_number_over_4300_digits_is_a_plain_line_not_a_traceback(client, tmp_p
     use_database(monkeypatch, tmp_path, client)
     before = counts(client)
     export = json.loads(client.get("/export.json").get_data())
-    text = json.dumps(export).replace('"version": 1', '"version": ' + "1" * 5000, 1)
+    text = json.dumps(export).replace('"version": 2', '"version": ' + "1" * 5000, 1)
     path = tmp_path / "digits.json"
     path.write_text(text)
     assert cli.main(["import", str(path)]) == 2
@@ -76,3 +80,38 @@ def test_a_number_over_4300_digits_is_a_plain_line_not_a_traceback(client, tmp_p
     assert f"{path}: This file is no export: it holds a number thousands of digits long. Nothing was changed." in err
     assert "Traceback" not in err and "Exceeds the limit" not in err
     assert counts(client) == before
+
+
+def test_the_command_line_round_trip_keeps_place_minutes_marks_and_guests(client, tmp_path, monkeypatch) -> None:
+    """Version 2's fields through `companion export` and `companion import`, as through the page."""
+    history(client)
+    with Session(client.application.extensions["db_engine"]) as session:
+        place = records.find_or_add_location(session, "Κήπος")
+        assert place is not None
+        place.uid = "garden-uid"
+        play = session.exec(select(Play).where(Play.status == "finished")).first()
+        assert play is not None
+        play.location_id, play.duration_min, play.ignored, play.seats_known = place.id, 75, True, False
+        play.seats[1].player_id = None
+        session.add_all([place, play, play.seats[1]])
+        session.commit()
+    use_database(monkeypatch, tmp_path, client)
+    target = tmp_path / "backup.json"
+    assert cli.main(["export", str(target)]) == 0
+    first = json.loads(target.read_bytes())
+    marked = next(p for p in first["plays"] if p["location"] is not None)
+    assert (marked["location"], marked["duration_min"], marked["ignored"], marked["seats_known"]) == (
+        "Κήπος",
+        75,
+        True,
+        False,
+    )
+    assert marked["seats"][1]["player"] is None
+    other = fresh_client(tmp_path)
+    use_database(monkeypatch, tmp_path, other)
+    assert cli.main(["import", str(target)]) == 0
+    again = tmp_path / "again.json"
+    assert cli.main(["export", str(again)]) == 0
+    second = json.loads(again.read_bytes())
+    assert sorted(second["plays"], key=lambda p: p["uid"]) == sorted(first["plays"], key=lambda p: p["uid"])
+    assert second["locations"] == first["locations"] and second["locations"][0]["uid"] == "garden-uid"

@@ -36,7 +36,7 @@ def test_export_holds_everything_but_deleted_plays(client) -> None:
     assert response.mimetype == "application/json"
     assert response.headers["Content-Disposition"].startswith('attachment; filename="companion-')
     export = json.loads(response.get_data())
-    assert (export["format"], export["version"]) == ("companion-export", 1)
+    assert (export["format"], export["version"]) == ("companion-export", 2)
     assert sorted(p["status"] for p in export["plays"]) == ["abandoned", "finished", "finished", "in_progress"]
     assert "Dee" not in json.dumps(export["plays"], ensure_ascii=False)
     assert {p["name"] for p in export["players"]} >= {"Ιωάννα", "陈伟", "Ann", "Bob", "Cy"}
@@ -154,7 +154,7 @@ def unknown_game(export: dict[str, Any]) -> None:
         (lambda e: broken(e, lambda x: finished(x)["seats"][0].update(name="")), "at least 1 character"),
         (lambda e: broken(e, lambda x: finished(x)["seats"].pop()), ""),
         (lambda e: broken(e, lambda x: finished(x)["seats"][0].update(total=10**12)), "less than or equal to 1000000"),
-        (lambda e: broken(e, lambda x: x.update(version=2)), "newer format (version 2)"),
+        (lambda e: broken(e, lambda x: x.update(version=3)), "newer format (version 3)"),
         (lambda e: broken(e, lambda x: x.update(format="someone-else")), "another format"),
         (lambda e: json.dumps({"hello": "world"}), "neither a Companion export nor a BG Stats export"),
         (lambda e: broken(e, lambda x: finished(x).update(notes="a\u0000b")), "can't be stored"),
@@ -243,6 +243,8 @@ def test_csv_has_a_row_per_player_per_finished_play(client) -> None:
         "winner",
         "breakdown",
         "notes",
+        "location",
+        "duration_min",
     ]
     assert len(rows) == 1 + 3 + 2  # the finished plays only; the deleted one left out
     first = rows[1:4]
@@ -254,6 +256,7 @@ def test_csv_has_a_row_per_player_per_finished_play(client) -> None:
         ("3", "67", "1", "yes"),
     ]
     assert "64" in first[0][9] and first[0][10].startswith("Première")
+    assert [(r[11], r[12]) for r in rows[1:]] == [("", "")] * 5  # scored at the end: no place said, no minutes
     tie = rows[4:6]
     assert [(r[3], r[7], r[8]) for r in tie] == [("Ann", "1", "yes"), ("Bob", "1", "yes")]
     assert len({r[2] for r in rows[1:]}) == 2
