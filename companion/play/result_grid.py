@@ -36,15 +36,17 @@ class Row:
 
 @dataclass(frozen=True)
 class Column:
-    """A player: name, total, rank as said at the table ('1st', 'tied'), winner or not, seat colour if any."""
+    """A player: name, total (None where no score was recorded), rank as said at the table ('1st', 'tied'), winner
+    or not, seat colour if any, and whether a guest (an imported anonymous player on no roster)."""
 
     name: str
-    total: int
+    total: int | None
     rank: int
     place: str
     tied: bool
     winner: bool
     colour: str
+    guest: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,17 @@ def _colour(player: Mapping[str, Any], seat: Any) -> str:
     return str(colour or player.get("color") or "")
 
 
+def _guest(seat: Any) -> bool:
+    """Whether the seat is a guest's: a stored seat with no roster player (the calculator's results have no seats)."""
+    return seat is not None and hasattr(seat, "player_id") and seat.player_id is None
+
+
 def result_grid(result: Mapping[str, Any], game: Game | None = None, seats: Sequence[Any] | None = None) -> Grid:
     """The result dict (players with breakdown, total, rank; winners) as columns and rows for a grid."""
     players = list(result.get("players") or [])
     winners = set(result.get("winners") or [])
     solo = len(players) == 1
-    ranks = [p.get("rank", 0) for p in players]
+    ranks = [p.get("rank") or 0 for p in players]
     seat_list = list(seats) if seats is not None and len(seats) == len(players) else [None] * len(players)
     columns = tuple(
         Column(
@@ -75,10 +82,12 @@ def result_grid(result: Mapping[str, Any], game: Game | None = None, seats: Sequ
             total=p.get("total", 0),
             rank=rank,
             place=ordinal(rank) if rank else "",
-            tied=ranks.count(rank) > 1,
+            # An unranked player (a blank pad, an import without ranks) ties with no one.
+            tied=bool(rank) and ranks.count(rank) > 1,
             # Alone against the game there is no one to beat: the solo player is not badged a winner.
             winner=p["name"] in winners and not solo,
             colour=_colour(p, seat),
+            guest=_guest(seat),
         )
         for p, rank, seat in zip(players, ranks, seat_list, strict=True)
     )

@@ -10,15 +10,16 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 
 from companion.data import createplay
 from companion.games import get_game
-from companion.games.base import Game, InputErrors
+from companion.games.base import Game, InputErrors, name_key, nul_errors
 from companion.games.live import Context, validate_start
+from companion.play import facts
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
 from companion.play.standing import stand
 from companion.printing.pdf import render_pdf
 from companion.store import play_log, records
 from companion.store.db import get_session
-from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play, saved_id
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, saved_id
 from companion.web.forms import (
     SeatRow,
     colour_errors,
@@ -37,6 +38,8 @@ from companion.web.security import device_id
 bp = Blueprint("plays", __name__, url_prefix="/plays")
 # The score pad of a result, drawn by the result page, the history, the statistics and the printed sheets.
 bp.add_app_template_global(result_grid)
+# Its winners' sentence, also where the winners have no score (an import with the winner only).
+bp.add_app_template_global(facts.winners_text)
 
 # The form field every tracker request carries (templates/play/_tracker_body.html): the play's version as the
 # device shows it, so an answer can be just what changed, and a sync check "nothing new" in one small query.
@@ -46,6 +49,8 @@ SINCE = "since"
 LOG_AFTER = "log_after"
 # The same, while the device's panel has not been opened yet: its news is heard (an undo's notice), not drawn.
 LOG_WAITING = "log_waiting"
+# The new-play form's field of where the play is played (optional): one of the group's places, or a new one typed.
+WHERE = "location"
 # How often a tracker asks whether another device changed the play: its taps show elsewhere within a second,
 # with room for the round trip on a busy Wi-Fi.
 SYNC_EVERY_MS = 400
@@ -59,13 +64,19 @@ def _tracked_game(game_id: str | None) -> Game:
     return game
 
 
-def _new_play_context(game: Game, rows: list[Any], options: dict[str, Any], errors: dict[str, str]) -> dict[str, Any]:
-    """What the new-play page and its players fragment need."""
+def _new_play_context(
+    game: Game, rows: list[Any], options: dict[str, Any], errors: dict[str, str], where: str = ""
+) -> dict[str, Any]:
+    """What the new-play page and its players fragment need; `where` is the place as typed (or the play's)."""
     session = get_session()
     return {
         "game": game,
         "rows": rows,
         "roster": records.roster(session),
+        "places": records.locations(session),
+        "where": where,
+        "where_field": WHERE,
+        "where_max": LOCATION_MAX,
         "option_fields": option_fields(game, options),
         "errors": errors,
         # 'options.level_vp[2]' is shown beside the option 'level_vp'.
@@ -88,7 +99,8 @@ def new_play() -> Response:
     free = [colour for colour in game.colours if colour not in {row.colour for row in rows}]
     rows += [SeatRow("", free[i] if i < len(free) else "") for i in range(game.max_players - len(rows))]
     options = again.options if again else {}
-    return make_response(render_template("play/new_play.html", **_new_play_context(game, rows, options, {})))
+    where = again.location.name if again and again.location else ""
+    return make_response(render_template("play/new_play.html", **_new_play_context(game, rows, options, {}, where)))
 
 
 def _play_to_play_again(play_id: str) -> Play | None:
@@ -114,9 +126,23 @@ def random_first_player() -> Response:
         start = random.randrange(len(filled))
         filled = filled[start:] + filled[:start]
     rows = filled + [SeatRow("", row.colour) for row in rows if not row.name]
-    context = _new_play_context(game, rows, _options_as_typed(game), {})
+    context = _new_play_context(game, rows, _options_as_typed(game), {}, _where_as_typed())
     context["first_player"] = filled[0].name if filled else None
     return page_or_fragments("play/new_play.html", ("play/_seat_rows.html",), **context)
+
+
+def _where_as_typed() -> str:
+    """The place as typed on the new-play form, inner spaces collapsed (kept as it is to show it again)."""
+    return " ".join(request.form.get(WHERE, "").split())
+
+
+def _where_error(where: str) -> str | None:
+    """Why the place typed can't be kept, or None."""
+    if nul_errors(where):
+        return "Remove the NUL character (\\u0000) from the place: it can't be stored."
+    if len(where) > LOCATION_MAX:
+        return f"A place's name is at most {LOCATION_MAX} characters; this one has {len(where):,}."
+    return None
 
 
 def _options_as_typed(game: Game) -> dict[str, Any]:
@@ -142,11 +168,16 @@ def create_play() -> Response:
         messages = row_errors(errors, row_of_player) | messages
         if not raw_players:
             messages = {"players": "Type the players' names, first player first."}
+    where = _where_as_typed()
+    if (where_error := _where_error(where)) is not None:
+        messages = messages | {WHERE: where_error}
     if messages:
-        context = _new_play_context(game, rows, _options_as_typed(game), messages)
+        context = _new_play_context(game, rows, _options_as_typed(game), messages, where)
         return page_or_fragments("play/new_play.html", ("play/_new_play_form.html",), status=422, **context)
     colours = [rows[row].colour for row in row_of_player]
-    play = records.create_play(get_session(), game, players, options, colours)
+    # A name of nothing but invisible characters names no place.
+    place = where if name_key(where) else ""
+    play = records.create_play(get_session(), game, players, options, colours, location=place)
     return client_redirect(url_for("plays.show_play", play_id=play.id))
 
 
@@ -495,10 +526,13 @@ def resume(play_id: int) -> Response:
 
 
 def _result_context(play: Play) -> dict[str, Any]:
-    """What the result page and the score sheet need; Play again's fields when the game has a tracker."""
+    """What the result page and the score sheet need: Play again's fields (at the same place), where and how long
+    it was played and what an imported play is marked with."""
     game = records.game_of(play)
     rows = _next_game_rows(play)
     again = new_play_fields(game, rows, play.options)
+    if play.location is not None:
+        again.append((WHERE, play.location.name))
     return {
         "play": play,
         "game": game,
@@ -506,6 +540,8 @@ def _result_context(play: Play) -> dict[str, Any]:
         "seats": play.seats,
         "again": again,
         "again_first": rows[0].name if rows else "",
+        "where_and_how_long": facts.where_and_how_long(play),
+        "marks": facts.marks(play),
     }
 
 

@@ -1,0 +1,49 @@
+"""What a finished play's result says about the play beside its scores: where and how long it was played, what an
+imported play is marked with (ignored, seat order unknown, seats without a score), and the winners' sentence where
+the winners' score is not known (formatting only, no rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import Game
+from companion.games.wording import duration, join_names
+from companion.store.models import Play
+
+
+def where_and_how_long(play: Play) -> list[str]:
+    """The place and the time at the table, each only when known: ['At Anna's flat', '1 h 25 min']; [] for neither."""
+    minutes = None if play.duration_min is None else duration(play.duration_min)
+    if play.location is None:
+        # Alone, a bare "45 min" would not say what it measures.
+        return [] if minutes is None else [f"{minutes} at the table"]
+    return [f"At {play.location.name}"] + ([] if minutes is None else [minutes])
+
+
+def marks(play: Play) -> list[str]:
+    """What sets an imported play apart from one tracked here, each said in one sentence."""
+    said = []
+    if play.ignored:
+        said.append("Ignored in BG Stats: left out of the statistics.")
+    if not play.seats_known:
+        said.append("Seat order not recorded: the players are in no turn order.")
+    unscored = [seat.name for seat in play.seats if seat.total is None]
+    if unscored and len(unscored) == len(play.seats):
+        said.append("No scores recorded: only who won.")
+    elif unscored:
+        said.append(f"No score recorded for {join_names(unscored)}.")
+    return said
+
+
+def winners_text(result: Mapping[str, Any], game: Game) -> str:
+    """The winners' sentence (games/base.py winners_sentence), or, where the winners have no score (a BG Stats play
+    with a winner but no scores), who won without a score."""
+    players = list(result.get("players") or [])
+    first = [player for player in players if player.get("rank") == 1]
+    if not first or all(player.get("total") is not None for player in first):
+        return game.winners_sentence(result)
+    names = join_names([str(player["name"]) for player in first])
+    if len(players) == 1:
+        return f"{names} played alone; no score recorded."
+    return f"{names} wins." if len(first) == 1 else f"{names} share the victory."
