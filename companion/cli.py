@@ -198,6 +198,7 @@ def export(target: str, kind: str = "json") -> int:
     """Write the group's data to a new file: the companion's export (default), the CSV, or a BG Stats backup."""
     from sqlmodel import Session
 
+    from companion.config import bgstats_zone
     from companion.data import bgstats, transfer
 
     destination = Path(target)
@@ -208,7 +209,10 @@ def export(target: str, kind: str = "json") -> int:
     if app is None:
         return 2
     with Session(app.extensions["db_engine"], expire_on_commit=False) as session:
-        body = {"csv": transfer.export_csv, "bgstats": bgstats.export_json}.get(kind, transfer.export_json)(session)
+        if kind == "bgstats":
+            body = bgstats.export_json(session, bgstats_zone(app.config))
+        else:
+            body = {"csv": transfer.export_csv}.get(kind, transfer.export_json)(session)
     # Written aside and renamed: a full disk or Ctrl+C never leaves half an export under the asked name.
     partial = destination.with_name(destination.name + ".part")
     partial.write_bytes(body)
@@ -221,6 +225,7 @@ def import_(source: str) -> int:
     """Import a Companion or BG Stats export: what it adds is said; a refused file changes nothing (exit code 2)."""
     from sqlmodel import Session
 
+    from companion.config import bgstats_zone
     from companion.data import files
     from companion.data.importing import ImportRefused, Limits
 
@@ -235,7 +240,7 @@ def import_(source: str) -> int:
         return 2
     with Session(app.extensions["db_engine"], expire_on_commit=False) as session:
         try:
-            summary = files.import_file(session, raw, Limits.from_config(app.config))
+            summary = files.import_file(session, raw, Limits.from_config(app.config), bgstats_zone(app.config))
         except ImportRefused as refused:
             print(f"{path}: {refused.message} Nothing was changed.", file=sys.stderr)
             for detail in refused.details:

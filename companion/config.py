@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Config
 
@@ -183,6 +185,15 @@ SETTINGS: tuple[Setting, ...] = (
         environment=_prefixed("IMPORT_MAX_PLAYERS"),
     ),
     Setting(
+        "BGSTATS_TIME_ZONE",
+        None,
+        str,
+        "The time zone of the dates in BG Stats files, exported and imported: an IANA name such as "
+        "`Europe/Berlin` (BG Stats writes local times without a zone).",
+        environment=_prefixed("BGSTATS_TIME_ZONE"),
+        shown_default="unset: the server's own time zone",
+    ),
+    Setting(
         "SERVER_CONNECTION_LIMIT",
         500,
         int,
@@ -293,13 +304,37 @@ def from_environment(config: Config, environ: Mapping[str, str] = os.environ) ->
 
 
 def load(config: Config, instance: Path, test_config: Mapping[str, Any] | None) -> None:
-    """Defaults, then instance/config.py and the environment; or, for tests, the test config alone on the defaults."""
+    """Defaults, then instance/config.py and the environment; or, for tests, the test config alone on the defaults.
+
+    A setting the app can't start with is a SettingError here, before anything is served.
+    """
     config.from_mapping(defaults(instance))
     if test_config is not None:
         config.from_mapping(test_config)
-        return
-    config.from_pyfile("config.py", silent=True)
-    from_environment(config)
+    else:
+        config.from_pyfile("config.py", silent=True)
+        from_environment(config)
+    bgstats_zone(config)
+
+
+def bgstats_zone(config: Mapping[str, Any]) -> tzinfo | None:
+    """The zone BGSTATS_TIME_ZONE names, or None (unset: the server's own); SettingError for a name that is none."""
+    name = config.get("BGSTATS_TIME_ZONE")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return None
+    if isinstance(name, tzinfo):
+        # instance/config.py is Python: it may give the zone itself.
+        return name
+    if not isinstance(name, str):
+        raise SettingError(f"BGSTATS_TIME_ZONE is a time zone's name such as 'Europe/Berlin', not {name!r}.")
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        # ValueError: a name no zone file can have ('../x', an absolute path) or a file that is no zone's.
+        raise SettingError(
+            f"BGSTATS_TIME_ZONE: {name.strip()[:60]!r} is no time zone this machine knows: give an IANA name "
+            "such as 'Europe/Berlin' or 'America/New_York' (or leave it unset for the server's own zone)."
+        ) from None
 
 
 def environment_setting(name: str, environ: Mapping[str, str] = os.environ) -> str | None:

@@ -3,10 +3,11 @@
 What the format is, from public code that reads and writes it (BG Stats itself publishes no specification):
 - ctuncan/bga_bgstats, bga_bgstats.py (writes files BG Stats imports, ".bgsplay"): top level "games", "plays",
   "locations", "players", "userInfo" {"meRefId"}; a game {"id", "uuid", "name", "bggId", "bggYear", "highestWins",
-  "noPoints", "cooperative", "usesTeams"}; a player {"id", "uuid", "name", "isAnonymous"}; a play {"uuid",
-  "playDate" ("YYYY-MM-DD HH:MM:SS", the local time), "gameRefId", "durationMin", "ignored", "manualWinner",
-  "rounds", "usesTeams", "locationRefId", "scoringSetting", "playerScores": [{"playerRefId", "score", "winner",
-  "rank", "seatOrder", "startPlayer", "newPlayer"}]}; uuids written in upper case.
+  "noPoints", "cooperative", "usesTeams"}; a player {"id", "uuid", "name", "isAnonymous"}; a location {"id", "uuid",
+  "name"}; a play {"uuid", "playDate" ("YYYY-MM-DD HH:MM:SS", the local time), "gameRefId", "durationMin",
+  "ignored", "manualWinner", "rounds", "usesTeams", "locationRefId", "scoringSetting", "playerScores":
+  [{"playerRefId", "score", "winner", "rank", "seatOrder", "startPlayer", "newPlayer"}]}; uuids written in upper
+  case.
 - theiam79/BGStats.Bot, src/BGStats.Bot/Models/{PlayFile,Play,PlayerScore,Game,Player}.cs (reads BG Stats' files):
   the same fields, a play's "entryDate", "modificationDate", "board"; a player score's "score" is a string
   (BG Stats keeps what was typed), "role", "team", "teamRole"; "winner" one flag per player, so a shared win is
@@ -16,37 +17,68 @@ What the format is, from public code that reads and writes it (BG Stats itself p
   Conquest of Speros: they are matched by name only and exported with bggId 0, as readers take a game on no BGG page.
 - Real backups and the tools that read them (issue 20: sqrtxander/bgstats-wrapped, TalitaJames/bgStats-dataVisualiser,
   luceleaftea/end-of-year-bgstats-summary, adrianocola/bgstats-merger, gnidan/bgstats-elo-ratings): the top level
-  also holds "groups", "tags" and "challenges"; player 1 is the "Anonymous player" (isAnonymous true); a game always
-  has "bggId", "bggName", "minPlayTime" and "maxPlayTime", and "isBaseGame"/"isExpansion" as 0 or 1; players are
-  numbered 1..n in list order (one reader finds a player at players[playerRefId - 1]); a score is the text typed,
-  which may be a sum or a difference ("66-5-0-11-17", "52+18+41-3").
+  also holds "groups", "tags" and "challenges"; player 1 is the "Anonymous player" (isAnonymous true), the one
+  BG Stats seats for anyone not on the player list; a game always has "bggId", "bggName", "minPlayTime" and
+  "maxPlayTime", and "isBaseGame"/"isExpansion" as 0 or 1; players are numbered 1..n in list order (one reader finds
+  a player at players[playerRefId - 1]); a score is the text typed, which may be a sum or a difference
+  ("66-5-0-11-17", "52+18+41-3") or hold decimals; "locationRefId" 0 (or none) is a play without a place, and the
+  merger skips it so.
 
-Our choices: a seat's colour travels as the player score's "role"; the first player (position 0) is "startPlayer"
-and seats keep their order as "seatOrder" 1, 2, ...; "userInfo.meRefId" names the anonymous player, since the file is
-the group's, not one member's, and that player is in every file. "durationMin" is a play's start to its finish, time
-put aside included (putting a play aside is not logged, and a pause between taps is no pause of the play); "rounds"
-is the round the tracker's table ended in, 0 where it counts none. A solo play is won when the game says so: in
-Spires, a total the King's Appraisal does not punish (66, the greeting card, and more). Imported plays have totals
-and winners but no breakdown lines: seats store their total, a rank (winners first, the others by score, equal scores
-sharing a rank: 1, 1, 3) and an empty breakdown, with source "bgstats". A play's BG Stats uuid is its uid, stored as
-the 32 hex digits of that UUID (the form the companion's own uids take, so our export imported back into the
-database it came from adds nothing); a uuid that is no UUID is kept as it is when it fits 36 characters, else as a
-stable hash of it. Plays of our games left out are each named in the summary; plays of other games only counted (a
-backup holds hundreds).
+Our choices, export: a seat's colour travels as the player score's "role"; the first player (position 0) is
+"startPlayer" and seats keep their order as "seatOrder" 1, 2, ..., except in a play imported without seat order,
+written as it came (every seatOrder 0, no startPlayer). "userInfo.meRefId" names the anonymous player, since the file
+is the group's, not one member's, and that player is in every file; a guest seat is that player. "durationMin" is the
+play's minutes at the table (Play.duration_min: a tracked play's start to finish without the time it was put aside),
+0 where unknown; "rounds" is the round the tracker's table ended in, 0 where it counts none. "locations" holds every
+place an exported play was played at (numbered 1..n by name), "ignored" is the play's mark. A solo play is won when
+the game says so: in Spires, a total the King's Appraisal does not punish (66, the greeting card, and more). A score
+is the text the play was imported with where that is still its total, else the total; "" for a seat without one.
+Uuids: a play's is its uid; a player's, a place's and a game's the one an import kept (Player.uid, Location.uid,
+GameUid), else one made from its key, the same in every export. Dates are in the group's time zone (the setting
+BGSTATS_TIME_ZONE; unset, the server's own).
+
+Our choices, import: a play's BG Stats uuid is its uid, stored as the 32 hex digits of that UUID (the form the
+companion's own uids take, so our export imported back into the database it came from adds nothing); a uuid that is
+no UUID is kept as it is when it fits 36 characters, else as a stable hash of it. Players', places' and our games'
+uuids are kept the same way where the database has none yet. Imported plays have totals and winners but no
+breakdown lines: seats store their total, a rank and an empty breakdown, with source "bgstats"; a play's place,
+minutes (durationMin above 0), comments and "ignored" mark come with it (an ignored play is kept and listed, left out
+of every statistic). Ranks: winners first (a shared win is several), then the others by score, equal scores sharing
+a rank (1, 1, 3), seats without a score last; ranks the file gives are kept where they hold together. In detail:
+- The anonymous player (isAnonymous) is a guest: a seat named "Guest" ("Guest 2", "Guest 3" when a play has several)
+  on no roster, so several of them in one play are no player seated twice.
+- Seat order: by "seatOrder" from the start player on when the values are distinct numbers above 0; otherwise (all
+  0, say) the play's seats are in no known order: kept as listed (a start player flag alone orders nothing) and
+  marked (Play.seats_known False), and Wins by seat leaves the play out.
+- Our games score whole points, so a decimal score is a tie-break the group typed into the score: the seat's total is
+  the whole part (rounded down: 45.5 is 45, -0.5 is -1), the ranks come from the scores as typed (45.5 above 45) and
+  the play's tie-break sentence says so. The scores as typed (sums and differences worked out, "24-12" is 12) are
+  kept in extra["bgstats_scores"] where one differs from its total, so that the export gives them back.
+- A play with no score but a winner flagged is a winner-only play: no totals, the winners rank 1, the others after
+  them. With some scores and a winner flagged, the scores there are kept and the missing ones are none: the flags
+  say who won, which is what BG Stats counts. Without a winner, a missing score leaves the play out; so does a score
+  that is no number (or beyond any game's points), a number of players the game is not for, a player without a name
+  or the same player twice.
+Plays of our games left out are each named in the summary (date, game, players) with why; plays of other games only
+counted (a backup holds hundreds).
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import re
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from companion.data.importing import (
     DEFAULT_LIMITS,
@@ -57,6 +89,7 @@ from companion.data.importing import (
     NewPlay,
     Problems,
     Summary,
+    Uids,
     existing_uids,
     exported_plays,
     new_play,
@@ -68,8 +101,8 @@ from companion.games import GAMES, get_game, spires
 from companion.games.base import NAME_MAX, Game, name_key
 from companion.games.spqf import turns_followed
 from companion.games.turns import round_number
-from companion.games.wording import join_names, plain_minus, plural, utc
-from companion.store.models import FINISHED, NOTES_MAX, Play, Player, Seat
+from companion.games.wording import MINUS, join_names, plain_minus, plural, utc
+from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, GameUid, Location, Play, Player, Seat
 from companion.store.records import TABLE
 
 SOURCE = "bgstats"
@@ -83,12 +116,20 @@ MAX_SCORES = 1_000
 # A namespace of our own for uuids made up from ids (a player's, a game's, a uid that is no UUID).
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://companion.invalid/bgstats")
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-# A score as BG Stats keeps it (spaces and kinds of minus made plain): a whole number, or terms added and taken away
-# as typed in its calculator ("3+20+5", "66-5-0-11-17"). A term of more digits is no score, and int() is spared it.
-SCORE = re.compile(r"[-+]?\d{1,18}([-+]\d{1,18})*")
-TERM = re.compile(r"[-+]?\d+")
+# A score as BG Stats keeps it (spaces and kinds of minus made plain): a number, or numbers added and taken away as
+# typed in its calculator ("3+20+5", "66-5-0-11-17", "45.5"). A longer term is no score, and Decimal is spared it.
+SCORE = re.compile(r"[-+]?\d{1,18}(\.\d{1,9})?([-+]\d{1,18}(\.\d{1,9})?)*")
+TERM = re.compile(r"[-+]?\d+(?:\.\d+)?")
+# Longer than any score typed at a table (thirty terms of a sum): no score.
+SCORE_TEXT_MAX = 200
 # Player 1 of every BG Stats file, the anonymous player.
 ANONYMOUS_REF = 1
+# The seat an anonymous player takes ("Guest", "Guest 2", ...).
+GUEST = "Guest"
+# Where an imported play keeps its scores as typed (one text per seat, in seat order).
+TYPED_SCORES = "bgstats_scores"
+# Minutes at the table beyond a week are a slip of the finger, not a play's time: left unknown.
+DURATION_MAX = 7 * 24 * 60
 # Plays left out named in the summary (the others counted), and the players named in each.
 MAX_NAMED = 100
 MAX_NAMES = 8
@@ -119,13 +160,20 @@ def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any
     """The finished plays (not deleted) as a BG Stats backup, every list its files have, dates in that zone."""
     games = list(GAMES.values())
     game_ref = {game.id: index + 1 for index, game in enumerate(games)}
+    game_uids = {row.game: row.uid for row in session.exec(select(GameUid))}
     plays = [play for play in exported_plays(session, (FINISHED,)) if play.game in game_ref]
     players: dict[int, Player] = {}
+    places: dict[int, Location] = {}
     for play in plays:
         for seat in play.seats:
-            players.setdefault(seat.player_id, seat.player)
+            if seat.player_id is not None and seat.player is not None:
+                players.setdefault(seat.player_id, seat.player)
+        if play.location_id is not None and play.location is not None:
+            places.setdefault(play.location_id, play.location)
     roster = sorted(players.items(), key=lambda item: item[1].key)
     player_ref = {player_id: ref for ref, (player_id, _) in enumerate(roster, start=ANONYMOUS_REF + 1)}
+    sites = sorted(places.items(), key=lambda item: item[1].key)
+    place_ref = {place_id: ref for ref, (place_id, _) in enumerate(sites, start=1)}
     return {
         "groups": [],
         "userInfo": {"meRefId": ANONYMOUS_REF},
@@ -134,7 +182,7 @@ def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any
             *(
                 {
                     "id": player_ref[player_id],
-                    "uuid": bg_uuid(f"player:{player.key}"),
+                    "uuid": bg_uuid(player.uid or f"player:{player.key}"),
                     "name": player.name,
                     "isAnonymous": False,
                     "modificationDate": local_text(player.created_at, zone),
@@ -142,23 +190,32 @@ def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any
                 for player_id, player in roster
             ),
         ],
-        "locations": [],
-        "games": [_bg_game(game, game_ref[game.id]) for game in games],
-        "plays": [_play(play, game_ref[play.game], player_ref, zone) for play in plays],
+        "locations": [
+            {
+                "id": place_ref[place_id],
+                "uuid": bg_uuid(place.uid or f"location:{place.key}"),
+                "name": place.name,
+                "modificationDate": local_text(place.created_at, zone),
+            }
+            for place_id, place in sites
+        ],
+        "games": [_bg_game(game, game_ref[game.id], game_uids.get(game.id)) for game in games],
+        "plays": [_play(play, game_ref[play.game], player_ref, place_ref, zone) for play in plays],
         "tags": [],
         "challenges": [],
     }
 
 
-def _bg_game(game: Game, ref: int) -> dict[str, Any]:
+def _bg_game(game: Game, ref: int, uid: str | None) -> dict[str, Any]:
     """One of our games as a BG Stats game (BGG id 0 where none is known; no playing time known: 0)."""
     return {
         "id": ref,
-        "uuid": bg_uuid(f"game:{game.id}"),
+        "uuid": bg_uuid(uid or f"game:{game.id}"),
         "name": game.name,
         "bggId": BGG_IDS.get(game.id, 0),
         "bggName": game.name,
         "highestWins": True,
+        # Even a winner-only play is of a game with points: the other plays have them.
         "noPoints": False,
         "cooperative": False,
         "usesTeams": False,
@@ -171,44 +228,55 @@ def _bg_game(game: Game, ref: int) -> dict[str, Any]:
     }
 
 
-def _play(play: Play, game_ref: int, player_ref: dict[int, int], zone: tzinfo | None) -> dict[str, Any]:
+def _play(
+    play: Play, game_ref: int, player_ref: dict[int, int], place_ref: dict[int, int], zone: tzinfo | None
+) -> dict[str, Any]:
     """One finished play as a BG Stats play."""
+    known = play.seats_known
     return {
         "uuid": bg_uuid(play.uid),
         "gameRefId": game_ref,
         "playDate": local_text(play.played_at, zone),
         "entryDate": local_text(play.created_at, zone),
         "modificationDate": local_text(play.finished_at or play.played_at, zone),
-        "durationMin": duration_min(play),
-        "ignored": False,
+        "durationMin": play.duration_min or 0,
+        "ignored": play.ignored,
         "manualWinner": False,
         "usesTeams": False,
         "rounds": rounds(play),
+        "locationRefId": place_ref.get(play.location_id, 0) if play.location_id is not None else 0,
         "board": "",
         "scoringSetting": 0,
         "comments": play.notes,
         "playerScores": [
             {
-                "playerRefId": player_ref[seat.player_id],
-                "score": str(seat.total),
+                "playerRefId": ANONYMOUS_REF if seat.player_id is None else player_ref[seat.player_id],
+                "score": score,
                 "winner": won(play, seat),
                 "rank": seat.rank or 0,
-                "seatOrder": seat.position + 1,
-                "startPlayer": seat.position == 0,
+                "seatOrder": seat.position + 1 if known else 0,
+                "startPlayer": known and seat.position == 0,
                 "newPlayer": False,
                 "role": seat.colour,
             }
-            for seat in play.seats
+            for seat, score in zip(play.seats, typed_scores(play), strict=True)
         ],
     }
 
 
-def duration_min(play: Play) -> int:
-    """The minutes from a play's start to its finish: a tracked play's time at the table, 0 for one scored at the end
-    (started and finished in one request) or imported (one moment)."""
-    if play.finished_at is None:
-        return 0
-    return max(0, round((utc(play.finished_at) - utc(play.created_at)).total_seconds() / 60))
+def typed_scores(play: Play) -> list[str]:
+    """Each seat's score as BG Stats keeps it: as typed where the play was imported so and that is still its total
+    (a correction scored anew changes the total), else the total; "" for a seat without a score."""
+    kept = play.extra.get(TYPED_SCORES)
+    if not isinstance(kept, list) or len(kept) != len(play.seats):
+        kept = [None] * len(play.seats)
+    said = []
+    for seat, text in zip(play.seats, kept, strict=True):
+        if isinstance(text, str) and score_of(text) == seat.total and (seat.total is not None or not text.strip()):
+            said.append(text)
+        else:
+            said.append("" if seat.total is None else str(seat.total))
+    return said
 
 
 def rounds(play: Play) -> int:
@@ -226,10 +294,10 @@ def rounds(play: Play) -> int:
 
 def won(play: Play, seat: Seat) -> bool:
     """Whether BG Stats marks this seat a winner: rank 1 of several, or a solo play won by the game's rules (Spires,
-    the only one of ours played solo)."""
-    if len(play.seats) > 1:
+    the only one of ours played solo), or by BG Stats' flag where it came without a score."""
+    if len(play.seats) > 1 or seat.total is None:
         return seat.rank == 1
-    return play.game == "spires" and seat.total is not None and spires.solo_won(seat.total)
+    return play.game == "spires" and spires.solo_won(seat.total)
 
 
 # The backup's shape -------------------------------------------------------------------------------------------
@@ -245,7 +313,18 @@ class BgPlayer(Loose):
     """A player of the backup."""
 
     id: int
-    name: str = Field(min_length=1)
+    # A nameless player damages no file: a play of ours seating one is left out and named.
+    name: str = ""
+    uuid: str | None = None
+    isAnonymous: bool = False
+
+
+class BgLocation(Loose):
+    """A place of the backup."""
+
+    id: int
+    name: str = ""
+    uuid: str | None = None
 
 
 class BgGame(Loose):
@@ -255,6 +334,7 @@ class BgGame(Loose):
     name: str = ""
     bggName: str | None = None
     bggId: int | None = None
+    uuid: str | None = None
 
 
 class BgScore(Loose):
@@ -278,6 +358,8 @@ class BgPlay(Loose):
     playDate: str
     ignored: bool = False
     comments: str | None = ""
+    durationMin: float | None = None
+    locationRefId: int | None = None
     playerScores: list[BgScore]
 
 
@@ -287,6 +369,7 @@ class BgBackup(Loose):
     players: list[BgPlayer]
     games: list[BgGame]
     plays: list[BgPlay]
+    locations: list[BgLocation] = []
 
 
 def looks_like(data: dict[str, Any]) -> bool:
@@ -304,28 +387,42 @@ def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Bg
         raise ImportRefused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
     too_many(
         data,
-        (("plays", "plays", limits.plays), ("players", "players", limits.players), ("games", "games", MAX_GAMES)),
+        (
+            ("plays", "plays", limits.plays),
+            ("players", "players", limits.players),
+            ("games", "games", MAX_GAMES),
+            ("locations", "places", limits.players),
+        ),
     )
     problems = Problems()
+    raw_places = data.get("locations")
+    if raw_places is not None and not isinstance(raw_places, list):
+        problems.add("Its locations are not a list.")
     players = validate_each(BgPlayer, data["players"], lambda index, entry: f"Player {index + 1}", problems)
     games = validate_each(BgGame, data["games"], lambda index, entry: f"Game {index + 1}", problems)
+    places = validate_each(
+        BgLocation, raw_places if isinstance(raw_places, list) else [], lambda i, e: f"Location {i + 1}", problems
+    )
     plays = validate_each(BgPlay, data["plays"], lambda index, entry: f"Play {index + 1}", problems, _play_fits)
     if not problems:
         game_ids = {game.id for game in games}
         player_ids = {player.id for player in players}
+        place_ids = {place.id for place in places}
         for index, play in enumerate(plays):
             if play.gameRefId not in game_ids:
                 problems.add(f"Play {index + 1}: its game ({play.gameRefId}) is not in the file.")
             missing = [str(s.playerRefId) for s in play.playerScores if s.playerRefId not in player_ids]
             if missing:
                 problems.add(f"Play {index + 1}: player {', '.join(missing)} is not in the file.")
+            if play.locationRefId and play.locationRefId not in place_ids:
+                problems.add(f"Play {index + 1}: its location ({play.locationRefId}) is not in the file.")
             try:
                 played_at(play.playDate)
             except (ValueError, OverflowError):
                 problems.add(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
     if problems:
         raise ImportRefused("This BG Stats file is damaged.", problems.lines())
-    return BgBackup.model_construct(players=players, games=games, plays=plays)
+    return BgBackup.model_construct(players=players, games=games, plays=plays, locations=places)
 
 
 def _play_fits(entry: Any) -> str | None:
@@ -349,7 +446,7 @@ def our_game(game: BgGame) -> Game | None:
 
 
 def play_uid(text: str) -> str:
-    """A BG Stats play uuid as the Play.uid it becomes (see the top of this file)."""
+    """A BG Stats uuid (a play's, a player's, a place's, a game's) as the uid it becomes (see the top of this file)."""
     try:
         return uuid.UUID(text.strip()).hex
     except ValueError:
@@ -365,42 +462,95 @@ def played_at(text: str, zone: tzinfo | None = None) -> datetime:
     return moment.astimezone(UTC)
 
 
-def score_of(value: str | float | None) -> int | None:
-    """A player's score as a whole number, or None when there is none, it is no whole number or no game's score."""
-    score = _whole(value)
-    return score if score is not None and abs(score) <= POINTS_MAX else None
-
-
-def _whole(value: str | float | None) -> int | None:
-    """The whole number a score is, if it is one."""
+def exact(value: str | float | None) -> Decimal | None:
+    """A player's score as the number typed (sums and differences worked out), or None when there is none, it is no
+    number or beyond any game's points."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else None
-    text = "".join(plain_minus(value).split())
-    return sum(int(term) for term in TERM.findall(text)) if SCORE.fullmatch(text) else None
+        number = Decimal(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        number = Decimal(repr(value))
+    else:
+        text = "".join(plain_minus(value).split())
+        if len(text) > SCORE_TEXT_MAX or not SCORE.fullmatch(text):
+            return None
+        number = sum((Decimal(term) for term in TERM.findall(text)), Decimal(0))
+    return number if abs(number) <= POINTS_MAX else None
 
 
-def ranks(totals: list[int], winners: list[bool], given: list[int] | None = None) -> list[int]:
-    """Winners first (a shared win is several), then the others by score; equal scores share a rank (1, 1, 3).
+def score_of(value: str | float | None) -> int | None:
+    """A player's score as the whole points a seat stores (a decimal rounded down: 45.5 is 45), or None."""
+    number = exact(value)
+    return None if number is None else int(number.to_integral_value(rounding=ROUND_FLOOR))
+
+
+def blank(value: str | float | None) -> bool:
+    """Whether a player has no score at all (BG Stats writes "" for a score not typed)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def typed(value: str | float | None) -> str:
+    """A score as the text it was typed (a number in the file as it reads: 45.5 as "45.5")."""
+    if isinstance(value, str):
+        return value.strip()
+    number = exact(value)
+    return "" if number is None else number_text(number, plain=True)
+
+
+def number_text(number: Decimal, plain: bool = False) -> str:
+    """A score as a sentence writes it ('45.5', '−3'), or as BG Stats keeps it (plain: '-3')."""
+    # A float's -0.0 reads 0, as a score typed at the table does.
+    number = number + 0
+    text = format(number.normalize() if number != number.to_integral_value() else number.quantize(1), "f")
+    return text if plain else text.replace("-", MINUS)
+
+
+def ranks(values: Sequence[Decimal | int | None], winners: list[bool], given: list[int] | None = None) -> list[int]:
+    """Winners first (a shared win is several), then the others by score; equal scores share a rank (1, 1, 3), and
+    players without a score come after those with one.
 
     With no winner flagged (a solo play, or one left to the scores), the highest score is first. Ranks the file
     gives are kept when they hold together (each from 1 to the number of players, first exactly where the winners
     are): a tie-break the group played by separated players of equal score.
     """
-    if given and all(1 <= rank <= len(totals) for rank in given):
+    if given and all(1 <= rank <= len(values) for rank in given):
         firsts = [rank == 1 for rank in given]
         if firsts == winners or (not any(winners) and any(firsts)):
             return list(given)
     if not any(winners):
-        best = max(totals)
-        winners = [total == best for total in totals]
+        best = max((value for value in values if value is not None), default=None)
+        winners = [value is not None and value == best for value in values]
+
+    def above(value: Decimal | int | None, other: Decimal | int | None, other_won: bool) -> bool:
+        """Whether the other seat ranks before this one."""
+        return other_won or (other is not None and (value is None or other > value))
+
     return [
-        1 if won else 1 + sum(1 for other, other_won in zip(totals, winners, strict=True) if other_won or other > total)
-        for total, won in zip(totals, winners, strict=True)
+        1
+        if won
+        else 1 + sum(1 for other, other_won in zip(values, winners, strict=True) if above(value, other, other_won))
+        for value, won in zip(values, winners, strict=True)
     ]
+
+
+def decimal_tiebreak(values: Sequence[Decimal | None], ranked: Sequence[int]) -> str | None:
+    """The tie-break sentence of a play whose decimals separated players of the same whole points, or None."""
+    groups: dict[int, list[tuple[int, Decimal]]] = {}
+    for value, rank in zip(values, ranked, strict=True):
+        if value is not None:
+            groups.setdefault(int(value.to_integral_value(rounding=ROUND_FLOOR)), []).append((rank, value))
+    said = []
+    for total in sorted(groups, reverse=True):
+        seats = sorted(set(groups[total]))
+        in_order = [value for _, value in seats]
+        separated = len({rank for rank, _ in seats}) > 1
+        # Only where the ranks follow the decimals: a winner flagged against them was decided otherwise.
+        if separated and all(a > b for a, b in itertools.pairwise(in_order)):
+            said.append(" over ".join(number_text(value) for value in in_order))
+    return f"Ranked by the scores as typed in BG Stats: {', '.join(said)}." if said else None
 
 
 def _options(game: Game, count: int) -> dict[str, Any] | None:
@@ -434,35 +584,99 @@ class BgSummary(Summary):
         return [*said, f"And {plural(more, 'more play', 'more plays')} left out."] if more > 0 else said
 
 
+def place_name(name: str) -> str:
+    """A BG Stats location's name as a place of ours is named (spaces made one, cut to its length)."""
+    return " ".join(name.split())[:LOCATION_MAX]
+
+
 def import_backup(session: Session, backup: BgBackup, zone: tzinfo | None = None) -> BgSummary:
     """Add the backup's plays of our games the database lacks, in one transaction (dates without a zone in that one,
-    this machine's by default)."""
+    this machine's by default), and keep the uuids of its players, places and our games."""
     games = {game.id: our_game(game) for game in backup.games}
-    names = {player.id: player.name.strip()[:NAME_MAX] for player in backup.players}
-    plays = [_our_play(play, games.get(play.gameRefId), names, zone) for play in backup.plays]
-    summary = write_import(session, "BG Stats export", plays)
+    people = {player.id: (None if player.isAnonymous else player.name.strip()[:NAME_MAX]) for player in backup.players}
+    places = {place.id: place_name(place.name) for place in backup.locations}
+    plays = [_our_play(play, games.get(play.gameRefId), people, places, zone) for play in backup.plays]
+    summary = write_import(session, "BG Stats export", plays, uids=_uids(backup, games))
     named = [play for play in plays if isinstance(play, Named)]
     # A play left out that the database has anyway (from our own export, say) was counted as already there.
     present = existing_uids(session, [play.uid for play in named if play.uid is not None])
     return BgSummary(**vars(summary), named=[play.said for play in named if play.uid not in present])
 
 
-def _our_play(play: BgPlay, game: Game | None, names: dict[int, str], zone: tzinfo | None) -> NewPlay | LeftOut:
+def _uids(backup: BgBackup, games: Mapping[int, Game | None]) -> Uids:
+    """The file's uuids of its players (not the anonymous one) and places by name_key, and of our games by id: the
+    first of a name where the file has several."""
+    players: dict[str, str] = {}
+    for player in backup.players:
+        if player.uuid and not player.isAnonymous and player.name.strip():
+            players.setdefault(name_key(player.name.strip()[:NAME_MAX]), play_uid(player.uuid))
+    locations: dict[str, str] = {}
+    for place in backup.locations:
+        if place.uuid and place_name(place.name):
+            locations.setdefault(name_key(place_name(place.name)), play_uid(place.uuid))
+    ours: dict[str, str] = {}
+    for bg_game in backup.games:
+        game = games.get(bg_game.id)
+        if game is not None and bg_game.uuid:
+            ours.setdefault(game.id, play_uid(bg_game.uuid))
+    return Uids(players=players, locations=locations, games=ours)
+
+
+def seats_known(scores: Sequence[BgScore]) -> bool:
+    """Whether a play says its seat order: seatOrder distinct numbers above 0 (BG Stats writes 0 when none was set)."""
+    orders = [score.seatOrder for score in scores]
+    return all(order > 0 for order in orders) and len(set(orders)) == len(orders)
+
+
+def in_turn_order(scores: list[BgScore]) -> list[BgScore]:
+    """A play's scores in turn order: by seat order (ties as listed), from the start player on."""
+    seated = sorted(scores, key=lambda score: score.seatOrder)
+    start = next((i for i, score in enumerate(seated) if score.startPlayer), 0)
+    return seated[start:] + seated[:start]
+
+
+def _seat_names(scores: Sequence[BgScore], people: Mapping[int, str | None]) -> list[tuple[str, str | None]]:
+    """Each seat's name and its roster name: the anonymous player a guest ("Guest", "Guest 2"), on no roster."""
+    seated: list[tuple[str, str | None]] = []
+    guests = 0
+    for score in scores:
+        name = people[score.playerRefId]
+        if name is None:
+            guests += 1
+            seated.append((GUEST if guests == 1 else f"{GUEST} {guests}", None))
+        else:
+            seated.append((name, name))
+    return seated
+
+
+def _our_play(
+    play: BgPlay,
+    game: Game | None,
+    people: Mapping[int, str | None],
+    places: Mapping[int, str],
+    zone: tzinfo | None,
+) -> NewPlay | LeftOut:
     """A play of the backup as the play it adds, or why it is left out (a play of another game whatever the database
     holds, the others only when it lacks them)."""
     if game is None:
         return LeftOut("of other games")
     uid = play_uid(play.uuid)
-    scores = in_turn_order(play.playerScores)
-    totals = [total for score in scores if (total := score_of(score.score)) is not None]
-    seated = [names[score.playerRefId] for score in scores]
+    known = seats_known(play.playerScores)
+    scores = in_turn_order(play.playerScores) if known else list(play.playerScores)
+    seated = _seat_names(scores, people)
+    values = [exact(score.score) for score in scores]
+    winners = [score.winner for score in scores]
     options = _options(game, len(scores)) if scores else None
-    why = _why_left_out(play, seated, len(totals), options)
+    why = _why_left_out(scores, seated, values, winners, options)
     if why is not None:
-        who = join_names(seated[:MAX_NAMES] + [f"{len(seated) - MAX_NAMES:,} more"] * (len(seated) > MAX_NAMES))
+        names = [name or "(no name)" for name, _ in seated]
+        who = join_names(names[:MAX_NAMES] + [f"{len(names) - MAX_NAMES:,} more"] * (len(names) > MAX_NAMES))
         return Named(why, uid, f"{play.playDate.strip()[:16]}, {game.name}, {who or 'no players'}: left out, {why}.")
     when = played_at(play.playDate, zone)
-    ranked = ranks(totals, [score.winner for score in scores], [score.rank for score in scores])
+    ranked = ranks(values, winners, [score.rank for score in scores])
+    totals = [score_of(score.score) for score in scores]
+    texts = [typed(score.score) for score in scores]
+    keep = any(text != ("" if total is None else str(total)) for text, total in zip(texts, totals, strict=True))
     colours = {colour.casefold(): colour for colour in game.colours}
     seats = [
         (
@@ -475,13 +689,17 @@ def _our_play(play: BgPlay, game: Game | None, names: dict[int, str], zone: tzin
                 "rank": rank,
                 "breakdown": [],
             },
-            name,
+            roster_name,
         )
-        for position, (name, score, total, rank) in enumerate(zip(seated, scores, totals, ranked, strict=True))
+        for position, ((name, roster_name), score, total, rank) in enumerate(
+            zip(seated, scores, totals, ranked, strict=True)
+        )
     ]
+    minutes = play.durationMin
     return new_play(
         seats,
         uid=uid,
+        location=places.get(play.locationRefId, "") if play.locationRefId else "",
         game=game.id,
         status=FINISHED,
         options=options,
@@ -491,22 +709,32 @@ def _our_play(play: BgPlay, game: Game | None, names: dict[int, str], zone: tzin
         played_at=when,
         finished_at=when,
         notes=(play.comments or "")[:NOTES_MAX],
+        tiebreak=decimal_tiebreak(values, ranked),
+        extra={TYPED_SCORES: texts} if keep else {},
+        duration_min=round(minutes) if minutes is not None and 0 < minutes <= DURATION_MAX else None,
+        ignored=play.ignored,
+        seats_known=known,
     )
 
 
-def in_turn_order(scores: list[BgScore]) -> list[BgScore]:
-    """A play's scores in turn order: by seat order (ties as listed), from the start player on."""
-    seated = sorted(scores, key=lambda score: score.seatOrder)
-    start = next((i for i, score in enumerate(seated) if score.startPlayer), 0)
-    return seated[start:] + seated[:start]
-
-
-def _why_left_out(play: BgPlay, seated: list[str], scored: int, options: dict[str, Any] | None) -> str | None:
-    """Why a play of one of our games is left out (its players' names, how many have a whole-number score), or None."""
+def _why_left_out(
+    scores: Sequence[BgScore],
+    seated: Sequence[tuple[str, str | None]],
+    values: Sequence[Decimal | None],
+    winners: Sequence[bool],
+    options: dict[str, Any] | None,
+) -> str | None:
+    """Why a play of one of our games is left out, or None."""
+    empty = [blank(score.score) for score in scores]
+    roster = [name_key(name) for name, roster_name in seated if roster_name is not None]
     reasons = (
-        (play.ignored, "marked 'ignored' in BG Stats"),
-        (not seated or scored < len(seated), "without a whole-number score for every player"),
+        (
+            any(value is None and not none for value, none in zip(values, empty, strict=True)),
+            "with a score that is no number of points",
+        ),
+        (any(empty) and not any(winners), "without a score for every player and no winner marked"),
         (options is None, "with a number of players the game is not for"),
-        (len({name_key(name) for name in seated}) != len(seated) or not all(seated), "with the same player twice"),
+        (not all(name for name, _ in seated), "with a player without a name"),
+        (len(set(roster)) != len(roster), "with the same player twice"),
     )
     return next((why for refused, why in reasons if refused), None)

@@ -2,21 +2,25 @@
 
 The form is BG Stats' own ("Push plays to BG Stats from other apps or websites", bgstatsapp.com/support):
 https://app.bgstatsapp.com/createPlay.html?data=<the play as url-encoded JSON>, with "sourceName", "sourcePlayId",
-"playDate" ("YYYY-MM-DD HH:MM:SS", in UTC as integrators read the page), "durationMin", "game" {"name",
-"sourceGameId", "bggId" (a number: a string crashes the app), "highestWins", "noPoints"} and "players" [{"name",
-"sourcePlayerId", "score", "winner", "rank", "startPlayer", "role"}]. BG Stats remembers the user's matches by
-sourceName and the source ids, so those stay stable; its Android app throws without "winner" and "startPlayer", so
-both are always sent. No "location": plays store none yet (BG Stats then sets the location to the sending app).
+"playDate" ("YYYY-MM-DD HH:MM:SS", in UTC as integrators read the page), "durationMin", "location" (a place's name),
+"game" {"name", "sourceGameId", "bggId" (a number: a string crashes the app), "highestWins", "noPoints"} and
+"players" [{"name", "sourcePlayerId", "score", "winner", "rank", "startPlayer", "role"}]. BG Stats remembers the
+user's matches by sourceName and the source ids, so those stay stable; its Android app throws without "winner" and
+"startPlayer", so both are always sent (no start player in a play imported without seat order). "location" is sent
+only for a play with a place (without one BG Stats sets the location to the sending app). A score is a number: the
+score as typed where the play was imported so (45.5), none for a seat without one (a winner-only play);
+"durationMin" is the play's minutes at the table, 0 where unknown.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import UTC
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from companion.data.bgstats import BGG_IDS, duration_min, local_text, won
+from companion.data.bgstats import BGG_IDS, exact, local_text, typed_scores, won
 from companion.store import records
 from companion.store.models import FINISHED, Play
 
@@ -37,7 +41,8 @@ def data(play: Play) -> dict[str, Any]:
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play.uid,
         "playDate": local_text(play.played_at, UTC),
-        "durationMin": duration_min(play),
+        "durationMin": play.duration_min or 0,
+        **({"location": play.location.name} if play.location is not None else {}),
         "game": {
             "name": records.game_of(play).name,
             "sourceGameId": play.game,
@@ -49,12 +54,17 @@ def data(play: Play) -> dict[str, Any]:
             {
                 "name": seat.name,
                 "sourcePlayerId": str(seat.player_id) if seat.player_id else seat.name,
-                "score": seat.total or 0,
+                **({"score": _number(score)} if (score := exact(text)) is not None else {}),
                 "winner": won(play, seat),
                 "rank": seat.rank or 0,
-                "startPlayer": seat.position == 0,
+                "startPlayer": play.seats_known and seat.position == 0,
                 **({"role": seat.colour} if seat.colour else {}),
             }
-            for seat in play.seats
+            for seat, text in zip(play.seats, typed_scores(play), strict=True)
         ],
     }
+
+
+def _number(score: Decimal) -> int | float:
+    """A score as a JSON number: whole points as an integer, a score typed with decimals as it was."""
+    return int(score) if score == score.to_integral_value() else float(score)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import tzinfo
 from itertools import islice
 from typing import Any
 
@@ -15,8 +16,9 @@ from companion.data.importing import DEFAULT_LIMITS, ImportRefused, Limits, Prob
 from companion.games.base import field_path
 
 
-def import_file(session: Session, raw: bytes, limits: Limits = DEFAULT_LIMITS) -> Summary:
-    """Import a file of either format the app reads (the format recognised from the file), or ImportRefused."""
+def import_file(session: Session, raw: bytes, limits: Limits = DEFAULT_LIMITS, zone: tzinfo | None = None) -> Summary:
+    """Import a file of either format the app reads (the format recognised from the file), or ImportRefused; a BG
+    Stats file's dates are read in that zone (the setting BGSTATS_TIME_ZONE; None: this machine's)."""
     if not raw.strip():
         raise ImportRefused("This file is empty.")
     data = parse_json(raw)
@@ -38,7 +40,7 @@ def import_file(session: Session, raw: bytes, limits: Limits = DEFAULT_LIMITS) -
             f"This file is of another format ({named}): Companion reads its own exports and BG Stats exports."
         )
     if bgstats.looks_like(data):
-        return bgstats.import_backup(session, bgstats.validate_backup(data, limits))
+        return bgstats.import_backup(session, bgstats.validate_backup(data, limits), zone)
     raise ImportRefused("This file is JSON but neither a Companion export nor a BG Stats export.")
 
 

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, make_response, request
 
+from companion.config import bgstats_zone
 from companion.data import bgstats, files, transfer
 from companion.data.importing import ImportRefused, Limits
 from companion.store.db import get_session
@@ -49,8 +50,9 @@ def export_csv() -> Response:
 
 @bp.get("/export/bgstats.json")
 def export_bgstats() -> Response:
-    """The finished plays in BG Stats' backup format."""
-    return _download(bgstats.export_json(get_session()), "application/json", "companion-bgstats", "json")
+    """The finished plays in BG Stats' backup format, dates in the group's time zone (BGSTATS_TIME_ZONE)."""
+    body = bgstats.export_json(get_session(), bgstats_zone(current_app.config))
+    return _download(body, "application/json", "companion-bgstats", "json")
 
 
 @bp.context_processor
@@ -69,7 +71,9 @@ def import_page() -> Response:
         refused = ImportRefused("Choose a file to import: a Companion export or a BG Stats export (.json).")
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused)
     try:
-        summary = files.import_file(get_session(), upload.read(), Limits.from_config(current_app.config))
+        summary = files.import_file(
+            get_session(), upload.read(), Limits.from_config(current_app.config), bgstats_zone(current_app.config)
+        )
     except ImportRefused as refused:
         log.info("Import refused: %s", refused, extra={"job": "import"})
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused, filename=upload.filename)

@@ -13,12 +13,13 @@ from companion.store.models import Play
 from tests.helpers import counts, csrf_client, fresh_client, history, save, upload
 
 
-def results(client) -> list[tuple[str, list[tuple[str, int, int]]]]:
-    """Each finished play as (game, [(name, total, rank) in seat order]), by date."""
+def results(client) -> list[tuple[str, str, list[tuple[str, int | None, int]]]]:
+    """Each finished play as (date, game, [(name, total, rank) in seat order]), by date (a total may be None)."""
     with Session(client.application.extensions["db_engine"]) as session:
         plays = session.exec(select(Play).where(Play.status == "finished", Play.deleted_at.is_(None))).all()
         return sorted(
-            (str(play.played_at)[:16], play.game, [(s.name, s.total, s.rank) for s in play.seats]) for play in plays
+            ((str(play.played_at)[:16], play.game, [(s.name, s.total, s.rank) for s in play.seats]) for play in plays),
+            key=repr,
         )
 
 
@@ -134,39 +135,49 @@ def test_round_trip_keeps_players_scores_and_winners(client, tmp_path) -> None:
 
 def test_import_of_a_real_shaped_backup(client) -> None:
     plays = [
-        # Spyrium, matched by its BGG id though named otherwise; the start player and seat order given.
+        # Spyrium, matched by its BGG id though named otherwise; the seat order given, from the start player on.
         bg_play("C0FFEE00-0000-4000-8000-000000000001", 10, [(1, "42", False), (2, "3+20+25", True), (3, "7", False)]),
-        # A shared win on equal scores; the third player behind them ranks 3.
+        # A shared win on equal scores; the third player behind them ranks 3. No seat order: kept as listed.
         bg_play("C0FFEE00-0000-4000-8000-000000000002", 10, [(1, "50", True), (2, "50", True), (3, "20", False)]),
         # Spires by name (any case), colours as roles, a one-player solo play.
         bg_play("C0FFEE00-0000-4000-8000-000000000003", 11, [(3, 31, False)]),
         bg_play("C0FFEE00-0000-4000-8000-000000000004", 12, [(1, "9", True), (2, "5", False)]),  # Catan
+        # Ignored in BG Stats: kept, and marked.
         bg_play("C0FFEE00-0000-4000-8000-000000000005", 10, [(1, "9", True), (2, "5", False)], ignored=True),
-        bg_play("C0FFEE00-0000-4000-8000-000000000006", 10, [(1, "", True), (2, "5", False)]),  # a score missing
+        # A score missing, a winner flagged: the flag says who won, the score there is kept.
+        bg_play("C0FFEE00-0000-4000-8000-000000000006", 10, [(1, "", True), (2, "5", False)]),
     ]
+    for order, score in zip((3, 1, 2), plays[0]["playerScores"], strict=True):
+        score["seatOrder"] = order
     plays[0]["playerScores"][1]["startPlayer"] = True
     plays[2]["playerScores"][0]["role"] = "Red"
     response = upload(client, backup(plays), "BGStatsExport.json")
     html = response.get_data(as_text=True)
     assert response.status_code == 200, html
-    assert "3 plays added" in html and "3 players added" in html
-    assert "Left out: 1 play of other games." in html
-    assert "Left out: 1 play marked &#39;ignored&#39; in BG Stats." in html
-    assert "Left out: 1 play without a whole-number score for every player." in html
+    assert "5 plays added" in html and "3 players added" in html
+    assert "Left out: 1 play of other games." in html and html.count("Left out") == 1
     got = results(client)
-    assert sorted(g[1:] for g in got) == sorted(
+    assert sorted((g[1:] for g in got), key=repr) == sorted(
         [
             ("spyrium", [("Bø", 48, 1), ("Кира", 7, 3), ("Ann", 42, 2)]),
             ("spyrium", [("Ann", 50, 1), ("Bø", 50, 1), ("Кира", 20, 3)]),
             ("spires", [("Кира", 31, 1)]),
-        ]
+            ("spyrium", [("Ann", 9, 1), ("Bø", 5, 2)]),
+            ("spyrium", [("Ann", None, 1), ("Bø", 5, 2)]),
+        ],
+        key=repr,
     )
     with Session(client.application.extensions["db_engine"]) as session:
         solo = session.exec(select(Play).where(Play.game == "spires")).one()
         assert solo.options["solo"] is True and solo.seats[0].colour == "red"
         assert solo.uid == "c0ffee0000004000800000000000000" + "3"
+        marks = {play.uid[-1]: (play.ignored, play.seats_known) for play in session.exec(select(Play))}
+        assert marks == {"1": (False, True), "2": (False, False), "3": (False, False), "5": (True, False),
+                         "6": (False, False)}  # fmt: skip
+        assert {play.location.name for play in session.exec(select(Play))} == {"Home"}
+        assert {play.duration_min for play in session.exec(select(Play))} == {75}
     before = counts(client)
-    assert "No plays added, 3 plays already there." in upload(client, backup(plays)).get_data(as_text=True)
+    assert "No plays added, 5 plays already there." in upload(client, backup(plays)).get_data(as_text=True)
     assert counts(client) == before
 
 
@@ -198,17 +209,19 @@ def test_a_damaged_backup_is_refused_with_nothing_changed(client, change, said) 
 
 
 def test_scores_uids_and_ranks_as_bg_stats_has_them() -> None:
-    assert [score_of(v) for v in ("42", " -3 ", "−3", "3+20+5", "4.5", "", "abc", 7, 7.0, 7.5, None, True)] == [
+    # A decimal is a tie-break typed into the score: the whole part, rounded down (toward minus infinity).
+    assert [score_of(v) for v in ("42", " -3 ", "−3", "3+20+5", "4.5", "-4.5", "", "abc", 7, 7.0, 7.5, None, True)] == [
         42,
         -3,
         -3,
         28,
-        None,
+        4,
+        -5,
         None,
         None,
         7,
         7,
-        None,
+        7,
         None,
         None,
     ]

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 from companion import create_app
 from companion.data.bgstats import export_backup, rounds, score_of
+from companion.store import records
 from companion.store.models import Play, Seat
 from tests.helpers import csrf_client, history, post_json, postgres_url, save, timed, upload
 
@@ -28,6 +29,17 @@ TOP_LEVEL = ("groups", "userInfo", "players", "locations", "games", "plays", "ta
 def read_date(text: str) -> datetime:
     """A date read as the Python readers read it, strptime("%Y-%m-%d %H:%M:%S"): any other form raises."""
     return datetime.strptime(text, DATE)  # noqa: DTZ007 (BG Stats writes no zone, and the readers assume none)
+
+
+def at_table(client, play_id: int, start: datetime, minutes: float) -> None:
+    """Set when a play was started and finished, and its minutes at the table as finishing stores them."""
+    timed(client, play_id, start, minutes)
+    with Session(client.application.extensions["db_engine"]) as session:
+        play = session.get(Play, play_id)
+        assert play is not None and play.finished_at is not None
+        play.duration_min = records.minutes_played(play, play.finished_at)
+        session.add(play)
+        session.commit()
 
 
 def tracked(client, game: str, names: list[str], actions: list[dict[str, Any]], **more: Any) -> int:
@@ -54,7 +66,7 @@ def data(client) -> dict[str, Any]:
     """The export of a small history with tracked plays and solo plays in it."""
     history(client)
     spqf = tracked(client, "spqf", ["Ann", "Bob", "Cy"], [{"action": "next_turn"}] * 6)
-    timed(client, spqf, datetime(2026, 2, 1, 19, 0, tzinfo=UTC), 95.4)
+    at_table(client, spqf, datetime(2026, 2, 1, 19, 0, tzinfo=UTC), 95.4)
     tracked(client, "spyrium", ["Ann", "Dee"], [{"action": "start_turn"}] * 3)
     save(client, "spires", [{"name": "Ann", "scroll_vp": 70}], options={"solo": True})
     save(client, "spires", [{"name": "Bob", "scroll_vp": 55}], options={"solo": True})
@@ -120,7 +132,8 @@ def test_bgstats_merger_reads_it(data) -> None:
         assert len(set(uuids)) == len(uuids) and all(uuids)
     assert max(player["id"] for player in data["players"]) == len(data["players"])
     for play in data["plays"]:
-        assert "locationRefId" not in play or play["locationRefId"] in {loc["id"] for loc in data["locations"]}
+        # 0 is a play without a place: the merger's `if (play[field] ...)` and its lookup by id both skip it.
+        assert play.get("locationRefId", 0) == 0 or play["locationRefId"] in {loc["id"] for loc in data["locations"]}
         for score in play["playerScores"]:
             assert re.fullmatch(r"-?\d+", score["score"])  # what eval() takes
 
@@ -251,7 +264,10 @@ def test_scores_with_plus_and_minus_between_terms() -> None:
         "3-": None,
         "--3": None,
         "3*2": None,
-        "7.5": None,
+        "7.5": 7,
+        "45.5-0.5": 45,
+        "-0.5": -1,
+        "1.5.5": None,
         "(3+2)": None,
         "1" * 19: None,
         "1000000-1": 999_999,
@@ -311,44 +327,46 @@ def test_scores_typed_as_differences_come_in(client) -> None:
 def test_the_summary_names_every_play_of_ours_left_out(client, monkeypatch) -> None:
     plays = [
         bg_play(1, 1, [(2, "10", True), (3, "5", False)]),
-        bg_play(2, 1, [(2, "10", True), (3, "5", False), (4, "1", False)], ignored=True),
-        bg_play(3, 1, [(2, "", True), (3, "7.5", False)]),
+        bg_play(2, 1, [(2, "", False), (3, "5", False)]),
+        bg_play(3, 1, [(2, "3*2", True), (3, "7.5", False)]),
         bg_play(4, 1, [(2, "9", True)]),
         bg_play(5, 1, [(2, "9", True), (2, "8", False)]),
         bg_play(6, 2, [(2, "9", True), (3, "8", False)]),  # another game: counted, not named
         bg_play(7, 1, [(ref, str(ref), ref == 7) for ref in range(1, 8)] * 2),
+        # Two anonymous seats are two guests, no player seated twice.
+        bg_play(8, 1, [(1, "4", False), (1, "5", True)]),
     ]
     html = upload(client, backup(plays)).get_data(as_text=True).replace("&#39;", "'")
     said = re.findall(r"<li>(.*?)</li>", html)
     assert said == [
-        "1 play added, no plays already there.",
+        "2 plays added, no plays already there.",
         "2 players added, no players already there.",
-        "Left out: 1 play marked 'ignored' in BG Stats.",
-        "Left out: 1 play without a whole-number score for every player.",
+        "Left out: 1 play without a score for every player and no winner marked.",
+        "Left out: 1 play with a score that is no number of points.",
         "Left out: 2 plays with a number of players the game is not for.",
         "Left out: 1 play with the same player twice.",
         "Left out: 1 play of other games.",
-        "2025-06-02 20:15, Spyrium, Ann, Bø and Кира: left out, marked 'ignored' in BG Stats.",
-        "2025-06-03 20:15, Spyrium, Ann and Bø: left out, without a whole-number score for every player.",
+        "2025-06-02 20:15, Spyrium, Ann and Bø: left out, without a score for every player and no winner marked.",
+        "2025-06-03 20:15, Spyrium, Ann and Bø: left out, with a score that is no number of points.",
         "2025-06-04 20:15, Spyrium, Ann: left out, with a number of players the game is not for.",
         "2025-06-05 20:15, Spyrium, Ann and Ann: left out, with the same player twice.",
         (
-            "2025-06-07 20:15, Spyrium, Anonymous player, Ann, Bø, Кира, Dan, Eve, Fay, Anonymous player and 6 more: "
+            "2025-06-07 20:15, Spyrium, Guest, Ann, Bø, Кира, Dan, Eve, Fay, Guest 2 and 6 more: "
             "left out, with a number of players the game is not for."
         ),
     ]
     # Left out again, named again; a play the database has (added meanwhile) is already there, not left out.
     with Session(client.application.extensions["db_engine"]) as session:
-        (play,) = session.exec(select(Play)).all()
+        play = session.exec(select(Play).where(Play.uid == "c0ffee00000040008000000000000001")).one()
         play.uid = "c0ffee00000040008000000000000002"
         session.add(play)
         session.commit()
     monkeypatch.setattr("companion.data.bgstats.MAX_NAMED", 2)
     said = re.findall(r"<li>(.*?)</li>", upload(client, backup(plays)).get_data(as_text=True).replace("&#39;", "'"))
-    assert said[0] == "1 play added, 1 play already there."
-    assert "Left out: 1 play marked 'ignored' in BG Stats." not in said
+    assert said[0] == "1 play added, 2 plays already there."
+    assert "Left out: 1 play without a score for every player and no winner marked." not in said
     assert said[-3:] == [
-        "2025-06-03 20:15, Spyrium, Ann and Bø: left out, without a whole-number score for every player.",
+        "2025-06-03 20:15, Spyrium, Ann and Bø: left out, with a score that is no number of points.",
         "2025-06-04 20:15, Spyrium, Ann: left out, with a number of players the game is not for.",
         "And 2 more plays left out.",
     ]
@@ -362,7 +380,7 @@ def test_duration_rounds_and_scores_on_postgresql() -> None:
     try:
         client = csrf_client(app)
         play = tracked(client, "spqf", ["Ann", "Bob"], [{"action": "next_turn"}] * 4)
-        timed(client, play, datetime(2026, 2, 1, 19, 0, tzinfo=UTC), 61)
+        at_table(client, play, datetime(2026, 2, 1, 19, 0, tzinfo=UTC), 61)
         (spqf,) = exported(client)["plays"]
         assert (spqf["durationMin"], spqf["rounds"]) == (61, 3)
         scores = [(2, "24-12", False), (3, "52+18+41-3", True)]

@@ -11,10 +11,22 @@ from markupsafe import escape
 from sqlmodel import Session
 
 from companion.data import createplay
+from companion.store import records
 from companion.store.models import Play
 from tests.helpers import decoded, post_json, save, timed
 
 # Keys every player line carries: BG Stats' Android app throws "No value for" a missing winner or startPlayer.
+
+
+def at_table(client, play_id: int, start: datetime, minutes: float) -> None:
+    """Set when a play was started and finished, and its minutes at the table as finishing stores them."""
+    timed(client, play_id, start, minutes)
+    with Session(client.application.extensions["db_engine"]) as session:
+        play = session.get(Play, play_id)
+        assert play is not None and play.finished_at is not None
+        play.duration_min = records.minutes_played(play, play.finished_at)
+        session.add(play)
+        session.commit()
 
 
 def stored(client, play_id: int) -> Play:
@@ -39,7 +51,7 @@ def test_a_tracked_play(client) -> None:
         assert post_json(client, f"/api/v1/plays/{play_id}/actions", action).status_code == 200
     assert createplay.url(stored(client, play_id)) is None  # in progress: nothing to send yet
     assert post_json(client, f"/api/v1/plays/{play_id}/finish", {}).status_code == 200
-    timed(client, play_id, datetime(2026, 2, 1, 19, 0, tzinfo=UTC), 95.4)
+    at_table(client, play_id, datetime(2026, 2, 1, 19, 0, tzinfo=UTC), 95.4)
     play, data = sent(client, play_id)
     ann, bob = play.seats
     assert data == {
