@@ -164,14 +164,20 @@ class TieBreak:
 
 
 def winners_sentence(result: Mapping[str, Any]) -> str:
-    """The winners' sentence of a result dict, new or stored: 'Ann wins with 42 VP.', 'Ann and Bob share the ...'."""
+    """The winners' sentence of a result dict, new or stored: 'Ann wins with 42 VP.', 'Ann and Bob share the ...'; where
+    the winners have no score (a play imported with its winner only), 'Ann wins.'."""
     # The page, the score sheet and the API all say this one sentence; a player alone "scores" rather than wins.
     players = list(result.get("players") or [])
     first = [p for p in players if p.get("rank") == 1]
     if not first:
         return ""
     names = join_names([str(p["name"]) for p in first])
-    vp = f"{figure(int(first[0]['total']))} VP"
+    total = first[0].get("total")
+    if total is None:
+        if len(players) == 1:
+            return f"{names} played alone; no score recorded."
+        return f"{names} wins." if len(first) == 1 else f"{names} share the victory."
+    vp = f"{figure(int(total))} VP"
     if len(players) == 1:
         return f"{names} scores {vp}."
     if len(first) == 1:

@@ -1,6 +1,5 @@
 """What a finished play's result says about the play beside its scores: where and how long it was played, what an
-imported play is marked with (ignored, seat order unknown, seats without a score), and the winners' sentence where
-the winners' score is not known (formatting only, no rules)."""
+imported play is marked with (ignored, seat order unknown, seats without a score); formatting only, no rules."""
 
 from __future__ import annotations
 
@@ -37,13 +36,5 @@ def marks(play: Play) -> list[str]:
 
 
 def winners_text(result: Mapping[str, Any], game: Game) -> str:
-    """The winners' sentence (games/base.py winners_sentence), or, where the winners have no score (a BG Stats play
-    with a winner but no scores), who won without a score."""
-    players = list(result.get("players") or [])
-    first = [player for player in players if player.get("rank") == 1]
-    if not first or all(player.get("total") is not None for player in first):
-        return game.winners_sentence(result)
-    names = join_names([str(player["name"]) for player in first])
-    if len(players) == 1:
-        return f"{names} played alone; no score recorded."
-    return f"{names} wins." if len(first) == 1 else f"{names} share the victory."
+    """The winners' sentence, as the game says it (games/base.py winners_sentence)."""
+    return game.winners_sentence(result)
