@@ -29,22 +29,17 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
-from sqlalchemy import update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from companion.data.importing import (
     DEFAULT_LIMITS,
     POINTS_MAX,
-    UID_CHUNK,
     ImportRefused,
     Limits,
+    NewPlace,
     NewPlayer,
     Problems,
     Summary,
-    Uids,
     exported_plays,
     new_play,
     said_errors,
@@ -57,7 +52,7 @@ from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, name_k
 from companion.games.wording import join_names, utc
 from companion.play.result_grid import result_grid
 from companion.store import records
-from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, Location, Play, Player, Seat, utcnow
+from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, Location, Play, Player, Seat
 
 FORMAT = "companion-export"
 FORMAT_VERSION = 2
@@ -546,78 +541,5 @@ def import_export(session: Session, export: Export) -> Summary:
         for entry in export.plays
     ]
     players = [NewPlayer(player.name, player.created_at, player.uid) for player in export.players]
-    # Keyed as the import looks a place up (spaces run together), so that a play's place finds its uid.
-    uids = Uids(locations={place_key(place.name): place.uid for place in export.locations if place.uid is not None})
-    _keep_places(session, export.locations)
-    summary = write_import(session, "Companion export", plays, players, uids)
-    # write_import runs again, from a fresh transaction, when another import took a uid meanwhile: the places no
-    # play names went with the first try, so they are added once more here (nothing to add is one query).
-    if _keep_places(session, export.locations):
-        session.commit()
-    return summary
-
-
-def _keep_places(session: Session, listed: Sequence[LocationIn]) -> bool:
-    """_add_places, once more from the start if another import added one of these places (or took its uid)
-    meanwhile: then it is found. Rolled back on any other failure, so nothing half-written stays."""
-    try:
-        try:
-            return _add_places(session, listed)
-        except IntegrityError:
-            session.rollback()
-            return _add_places(session, listed)
-    except Exception:
-        session.rollback()
-        raise
-
-
-def place_key(name: str) -> str:
-    """The key a place of this name is found by (its spaces run together first, as the place is stored)."""
-    return name_key(" ".join(name.split()))
-
-
-def _add_places(session: Session, listed: Sequence[LocationIn]) -> bool:
-    """Add the file's places the database lacks, with the time each was added and its uid (an existing place takes
-    the file's uid when it has none, and no other place has it); whether anything changed. Not committed: the
-    import's transaction takes these with its plays."""
-    if not listed:
-        return False
-    # Keys and uids, not rows: reading 10,000 places as objects took half a second each time.
-    known: dict[str, str | None] = dict(session.exec(select(Location.key, Location.uid)).all())
-    taken = {uid for uid in known.values() if uid is not None}
-    new: dict[str, dict[str, Any]] = {}
-    given: list[tuple[str, str]] = []
-    for entry in listed:
-        key = place_key(entry.name)
-        uid = entry.uid if entry.uid is not None and entry.uid not in taken else None
-        if key in known:
-            if known[key] is None and uid is not None:
-                given.append((key, uid))
-                known[key] = uid
-                taken.add(uid)
-        elif key not in new:
-            name = " ".join(entry.name.split())
-            new[key] = {"name": name, "key": key, "uid": uid, "created_at": entry.created_at or utcnow()}
-            if uid is not None:
-                taken.add(uid)
-    for key, uid in given:
-        session.execute(update(Location).where(col(Location.key) == key, col(Location.uid).is_(None)).values(uid=uid))
-    if new:
-        # In one statement, not a find_or_add_location each: 10,000 places took 15 s so. A row another import
-        # added meanwhile (its name or its uid) is left to it; a place held back by a uid alone is added without.
-        _insert_places(session, list(new.values()))
-        keys = list(new)
-        there: set[str] = set()
-        for start in range(0, len(keys), UID_CHUNK):
-            chunk = keys[start : start + UID_CHUNK]
-            there.update(session.exec(select(Location.key).where(col(Location.key).in_(chunk))))
-        _insert_places(session, [{**row, "uid": None} for key, row in new.items() if key not in there])
-    return bool(new or given)
-
-
-def _insert_places(session: Session, rows: list[dict[str, Any]]) -> None:
-    """Insert these place rows, a row that would break a unique key (its name's, its uid's) left out."""
-    if not rows:
-        return
-    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    session.execute(insert(Location).on_conflict_do_nothing(), rows)
+    places = [NewPlace(place.name, place.created_at, place.uid) for place in export.locations]
+    return write_import(session, "Companion export", plays, players, places=places)
