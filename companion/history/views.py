@@ -2,13 +2,15 @@
 
 Every list is read a page at a time (LIMIT in the query), with a count where the page says how many there are:
 thousands of plays in progress or put aside never make the home page or the history slow. The history is filtered
-by game, player and days (history_filter, shared with the history report) and each page is the same few queries
-whatever its length: the count (from indexes), the plays, and all their seats with their roster entries at once.
+by game, player, place and days (history_filter, shared with the history report) and each page is the same few
+queries whatever its length: the count (from indexes), the plays with their places, and all their seats with their
+roster entries at once.
 
-A finished play can be corrected (names, notes, day, and its inputs in the calculator's own form, scored again by
-the rules) and deleted. A deleted play is left out of every list but kept RESTORE_DAYS days, to be restored from
-its page or from Recently deleted; after that it is purged, with its seats and changes, the next time the history
-is listed or a play is deleted.
+Each row says where and how long the play was played when known, and marks a play ignored (listed, left out of
+the statistics) and a guest's seat (no roster entry to link). A finished play can be corrected (names, notes, day,
+place, and its inputs in the calculator's own form, scored again by the rules) and deleted. A deleted play is left
+out of every list but kept RESTORE_DAYS days, to be restored from its page or from Recently deleted; after that it
+is purged, with its seats and changes, the next time the history is listed or a play is deleted.
 """
 
 from __future__ import annotations
@@ -30,17 +32,18 @@ from companion.calculator.forms import (
     form_context,
     form_values,
     read_calculator,
+    read_location,
     read_notes,
     valid_options,
     validate_entry,
 )
 from companion.games import GAMES
 from companion.games.base import FieldError, Game, InputErrors
-from companion.games.wording import utc
+from companion.games.wording import duration, utc
 from companion.store import lists, records
 from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
-from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, Play, utcnow
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, utcnow
 from companion.web.htmx import client_redirect, is_fragment_request, page_or_fragments, render_fragments
 
 bp = Blueprint("history", __name__)
@@ -95,14 +98,30 @@ def restore_until(play: Play) -> datetime | None:
     return play.deleted_at + timedelta(days=RESTORE_DAYS) if play.deleted_at else None
 
 
+# Time at the table, as every page and sheet spells it ("1 h 25 min"): the history's rows and the score sheet.
+bp.add_app_template_filter(duration, "duration")
+
+
 @dataclass(frozen=True)
 class RankedSeat:
-    """A player in a history row: the name as played, the total, whether they won, and their roster entry."""
+    """A player in a history row: the name as played, the total (None: imported without scores), whether they won,
+    and their roster entry (None: a guest, on no roster, whose name links nowhere)."""
 
     name: str
     total: int | None
     won: bool
-    player_id: int
+    player_id: int | None
+
+
+@bp.app_template_global()
+def play_facts(play: Play) -> list[str]:
+    """Where and how long a play was played, each only when known, as a row says them: ["Anna's flat", '1 h 25 min'],
+    ['45 min at the table'], []."""
+    minutes = None if play.duration_min is None else duration(play.duration_min)
+    if play.location is None:
+        # Alone, a bare "45 min" would not say what it measures.
+        return [] if minutes is None else [f"{minutes} at the table"]
+    return [play.location.name] + ([] if minutes is None else [minutes])
 
 
 @bp.app_template_global()
@@ -175,6 +194,7 @@ def history() -> Response:
         "errors": errors,
         "games": GAMES.values(),
         "roster": records.roster(session),
+        "locations": records.locations(session),
         "plays": [(play, records.stored_result(play)) for play in found],
         "count": count,
         "page": page,
@@ -292,16 +312,28 @@ def _played_at(play: Play, form: MultiDict[str, str]) -> datetime:
     return datetime.combine(day, utc(play.played_at).timetz())
 
 
-def _read_details(
-    play: Play, entry: CalculatorEntry, form: MultiDict[str, str]
-) -> tuple[datetime, str, dict[str, str]]:
-    """The corrected day and notes, and a message for each field beyond the calculator's that can't be kept."""
+@dataclass(frozen=True)
+class Corrected:
+    """What a correction sets besides the scores: the day (at the time of day it was saved), the notes, and the
+    place ('' clears it; None leaves it as it was: a form sent without the field)."""
+
+    played_at: datetime
+    notes: str
+    location: str | None
+
+
+def _read_details(play: Play, entry: CalculatorEntry, form: MultiDict[str, str]) -> tuple[Corrected, dict[str, str]]:
+    """The corrected day, notes and place, and a message for each field beyond the calculator's that can't be kept."""
     messages: dict[str, str] = {}
-    played_at, notes = play.played_at, play.notes
+    played_at, notes, location = play.played_at, play.notes, None
     try:
         notes = read_notes(form)
     except InputErrors as refused:
         messages["notes"] = refused.errors[0].message
+    try:
+        location = read_location(form) if "location" in form else None
+    except InputErrors as refused:
+        messages["location"] = refused.errors[0].message
     try:
         played_at = _played_at(play, form)
     except InputErrors as refused:
@@ -311,7 +343,7 @@ def _read_details(
             f"This play had {len(play.seats)} players; a correction keeps each of them. To change who played, "
             "delete it and score it again."
         )
-    return played_at, notes, messages
+    return Corrected(played_at, notes, location), messages
 
 
 def _correct_context(play: Play, game: Game, values: MultiDict[str, str], errors: dict[str, str]) -> dict[str, Any]:
@@ -323,23 +355,26 @@ def _correct_context(play: Play, game: Game, values: MultiDict[str, str], errors
         **form_context(game, values, errors, valid_options(game, play.options)),
         "play": play,
         "seat_count": len(play.seats),
+        "locations": records.locations(get_session()),
+        "location_max": LOCATION_MAX,
     }
 
 
 @bp.get(f"/history/<{ID_IN_URL}:play_id>/correct")
 def correct_form(play_id: int) -> Response:
-    """The calculator's form filled with the play's names and inputs, its day and notes, to correct them."""
+    """The calculator's form filled with the play's names and inputs, its day, place and notes, to correct them."""
     play = _finished_play(play_id)
     game = records.game_of(play)
     values = form_values(game, *records.play_inputs(play))
     values["played_on"] = utc(play.played_at).date().isoformat()
     values["notes"] = play.notes
+    values["location"] = play.location.name if play.location is not None else ""
     return make_response(render_template("history/correct.html", **_correct_context(play, game, values, {})))
 
 
 @bp.post(f"/history/<{ID_IN_URL}:play_id>/correct")
 def correct(play_id: int) -> Response:
-    """Score the corrected inputs by the rules and store them with the names, day and notes; 422 with messages,
+    """Score the corrected inputs by the rules and store them with the names, day, place and notes; 422 with messages,
     409 when another device deleted the play meanwhile (before the form was sent, or while it was saved)."""
     play = records.get_play(get_session(), play_id)
     if play is not None and play.status == FINISHED and play.deleted_at is not None:
@@ -347,7 +382,7 @@ def correct(play_id: int) -> Response:
     play = _finished_play(play_id)
     game = records.game_of(play)
     entry = read_calculator(game, request.form)
-    played_at, notes, details = _read_details(play, entry, request.form)
+    corrected, details = _read_details(play, entry, request.form)
     try:
         players, options = validate_entry(game, entry)
         messages: dict[str, str] = {}
@@ -357,7 +392,17 @@ def correct(play_id: int) -> Response:
         context = _correct_context(play, game, request.form, {**messages, **details})
         return page_or_fragments("history/correct.html", CORRECT_FORM, status=422, **context)
     result = game.score(players, options)
-    if records.correct_play(get_session(), play, players, options, result, played_at=played_at, notes=notes) is None:
+    saved = records.correct_play(
+        get_session(),
+        play,
+        players,
+        options,
+        result,
+        played_at=corrected.played_at,
+        notes=corrected.notes,
+        location=corrected.location,
+    )
+    if saved is None:
         return _correction_not_saved(play_id, game)
     return client_redirect(url_for("plays.show_play", play_id=play_id))
 

@@ -1,5 +1,10 @@
 """The history report: the plays a history filter lets through as a PDF (plays table, player statistics, charts).
 
+Each play's row says where and how long it was played when known, and the top the time played in all. An ignored
+play (BG Stats' "ignored") is listed and marked but left out of every figure, as from the statistics pages; a guest
+is one more player at the table with no line of their own; a seat imported without a score counts for plays and
+wins, never for an average or a best.
+
 WeasyPrint lays out 1,000 plays in some seconds (bench/sheets.py), too long to keep a request, and a person waiting
 that long wants to see it move. So the report is made in the background (start_report: a thread with its own app
 context and database session) while a small page asks every second how far it got, then offers the download.
@@ -27,7 +32,7 @@ from sqlmodel import Session
 
 from companion.games import game_name
 from companion.games.base import name_key
-from companion.games.wording import day, percent, plural
+from companion.games.wording import day, duration, percent, plural
 from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
 from companion.stats import figures
 from companion.stats.charts import Bar, BarGroup, bar_chart
@@ -54,7 +59,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ReportPlayer:
-    """A player of a play in the report: name, total, and whether they won."""
+    """A player of a play in the report: name, total (None: imported without scores), and whether they won."""
 
     name: str
     total: int | None
@@ -63,7 +68,9 @@ class ReportPlayer:
 
 @dataclass(frozen=True)
 class ReportRow:
-    """One play in the report's table; `index` numbers the rows of the report (the row's anchor)."""
+    """One play in the report's table; `index` numbers the rows of the report (the row's anchor). `where` is the
+    place and the time at the table as far as known ("Anna's flat · 1 h 25 min"), `minutes` that time (None:
+    unknown); an ignored play is listed, marked, and left out of every figure."""
 
     index: int
     day: str
@@ -71,6 +78,9 @@ class ReportRow:
     players: tuple[ReportPlayer, ...]
     winners: str
     solo: bool
+    where: str = ""
+    minutes: int | None = None
+    ignored: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,33 +101,70 @@ class PlayerLine:
         return rate(self.wins, self.plays)
 
 
+def where_and_how_long(play: Play) -> str:
+    """The place and the time at the table, each only when known: "Anna's flat · 1 h 25 min", '1 h 5 min', ''."""
+    facts = [play.location.name] if play.location is not None else []
+    if play.duration_min is not None:
+        # Unbroken: a narrow column wraps after the place, never inside "1 h 25 min".
+        facts.append(duration(play.duration_min).replace(" ", "\u00a0"))
+    return " · ".join(facts)
+
+
 def report_rows(plays: Sequence[Play]) -> list[ReportRow]:
-    """The plays as table rows, in the order given: players by rank (then turn order) with totals, winners named."""
+    """The plays as table rows, in the order given: players by rank (then turn order) with totals, winners named,
+    where and how long."""
     rows = []
     for index, play in enumerate(plays):
         seats = sorted(play.seats, key=lambda seat: (seat.rank or len(play.seats) + 1, seat.position))
         solo = len(seats) == 1
         players = tuple(ReportPlayer(seat.name, seat.total, seat.rank == 1 and not solo) for seat in seats)
         winners = ", ".join(player.name for player in players if player.winner)
-        rows.append(ReportRow(index, day(play.played_at), game_name(play.game), players, winners, solo))
+        rows.append(
+            ReportRow(
+                index,
+                day(play.played_at),
+                game_name(play.game),
+                players,
+                winners,
+                solo,
+                where_and_how_long(play),
+                play.duration_min,
+                play.ignored,
+            )
+        )
     return rows
+
+
+def time_played(rows: Sequence[ReportRow]) -> tuple[int | None, int]:
+    """The minutes at the table over the rows not ignored whose time is known (None: none known, not 0), and how
+    many plays that adds up."""
+    known = [row.minutes for row in rows if row.minutes is not None and not row.ignored]
+    return (sum(known) if known else None), len(known)
 
 
 def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
     """Every player of these plays, counted by the statistics pages' rules (figures.roster_lines: rank 1 a win,
-    a shared victory a win for each winner, a play of one seat solo and apart), with their average and best
-    multiplayer total. Most wins first, then best win rate, then name."""
+    a shared victory a win for each winner, a play of one seat solo and apart; an ignored play left out; a guest
+    one more player at the table, with no line), with their average and best multiplayer total (over the seats
+    with a score: one imported with its winner only counts for plays and wins). Most wins first, then best win
+    rate, then name."""
+    counted_plays = [play for play in plays if not play.ignored]
     counted = group_plays(
         CountedSeat(saved_id(play), play.game, seat.player_id, seat.position, seat.total, seat.rank)
-        for play in plays
+        for play in counted_plays
         for seat in play.seats
-        if seat.total is not None
     )
-    names = {seat.player_id: seat.player.name if seat.player else seat.name for play in plays for seat in play.seats}
+    names = {
+        seat.player_id: seat.player.name if seat.player else seat.name
+        for play in counted_plays
+        for seat in play.seats
+        if seat.player_id is not None
+    }
     totals: dict[int, list[int]] = defaultdict(list)
     for play in counted:
         for seat in () if play.solo else play.seats:
-            totals[seat.player_id].append(seat.total)
+            if seat.player_id is not None and seat.total is not None:
+                totals[seat.player_id].append(seat.total)
     lines = [
         PlayerLine(
             line.name,
@@ -134,9 +181,11 @@ def player_lines(plays: Sequence[Play]) -> list[PlayerLine]:
 
 
 def game_counts(plays: Sequence[Play]) -> list[tuple[str, int]]:
-    """Plays per game (by the game's name), most played first."""
+    """Plays per game (by the game's name), most played first; ignored plays left out, as from every figure."""
     counts: dict[str, int] = {}
     for play in plays:
+        if play.ignored:
+            continue
         name = game_name(play.game)
         counts[name] = counts.get(name, 0) + 1
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -282,6 +331,7 @@ def render_report(
     from weasyprint.text.fonts import FontConfiguration
 
     fonts = FontConfiguration()
+    minutes, timed = time_played(rows)
     context: dict[str, Any] = {
         "paper": app_paper(),
         "job": job,
@@ -289,6 +339,9 @@ def render_report(
         "count": len(rows),
         "first_day": rows[-1].day if rows else "",
         "last_day": rows[0].day if rows else "",
+        "time_played": None if minutes is None else duration(minutes),
+        "timed": timed,
+        "ignored": sum(row.ignored for row in rows),
     }
     summary = html_to_document(
         render_template(

@@ -8,13 +8,16 @@ from a filtered page shows the same plays:
     count = count_filtered(session, flt)
     url_for("history.history", **flt.to_args())
 
-Only finished plays that are not deleted are listed. A play's day is its played_at's day in UTC, both ends of the
-range included. A player is matched by name_key (any spelling, any alphabet) on the roster, through the seats.
+Only finished plays that are not deleted are listed (ignored ones too: they are kept and listed, left out only of
+the statistics). A play's day is its played_at's day in UTC, both ends of the range included. A player is matched
+by name_key (any spelling, any alphabet) on the roster, through the seats; a place the same way among the group's
+places. A player or a place that is not there matches no play (an empty list, never an error).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -25,20 +28,21 @@ from sqlmodel import Session, col, select
 from companion.games import GAMES
 from companion.games.base import NAME_MAX, name_key
 from companion.games.wording import day
-from companion.store.models import FINISHED, Play, Player, Seat
+from companion.store.models import FINISHED, LOCATION_MAX, Location, Play, Player, Seat
 
-FIELDS = ("game", "player", "date_from", "date_to")
+FIELDS = ("game", "player", "location", "date_from", "date_to")
 # Up to this many deleted plays are subtracted from a count by their ids; more, and the count reads every row.
 DELETED_LOOKUP = 500
 
 
 class HistoryFilter(BaseModel):
-    """A game, a player and a range of days (each optional) that the listed plays must match."""
+    """A game, a player, a place and a range of days (each optional) that the listed plays must match."""
 
     model_config = ConfigDict(frozen=True)
 
     game: str | None = None
     player: str | None = None
+    location: str | None = None
     date_from: date | None = None
     date_to: date | None = None
 
@@ -56,14 +60,13 @@ class HistoryFilter(BaseModel):
     @classmethod
     def _player_name(cls, value: Any) -> Any:
         """A name as it could have been typed at the table (trimmed; blank means anyone)."""
-        if value is None:
-            return None
-        text = " ".join(str(value).split())
-        if len(text) > NAME_MAX:
-            raise ValueError(f"A name has at most {NAME_MAX} characters.")
-        if "\x00" in text:
-            raise ValueError("A name can't hold that character.")
-        return text or None
+        return _typed_name(value, NAME_MAX, "A name")
+
+    @field_validator("location", mode="before")
+    @classmethod
+    def _place_name(cls, value: Any) -> Any:
+        """A place as it could have been typed or picked when a play started (trimmed; blank means anywhere)."""
+        return _typed_name(value, LOCATION_MAX, "A place")
 
     @field_validator("date_from", "date_to", mode="before")
     @classmethod
@@ -115,12 +118,15 @@ class HistoryFilter(BaseModel):
         return {name: str(value) for name in FIELDS if (value := getattr(self, name)) is not None}
 
     def describe(self) -> str:
-        """The filter in words for a heading: 'Spires, with Ann, 1 Nov 2026 to 30 Nov 2026'; '' when none."""
+        """The filter in words for a heading: 'Spires, with Ann, at Anna's flat, 1 Nov 2026 to 30 Nov 2026'; ''
+        when none."""
         parts = []
         if self.game:
             parts.append(GAMES[self.game].name)
         if self.player:
             parts.append(f"with {self.player}")
+        if self.location:
+            parts.append(f"at {self.location}")
         if self.date_from and self.date_to:
             parts.append(f"{day(self.date_from)} to {day(self.date_to)}")
         elif self.date_from:
@@ -129,18 +135,54 @@ class HistoryFilter(BaseModel):
             parts.append(f"until {day(self.date_to)}")
         return ", ".join(parts)
 
+    def nothing_found(self) -> str:
+        """What an empty list says: 'No plays at Anna's flat.' when the place is all that narrows it (a place the
+        group never played at included), else that nothing matches."""
+        if self.location:
+            others = any(getattr(self, name) is not None for name in FIELDS if name != "location")
+            return f"No plays at {self.location}" + (" match the rest of the filter." if others else ".")
+        return "No finished play matches."
+
+
+def _typed_name(value: Any, longest: int, what: str) -> str | None:
+    """A name typed into the filter, spaces collapsed as the store keeps names; None when blank."""
+    if value is None:
+        return None
+    text = " ".join(str(value).split())
+    if len(text) > longest:
+        raise ValueError(f"{what} has at most {longest} characters.")
+    if "\x00" in text:
+        raise ValueError(f"{what} can't hold that character.")
+    return text or None
+
 
 def _start_of(on: date) -> datetime:
     """The first moment of a day, in UTC."""
     return datetime.combine(on, time.min, tzinfo=UTC)
 
 
-def _player_id(session: Session, flt: HistoryFilter) -> int | None:
-    """The roster id of the filter's player (by the roster's unique key: no name folded by the database), or None."""
-    return session.exec(select(Player.id).where(col(Player.key) == name_key(flt.player or ""))).first()
+@dataclass(frozen=True)
+class _Found:
+    """The roster id of the filter's player and the id of its place, looked up by their keys (None: not asked for,
+    or not there); `missing` when one asked for is not there, so that nothing can match."""
+
+    player_id: int | None
+    location_id: int | None
+    missing: bool
 
 
-def _conditions(flt: HistoryFilter, player_id: int | None, *, player_list: bool = False) -> list[ColumnElement[bool]]:
+def _lookup(session: Session, flt: HistoryFilter) -> _Found:
+    """The ids of the filter's player and place, by the unique keys (no name folded by the database)."""
+    player_id = location_id = None
+    if flt.player:
+        player_id = session.exec(select(Player.id).where(col(Player.key) == name_key(flt.player))).first()
+    if flt.location:
+        location_id = session.exec(select(Location.id).where(col(Location.key) == name_key(flt.location))).first()
+    missing = (flt.player is not None and player_id is None) or (flt.location is not None and location_id is None)
+    return _Found(player_id, location_id, missing)
+
+
+def _conditions(flt: HistoryFilter, found: _Found, *, player_list: bool = False) -> list[ColumnElement[bool]]:
     """The WHERE conditions of the finished plays matching the filter, deleted ones included.
 
     The player (looked up beforehand: SQLite plans a subquery for it badly) is matched per play, EXISTS on the
@@ -151,12 +193,14 @@ def _conditions(flt: HistoryFilter, player_id: int | None, *, player_list: bool 
     if flt.game:
         where.append(col(Play.game) == flt.game)
     if flt.player and player_list:
-        where.append(col(Play.id).in_(select(Seat.play_id).where(col(Seat.player_id) == player_id)))
+        where.append(col(Play.id).in_(select(Seat.play_id).where(col(Seat.player_id) == found.player_id)))
     elif flt.player:
         # "+ 0": the play's own seats (ix_seat_play_id), never all the player's seats for each play, which is what
         # SQLite picks for a bound player id (500 ms at 10,000 plays instead of 1 ms).
-        seated = select(Seat.id).where(col(Seat.play_id) == col(Play.id), col(Seat.player_id) + 0 == player_id)
+        seated = select(Seat.id).where(col(Seat.play_id) == col(Play.id), col(Seat.player_id) + 0 == found.player_id)
         where.append(seated.exists())
+    if flt.location:
+        where.append(col(Play.location_id) == found.location_id)
     if flt.date_from:
         where.append(col(Play.played_at) >= _start_of(flt.date_from))
     if flt.date_to and flt.date_to < date.max:
@@ -166,12 +210,12 @@ def _conditions(flt: HistoryFilter, player_id: int | None, *, player_list: bool 
 
 def filtered_plays(session: Session, flt: HistoryFilter, limit: int, offset: int = 0) -> list[Play]:
     """A page of the finished plays matching the filter, not deleted, newest first (their seats in one query)."""
-    player_id = _player_id(session, flt) if flt.player else None
-    if flt.player and player_id is None:
+    found = _lookup(session, flt)
+    if found.missing:
         return []
     query = (
         select(Play)
-        .where(*_conditions(flt, player_id), col(Play.deleted_at).is_(None))
+        .where(*_conditions(flt, found), col(Play.deleted_at).is_(None))
         .order_by(col(Play.played_at).desc(), col(Play.id).desc())
         .offset(offset)
         .limit(limit)
@@ -186,10 +230,10 @@ def count_filtered(session: Session, flt: HistoryFilter) -> int:
     them); the deleted plays are few (purged after history.RESTORE_DAYS) and found by their own index, then looked
     up by id. With none deleted, the usual case, that is one small query more.
     """
-    player_id = _player_id(session, flt) if flt.player else None
-    if flt.player and player_id is None:
+    found = _lookup(session, flt)
+    if found.missing:
         return 0
-    matching = _conditions(flt, player_id, player_list=True)
+    matching = _conditions(flt, found, player_list=True)
     every = session.exec(select(func.count()).select_from(Play).where(*matching)).one()
     deleted = list(session.exec(select(Play.id).where(col(Play.deleted_at).is_not(None)).limit(DELETED_LOOKUP + 1)))
     if not deleted:
@@ -199,5 +243,5 @@ def count_filtered(session: Session, flt: HistoryFilter) -> int:
         return session.exec(
             select(func.count()).select_from(Play).where(*matching, col(Play.deleted_at).is_(None))
         ).one()
-    gone = select(func.count()).select_from(Play).where(col(Play.id).in_(deleted), *_conditions(flt, player_id))
+    gone = select(func.count()).select_from(Play).where(col(Play.id).in_(deleted), *_conditions(flt, found))
     return every - session.exec(gone).one()
