@@ -39,7 +39,7 @@ from companion.calculator.forms import (
 )
 from companion.games import GAMES
 from companion.games.base import FieldError, Game, InputErrors
-from companion.games.wording import duration, utc
+from companion.games.wording import utc
 from companion.store import lists, records
 from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
@@ -98,10 +98,6 @@ def restore_until(play: Play) -> datetime | None:
     return play.deleted_at + timedelta(days=RESTORE_DAYS) if play.deleted_at else None
 
 
-# Time at the table, as every page and sheet spells it ("1 h 25 min"): the history's rows and the score sheet.
-bp.add_app_template_filter(duration, "duration")
-
-
 @dataclass(frozen=True)
 class RankedSeat:
     """A player in a history row: the name as played, the total (None: imported without scores), whether they won,
@@ -111,17 +107,6 @@ class RankedSeat:
     total: int | None
     won: bool
     player_id: int | None
-
-
-@bp.app_template_global()
-def play_facts(play: Play) -> list[str]:
-    """Where and how long a play was played, each only when known, as a row says them: ["Anna's flat", '1 h 25 min'],
-    ['45 min at the table'], []."""
-    minutes = None if play.duration_min is None else duration(play.duration_min)
-    if play.location is None:
-        # Alone, a bare "45 min" would not say what it measures.
-        return [] if minutes is None else [f"{minutes} at the table"]
-    return [play.location.name] + ([] if minutes is None else [minutes])
 
 
 @bp.app_template_global()

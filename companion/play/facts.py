@@ -3,21 +3,18 @@ imported play is marked with (ignored, seat order unknown, seats without a score
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from companion.games.base import Game
 from companion.games.wording import duration, join_names
 from companion.store.models import Play
 
 
 def where_and_how_long(play: Play) -> list[str]:
-    """The place and the time at the table, each only when known: ['At Anna's flat', '1 h 25 min']; [] for neither."""
+    """The place and the time at the table, each only when known, as the result, the history and the sheets say them:
+    ["Anna's flat", '1 h 25 min'], ['45 min at the table'], []."""
     minutes = None if play.duration_min is None else duration(play.duration_min)
     if play.location is None:
         # Alone, a bare "45 min" would not say what it measures.
         return [] if minutes is None else [f"{minutes} at the table"]
-    return [f"At {play.location.name}"] + ([] if minutes is None else [minutes])
+    return [play.location.name] + ([] if minutes is None else [minutes])
 
 
 def marks(play: Play) -> list[str]:
@@ -33,8 +30,3 @@ def marks(play: Play) -> list[str]:
     elif unscored:
         said.append(f"No score recorded for {join_names(unscored)}.")
     return said
-
-
-def winners_text(result: Mapping[str, Any], game: Game) -> str:
-    """The winners' sentence, as the game says it (games/base.py winners_sentence)."""
-    return game.winners_sentence(result)

@@ -39,7 +39,7 @@ bp = Blueprint("plays", __name__, url_prefix="/plays")
 # The score pad of a result, drawn by the result page, the history, the statistics and the printed sheets.
 bp.add_app_template_global(result_grid)
 # Its winners' sentence, also where the winners have no score (an import with the winner only).
-bp.add_app_template_global(facts.winners_text)
+bp.add_app_template_global(facts.where_and_how_long)
 
 # The form field every tracker request carries (templates/play/_tracker_body.html): the play's version as the
 # device shows it, so an answer can be just what changed, and a sync check "nothing new" in one small query.
@@ -540,7 +540,6 @@ def _result_context(play: Play) -> dict[str, Any]:
         "seats": play.seats,
         "again": again,
         "again_first": rows[0].name if rows else "",
-        "where_and_how_long": facts.where_and_how_long(play),
         "marks": facts.marks(play),
     }
 

@@ -33,6 +33,7 @@ from sqlmodel import Session
 from companion.games import game_name
 from companion.games.base import name_key
 from companion.games.wording import day, duration, percent, plural
+from companion.play import facts
 from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
 from companion.stats import figures
 from companion.stats.charts import Bar, BarGroup, bar_chart
@@ -102,12 +103,9 @@ class PlayerLine:
 
 
 def where_and_how_long(play: Play) -> str:
-    """The place and the time at the table, each only when known: "Anna's flat · 1 h 25 min", '1 h 5 min', ''."""
-    facts = [play.location.name] if play.location is not None else []
-    if play.duration_min is not None:
-        # Unbroken: a narrow column wraps after the place, never inside "1 h 25 min".
-        facts.append(duration(play.duration_min).replace(" ", "\u00a0"))
-    return " · ".join(facts)
+    """The place and the time at the table in one cell, each only when known: "Anna's flat · 1 h 25 min", ''."""
+    # Unbroken: a narrow column wraps between the facts, never inside "1 h 25 min".
+    return " · ".join(fact.replace(" ", "\u00a0") for fact in facts.where_and_how_long(play))
 
 
 def report_rows(plays: Sequence[Play]) -> list[ReportRow]:

@@ -38,5 +38,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["name_max"] = NAME_MAX
     app.add_template_filter(game_name)
     # The house style (companion/games/wording.py): every page, sheet and fragment spells numbers and days so.
-    for name in ("figure", "signed", "decimal", "percent", "ordinal", "day", "clock", "day_and_clock"):
+    for name in ("figure", "signed", "decimal", "percent", "ordinal", "day", "clock", "day_and_clock", "duration"):
         app.add_template_filter(getattr(wording, name), name)

@@ -246,7 +246,7 @@ def test_the_result_says_where_and_how_long(client, htmx: bool) -> None:
     play_id = start(client, ["Ann", "Bob"], "Anna's flat")
     set_started(client, play_id, datetime.now(UTC) - timedelta(minutes=85))
     html = finish(client, play_id, htmx)
-    assert facts(html) == ["At Anna's flat", "1 h 25 min"]
+    assert facts(html) == ["Anna's flat", "1 h 25 min"]
     assert stored(client, play_id)[0].duration_min == 85
     # Under the heading, before the result.
     assert html.index('id="result-title"') < html.index('class="play-facts"') < html.index('id="result"')
@@ -266,8 +266,8 @@ def test_only_what_is_known_is_said(client) -> None:
         play.duration_min = None
         session.add(play)
         session.commit()
-    assert facts(client.get(f"/plays/{placed}").get_data(as_text=True)) == ["At Anna's flat"]
-    assert facts(html) == ["At Anna's flat", "under a minute"]
+    assert facts(client.get(f"/plays/{placed}").get_data(as_text=True)) == ["Anna's flat"]
+    assert facts(html) == ["Anna's flat", "under a minute"]
     # A play scored at the end says neither.
     response = client.post(
         "/api/v1/plays",
@@ -300,7 +300,7 @@ def test_time_put_aside_is_left_out_of_the_duration(client, monkeypatch, htmx: b
     html = finish(client, play_id, htmx)
     play, _ = stored(client, play_id)
     assert (play.status, play.duration_min) == (FINISHED, 60)
-    assert facts(html) == ["At Club", "1 h"]
+    assert facts(html) == ["Club", "1 h"]
 
 
 def test_put_aside_twice_leaves_both_times_out(client, monkeypatch) -> None:

@@ -157,7 +157,7 @@ def test_an_imported_play_without_a_breakdown_shows_totals_and_ranks(app, client
     text = pdf_text(client.get(f"/plays/{play}/sheet.pdf").data)
     lines = text.splitlines()
     assert "Total 30 25" in lines and "Rank 1st 2nd" in lines
-    assert "totals and ranks only" in text
+    assert "No breakdown was recorded for this play." in text
     assert "Scroll cards" not in text and "How each line scored" not in text
     assert re.search(r"Ann\s+wins\s+with\s+30\s+VP\.", text)
 

@@ -119,7 +119,7 @@ def test_the_report_has_where_and_how_long_and_the_time_played(app, client) -> N
     assert "Time played adds up the 2 plays whose time at the table is known." in text
     assert "1 is marked ignored: listed, left out of every figure." in text
     assert "23 Nov 2026 Spyrium Ann 40 · Bob 1 ★ Ann" in lines
-    assert "22 Nov 2026 Spyrium Ann — · Guest — ★ Ann 45 min" in lines
+    assert "22 Nov 2026 Spyrium Ann — · Guest — ★ Ann 45 min at the table" in lines
     assert "21 Nov 2026 Spyrium (ignored) Bob 50 · Ann 10 ★ Bob Café · 10 h" in lines
     # A place and a time too long for the column wrap between the two.
     assert "20 Nov 2026 Spyrium Ann 30 · Bob 20 ★ Ann Anna's flat ·" in lines and "1 h 25 min" in lines
