@@ -127,7 +127,6 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, jsonify, make_response, request, url_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from companion.calculator.forms import DURATION_MAX
 from companion.data import createplay
 from companion.games import GAMES, get_game, speros
 from companion.games.base import (
@@ -145,7 +144,7 @@ from companion.games.wording import plural, utc
 from companion.play.standing import stand
 from companion.store import play_log, records
 from companion.store.db import get_session
-from companion.store.models import FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, NOTES_MAX, Play
+from companion.store.models import DURATION_MAX, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, NOTES_MAX, Play
 from companion.web.errors import json_errors
 
 # The device a Change names when the API made it.
@@ -334,12 +333,8 @@ def create_play() -> Response:
         played_at=body.played_at,
         notes=body.notes or "",
         location=body.location or "",
+        duration_min=body.duration_min,
     )
-    if body.duration_min is not None:
-        # create_play takes no duration: a second commit, on the play just saved.
-        play.duration_min = body.duration_min
-        get_session().add(play)
-        get_session().commit()
     response = make_response(jsonify(id=play.id, url=_play_url(play), result=result.to_dict()), 201)
     response.headers["Location"] = _play_url(play)
     return response

@@ -16,7 +16,7 @@ from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, nul_er
 from companion.games.wording import plain_minus
 from companion.store import records
 from companion.store.db import get_session
-from companion.store.models import LOCATION_MAX, NOTES_MAX
+from companion.store.models import DURATION_MAX, LOCATION_MAX, NOTES_MAX
 from companion.web.forms import (
     TABLE,
     field_label,
@@ -37,8 +37,6 @@ TYPED_KINDS = (NUMBER, NUMBERS, LINES, TEXT)
 NUMBER_SEPARATORS = re.compile(r"[\s,.;+]+")
 PLAYER_ERROR = re.compile(r"players\[(\d+)\]\.?(.*)")
 INDEXED = re.compile(r"\[(\d+)\]\.?([A-Za-z_]*)")
-# A play's minutes at the table, when typed: a whole day at most (the API takes the same).
-DURATION_MAX = 24 * 60
 # The play's own fields beside the game's counts: an error about one stands beside its input.
 PLAY_FIELDS = ("players", "options", "notes", "location", "duration_min")
 

@@ -151,10 +151,6 @@ def save(game_id: str) -> Response:
         source="calculator",
         notes=details.notes,
         location=details.location,
+        duration_min=details.duration_min,
     )
-    if details.duration_min is not None:
-        # create_play takes no duration: a second commit, on the play just saved.
-        play.duration_min = details.duration_min
-        session.add(play)
-        session.commit()
     return client_redirect(url_for("plays.show_play", play_id=play.id))

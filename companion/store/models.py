@@ -15,6 +15,8 @@ ID_IN_URL = "int(max=2147483647)"
 NOTES_MAX = 2000
 # The longest name of a place.
 LOCATION_MAX = 60
+# The longest time at the table a play is given (a day, in minutes): more is a typing error.
+DURATION_MAX = 24 * 60
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"

@@ -127,8 +127,10 @@ def create_play(
     played_at: datetime | None = None,
     notes: str = "",
     location: str = "",
+    duration_min: int | None = None,
 ) -> Play:
-    """Save a new play (where it is played, if said); with `finished`, save it as a finished play with that result."""
+    """Save a new play (where it is played, if said); with `finished`, save it as a finished play with that result
+    (and the minutes it took, if said)."""
     place = find_or_add_location(session, location)
     play = Play(
         game=game.id,
@@ -137,6 +139,7 @@ def create_play(
         source=source,
         notes=notes,
         location_id=None if place is None else place.id,
+        duration_min=duration_min,
     )
     if played_at is not None:
         play.played_at = played_at
