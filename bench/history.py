@@ -1,16 +1,18 @@
 """How the history's pages hold up at 10,000 finished plays, against the same pages at 10 plays, in one run.
 
-Run: python3 bench/history.py [plays] [repeat]. Two apps on SQLite in a temporary folder, one seeded with `plays`
+Run: python3 bench/history.py [plays] [repeat] [--quick]. Two apps on SQLite in a temporary folder, one seeded with `plays`
 finished plays (bench.seed), the other with 10; each page is fetched from both in turns (bench.taps.timed_against,
 so a moment of a noisy machine weighs on both) and the ratio printed: 1.0x would mean the history does not grow with
 the group's past at all. A second baseline has 60 plays (a whole first page of 50 rows), to tell the cost of
 the past from the cost of drawing more rows. Pages measured: the first page, a filtered page (a game and a
 player), the fragment htmx asks for when the filter changes, a page deep in the past, and a date range. Ratios,
-not seconds, are what to compare between machines.
+not seconds, are what to compare between machines. --quick (QUICK_PLAYS plays, two requests each, no time
+asserted) is what tests/bench/test_bench_quick.py runs, so that this script never rots.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +26,8 @@ from companion import create_app
 # A second baseline: enough plays for a whole first page (50 rows), so that the ratio shows what the past costs
 # beyond drawing more rows (at 10 plays a page has at most 10).
 FULL_PAGE = 60
+QUICK_PLAYS = 200
+QUICK_REPEAT = 2
 PAGES = {
     "first page": ("/history", {}),
     "filtered: Spires with Ann": ("/history?game=spires&player=ann", {}),
@@ -40,7 +44,7 @@ def app_with(folder: Path, name: str, plays: int):
     return app.test_client()
 
 
-def main(plays: int = 10_000, repeat: int = 40) -> None:
+def measure(plays: int = 10_000, repeat: int = 40) -> None:
     """Seed both apps, check each page answers alike, then measure each page's ratio."""
     with tempfile.TemporaryDirectory() as folder:
         big = app_with(Path(folder), "big", plays)
@@ -62,5 +66,16 @@ def main(plays: int = 10_000, repeat: int = 40) -> None:
                 print(f"  {label:32} {measured * 1e3:7.2f} ms vs {base * 1e3:6.2f} ms: {measured / base:5.2f}x")
 
 
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and measure (--quick: a small history, two requests a figure)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("plays", nargs="?", type=int, default=10_000, help="finished plays (default 10,000)")
+    parser.add_argument("repeat", nargs="?", type=int, default=40, help="requests per figure (default 40)")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_PLAYS} plays, {QUICK_REPEAT} requests each")
+    args = parser.parse_args(argv)
+    measure(*((QUICK_PLAYS, QUICK_REPEAT) if args.quick else (args.plays, args.repeat)))
+    return 0
+
+
 if __name__ == "__main__":
-    main(*(int(arg) for arg in sys.argv[1:3]))
+    sys.exit(main())

@@ -244,13 +244,13 @@ def report(results: list[Measured]) -> bool:
     return within
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """The full run (or --quick, or one --case in this process for the full run); 1 when a bound was passed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes in this process, answers checked only")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--path", choices=PATHS, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.case:
         with tempfile.TemporaryDirectory() as folder:
             measured = run_case(args.case, args.path, FULL, Path(folder), trace=args.case != "good")

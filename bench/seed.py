@@ -7,12 +7,18 @@ Each play is a real one: its inputs were scored by the game's score() and stored
 (records._store_result), so totals, ranks, breakdowns and winners hold. Scoring every play would cost more than the
 inserts, so a few dozen scored tables per game and player count are dealt out with fresh names and dates. Plays go
 back in time from SEED_NEWEST, 2 to 40 hours apart; names come from a roster of twelve in several alphabets.
+
+Run: python3 bench/seed.py [plays] [--quick]: seeds a fresh SQLite file and prints how long it took (--quick:
+QUICK_PLAYS plays, what tests/bench/test_bench_quick.py runs so that this script never rots).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
+import tempfile
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,6 +37,7 @@ ROSTER = ("Ann", "Bob", "Cleo", "Dmitri", "Élodie", "Farid", "Γιώργος", 
 # Scored tables per game and player count, dealt out again and again.
 TABLES = 12
 BATCH = 2_000
+QUICK_PLAYS = 50
 
 
 def _inputs(game_id: str, count: int, rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -195,16 +202,28 @@ def _flush(connection: Any, play_rows: list[dict[str, Any]], seat_rows: list[dic
     seat_rows.clear()
 
 
-if __name__ == "__main__":
-    import tempfile
-    import time
-
+def main(argv: list[str] | None = None) -> int:
+    """Seed a fresh SQLite file with the plays and print how long it took and what it holds."""
     from companion.store.db import make_engine
     from companion.store.migrate import prepare
 
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("plays", nargs="?", type=int, default=10_000, help="finished plays (default 10,000)")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_PLAYS} plays, for the test suite")
+    args = parser.parse_args(argv)
+    plays = QUICK_PLAYS if args.quick else args.plays
     with tempfile.TemporaryDirectory() as folder:
         engine = make_engine(f"sqlite:///{Path(folder) / 'seed.sqlite'}")
         prepare(engine)
         start = time.perf_counter()
-        seed_plays(engine, int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
-        print(f"seeded in {time.perf_counter() - start:.2f} s")
+        seed_plays(engine, plays)
+        seconds = time.perf_counter() - start
+        with engine.connect() as connection:
+            counts = [connection.execute(select(func.count()).select_from(t)).scalar_one() for t in (Play, Seat)]
+        engine.dispose()
+    print(f"seeded {counts[0]:,} plays ({counts[1]:,} seats) in {seconds:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,15 +1,17 @@
 """How the statistics pages grow with the history: a player's page, a game's page and the roster at 10,000 plays
 against the same pages at 10 plays, served by two apps in the same run.
 
-Run: python3 bench/stats.py [repeat] [plays]. Two SQLite databases in a temporary folder, seeded by bench/seed.py
+Run: python3 bench/stats.py [repeat] [plays] [--quick]. Two SQLite databases in a temporary folder, seeded by bench/seed.py
 (the same roster of twelve, so the same player ids); each figure is the median of `repeat` requests measured in
 turns with its baseline (bench/taps.py timed_against), so a moment of a noisy machine weighs on both. Ratios, not
 seconds, are what to compare between machines. The pages read every counted seat of the plays they show (two
-queries), so they grow with the history: the ratio says by how much.
+queries), so they grow with the history: the ratio says by how much. --quick (QUICK_PLAYS plays, two requests a
+figure, no time asserted) is what tests/bench/test_bench_quick.py runs, so that this script never rots.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +23,8 @@ from bench.taps import timed_against
 from companion import create_app
 
 SMALL = 10
+QUICK_PLAYS = 200
+QUICK_REPEAT = 2
 
 
 def app_with(folder: str, plays: int):
@@ -30,7 +34,7 @@ def app_with(folder: str, plays: int):
     return app, app.test_client()
 
 
-def main(repeat: int = 30, plays: int = 10_000) -> None:
+def measure(repeat: int = 30, plays: int = 10_000) -> None:
     """Measure each page on the big history in turns with the same page on the small one, and print the ratios."""
     with tempfile.TemporaryDirectory() as folder:
         small_app, small = app_with(folder, SMALL)
@@ -67,8 +71,16 @@ def main(repeat: int = 30, plays: int = 10_000) -> None:
             app.extensions["db_engine"].dispose()
 
 
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and measure (--quick: a small history, two requests a figure)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repeat", nargs="?", type=int, default=30, help="requests per figure (default 30)")
+    parser.add_argument("plays", nargs="?", type=int, default=10_000, help="finished plays (default 10,000)")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_PLAYS} plays, {QUICK_REPEAT} requests each")
+    args = parser.parse_args(argv)
+    measure(*((QUICK_REPEAT, QUICK_PLAYS) if args.quick else (args.repeat, args.plays)))
+    return 0
+
+
 if __name__ == "__main__":
-    main(
-        int(sys.argv[1]) if len(sys.argv) > 1 else 30,
-        int(sys.argv[2]) if len(sys.argv) > 2 else 10_000,
-    )
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """How long a tracker tap and a sync check take, against baselines served by the same app in the same run.
 
-Run: python3 bench/taps.py [taps]. On SQLite in a temporary folder, prints the median time of (each measured in
+Run: python3 bench/taps.py [taps] [--quick]. On SQLite in a temporary folder, prints the median time of (each measured in
 turns with its baseline, so that a moment of a noisy machine weighs on both):
 - the baselines: a GET of a static file, and a minimal endpoint that commits one row and renders one small
   fragment (registered here, behind the same request hooks as every page);
@@ -9,11 +9,13 @@ turns with its baseline, so that a moment of a noisy machine weighs on both):
   new entry) and, for comparison, from a device that sent no version (every counter redrawn); ratios to the minimal
   endpoint (issue 10 asks for at most 3x);
 - the tracker's sync check when nothing changed (a 204 from one small query), as a ratio to the static GET.
-Ratios, not seconds, are what to compare between machines.
+Ratios, not seconds, are what to compare between machines. --quick takes a few of each (QUICK_TAPS) and asserts
+no time: tests/bench/test_bench_quick.py runs it so that this script never rots.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import statistics
 import sys
@@ -30,6 +32,8 @@ from companion import create_app
 from companion.store.db import get_session
 
 TOKEN = "bench"
+FULL_TAPS = 300
+QUICK_TAPS = 3
 
 
 def timed(call, repeat: int) -> float:
@@ -77,7 +81,7 @@ def start_play(client, game: str, players: int) -> tuple[str, str]:
     return location, f"{location}/seats/{seat}"
 
 
-def main(taps: int = 300) -> None:
+def measure(taps: int = FULL_TAPS) -> None:
     """Measure the baselines, the taps for 2 and 4 players and the sync check, and print the ratios."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench.sqlite'}"})
@@ -135,7 +139,7 @@ def main(taps: int = 300) -> None:
             location, url = start_play(client, "spires", players)
             tap = against_minimal(lambda url=url: tap_back_and_forth(url, "scroll_vp"))
             every = against_minimal(lambda url=url: tap_back_and_forth(url, "scroll_vp", up_to_date=False))
-            full = against_static(lambda location=location: client.get(location).close(), max(taps // 5, 20))
+            full = against_static(lambda location=location: client.get(location).close(), max(taps // 5, min(taps, 20)))
             print(f"Spires, {players} players: tap {tap}, every counter redrawn {every}, full tracker page {full}")
             check = f"{location}/live?since={versions[url]}"
             unchanged = against_static(lambda check=check: client.get(check, headers=headers).close())
@@ -149,5 +153,15 @@ def main(taps: int = 300) -> None:
         app.extensions["db_engine"].dispose()
 
 
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and measure: `taps` of each figure, or --quick's few."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("taps", nargs="?", type=int, default=FULL_TAPS, help=f"taps per figure (default {FULL_TAPS})")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_TAPS} of each, for the test suite")
+    args = parser.parse_args(argv)
+    measure(QUICK_TAPS if args.quick else args.taps)
+    return 0
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
+    sys.exit(main())
