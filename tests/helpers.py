@@ -921,3 +921,16 @@ def decoded(url: str | None) -> dict[str, Any]:
         assert type(player["winner"]) is bool and type(player["startPlayer"]) is bool and type(player["rank"]) is int
         assert type(player["score"]) in (int, float) and type(player["sourcePlayerId"]) is str
     return play
+
+
+def text_of(html: str) -> str:
+    """The page's text, tags dropped and spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def page(client: FlaskClient, url: str) -> str:
+    """A page's text, after checking it answered 200 (a plain request and an htmx one give the same page)."""
+    response = client.get(url)
+    assert response.status_code == 200
+    assert client.get(url, headers={"HX-Request": "true"}).get_data(as_text=True) == response.get_data(as_text=True)
+    return text_of(response.get_data(as_text=True))

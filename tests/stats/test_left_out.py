@@ -5,7 +5,6 @@ queries on SQLite and PostgreSQL, and the pages, on a hand-made history with kno
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -21,7 +20,7 @@ from companion.stats import figures
 from companion.store import statistics as store_stats
 from companion.store.models import FINISHED, Play, Player, Seat
 from companion.store.statistics import CountedSeat, PlayRows
-from tests.helpers import csrf_client, day, postgres_url, spqf_lines
+from tests.helpers import csrf_client, day, page, postgres_url, spqf_lines
 
 ANN, BOB, CLEO, LI, DAN = 1, 2, 3, 4, 5
 ROSTER = {ANN: "Ann", BOB: "Bob", CLEO: "Cleo", LI: "李娜", DAN: "Dan"}
@@ -253,19 +252,6 @@ def test_game_rows_know_seat_order_and_leave_out_the_ignored_play(site) -> None:
 
 
 # The pages.
-
-
-def text_of(html: str) -> str:
-    """The page's text, tags dropped and spaces collapsed."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def page(client: FlaskClient, url: str) -> str:
-    """A page's text, after checking it answered 200 (a plain request and an htmx one give the same page)."""
-    response = client.get(url)
-    assert response.status_code == 200
-    assert client.get(url, headers={"HX-Request": "true"}).get_data(as_text=True) == response.get_data(as_text=True)
-    return text_of(response.get_data(as_text=True))
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ plays. The pure figures, the queries on SQLite and PostgreSQL, and the pages."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +18,7 @@ from companion.stats.views import spent, time_note
 from companion.store import statistics as store_stats
 from companion.store.models import FINISHED, IN_PROGRESS, Play, Player, Seat
 from companion.store.statistics import CountedSeat, PlayRows
-from tests.helpers import csrf_client, day, postgres_url
+from tests.helpers import csrf_client, day, page, postgres_url
 
 ANN, BOB, CLEO, ZOE, HANA = 1, 2, 3, 4, 5
 ROSTER = {ANN: "Ann", BOB: "Bob", CLEO: "Cleo", ZOE: "Zoë", HANA: "Хана"}
@@ -163,19 +162,6 @@ def test_queries_read_the_minutes(site) -> None:
             assert read.time == figures.game_stats(game, rows()).time
         roster = sorted(store_stats.read_roster(session), key=lambda line: line.player_id)
         assert roster == figures.roster_lines(rows(), ROSTER)
-
-
-def text_of(html: str) -> str:
-    """The page's text, tags dropped and spaces collapsed."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def page(client: FlaskClient, url: str) -> str:
-    """A page's text, after checking it answered 200 (a plain request and an htmx one give the same page)."""
-    response = client.get(url)
-    assert response.status_code == 200
-    assert client.get(url, headers={"HX-Request": "true"}).get_data(as_text=True) == response.get_data(as_text=True)
-    return text_of(response.get_data(as_text=True))
 
 
 @pytest.mark.parametrize(
