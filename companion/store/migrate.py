@@ -19,10 +19,10 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy import Connection, Engine, insert, inspect, text
 from sqlmodel import SQLModel
 
-from companion.store import models  # noqa: F401  (registers the tables on SQLModel.metadata
+from companion.store import models  # registers the tables on SQLModel.metadata
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BASELINE = "0001"
@@ -73,6 +73,8 @@ def _hold_and_create_if_empty(connection: Connection) -> bool:
     if _app_tables(connection):
         return False
     SQLModel.metadata.create_all(connection)
+    # Its one row, as migration 0007 adds it: writes move its version on, they never insert it.
+    connection.execute(insert(models.HistoryVersion).values(id=1, version=0))
     _stamp(connection, head())
     return True
 

@@ -1,11 +1,12 @@
 """The tables: Player (the roster), Location (the group's places), Play, Seat (a player in a play), Change (one entry
-per tap) and GameUid (a game's uuid in BG Stats' files)."""
+per tap), GameUid (a game's uuid in BG Stats' files), HistoryVersion (moved by every write the statistics see) and
+ReportJob (a history report being made, shared by every app server)."""
 
 from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
-from sqlalchemy import JSON, Column, Index
+from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, Text
 from sqlmodel import Field, Relationship, SQLModel
 
 # Ids in URLs are at most PostgreSQL's integer: a longer number is a 404, not an overflow in the database driver.
@@ -139,6 +140,31 @@ class Change(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow)
     device: str = Field(default="", max_length=64)
     undone: bool = False
+
+
+class HistoryVersion(SQLModel, table=True):
+    """The one row whose version moves on with every write that changes what the statistics and the history show:
+    each app server keeps its figures under the version they were counted at (companion/store/history_version.py)."""
+
+    __tablename__ = "history_version"
+    id: int = Field(default=1, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    version: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+
+
+class ReportJob(SQLModel, table=True):
+    """A history report being made or made: how far it got (plays laid out of `total`), then its PDF or what went
+    wrong. Any app server answers for it; the one making it moves `heartbeat_at` on as it goes."""
+
+    __tablename__ = "report_job"
+    id: str = Field(primary_key=True, max_length=32)
+    description: str = Field(sa_column=Column(Text, nullable=False))
+    total: int | None = None
+    matched: int = 0
+    done: int = 0
+    pdf: bytes | None = Field(default=None, sa_column=Column(LargeBinary))
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    started_at: datetime = Field(default_factory=utcnow, index=True)
+    heartbeat_at: datetime = Field(default_factory=utcnow)
 
 
 def saved_id(row: Player | Location | Play | Seat | Change) -> int:
