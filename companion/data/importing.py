@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from companion.games.base import name_key
-from companion.store import records
+from companion.store import history_version, records
 from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, GameUid, Location, Play, Player, Seat, utcnow
 
 # Scores beyond this are no board game's: refused before PostgreSQL's integer column would overflow.
@@ -302,6 +302,7 @@ def _write(
         summary.plays_added = len(added)
         summary.players_added = len(roster.added)
         summary.players_present = len(roster.present)
+        history_version.move_on(session)
         session.commit()
     except Exception:
         session.rollback()

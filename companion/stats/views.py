@@ -3,27 +3,33 @@
 
 Each view reads its rows in two queries (companion/store/statistics.py), works the figures out in
 companion/stats/figures.py, where the counting rules live (shared wins, solo plays apart), and shapes the charts here.
+The figures are counted once per history version and kept (companion/stats/cache.py): a page read again before any
+play is finished, corrected, deleted, restored or imported reads only the names and the dates it shows.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
+from typing import TypeVar
 
-from flask import Blueprint, Response, abort, make_response, render_template
+from flask import Blueprint, Response, abort, current_app, make_response, render_template
 from markupsafe import Markup
 
 from companion.games import GAMES, game_name
 from companion.games.base import name_key
 from companion.games.wording import NO_FIGURE, day, decimal, duration, figure, ordinal, percent
 from companion.stats import figures
+from companion.stats.cache import figures_cache
 from companion.stats.charts import Bar, BarGroup, ChartColumn, Point, bar_chart, histogram_chart, line_chart
+from companion.store import history_version
 from companion.store import statistics as queries
 from companion.store.db import get_session
 from companion.store.models import ID_IN_URL
 
 bp = Blueprint("stats", __name__)
+T = TypeVar("T")
 
 
 def place(point: figures.FormPoint) -> str:
@@ -153,10 +159,18 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
     return charts
 
 
+def kept(key: tuple[object, ...], count: Callable[[], T]) -> T:
+    """The figures `count` makes, counted once per history version (read first, so they are never older)."""
+    version = history_version.current(get_session())
+    return figures_cache(current_app._get_current_object()).get(key, version, count)  # type: ignore[attr-defined]
+
+
 @bp.get("/players")
 def players() -> Response:
     """The roster: every player with multiplayer plays, wins and win rate, solo plays apart, each linking to a page."""
-    lines = sorted(queries.read_roster(get_session()), key=lambda line: by_name(line.name))
+    session = get_session()
+    counted = kept(("roster",), lambda: queries.read_roster_counts(session))
+    lines = sorted(queries.roster_lines(queries.read_names(session), counted), key=lambda line: by_name(line.name))
     return make_response(render_template("stats/players.html", lines=lines, games=GAMES.values(), spent=spent))
 
 
@@ -168,7 +182,9 @@ def player(player_id: int) -> Response:
     names = queries.read_names(session)
     if player_id not in names:
         abort(404)
-    stats = figures.player_stats(player_id, queries.read_player(session, player_id))
+    stats = kept(
+        ("player", player_id), lambda: figures.player_stats(player_id, queries.read_player(session, player_id))
+    )
     dates = queries.read_dates(session, [point.play_id for point in stats.form])
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
@@ -199,9 +215,13 @@ def game(game_id: str) -> Response:
         abort(404)
     session = get_session()
     names = queries.read_names(session)
-    plays = queries.read_game(session, game_id)
-    sums = queries.read_line_sums(session, game_id, plays)
-    stats = figures.game_stats(game_id, plays, rules.breakdown, sums)
+
+    def count() -> figures.GameStats:
+        """The game's figures from every counted play and the lines summed in the database."""
+        plays = queries.read_game(session, game_id)
+        return figures.game_stats(game_id, plays, rules.breakdown, queries.read_line_sums(session, game_id, plays))
+
+    stats = kept(("game", game_id), count)
     return make_response(
         render_template(
             "stats/game.html",

@@ -22,6 +22,7 @@ from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
 from companion.games.wording import figure, utc
+from companion.store import history_version
 from companion.store.models import (
     ABANDONED,
     FINISHED,
@@ -163,6 +164,7 @@ def create_play(
     session.refresh(play)
     if finished is not None:
         _store_result(play, finished)
+        history_version.move_on(session)
     session.commit()
     return play
 
@@ -445,6 +447,9 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
         session.info.pop(SAVED, None)
         session.rollback()
         return None
+    if play.status == FINISHED:
+        # Finished or corrected: the statistics count it from now on (a tap on a play in progress moves nothing).
+        history_version.move_on(session)
     session.commit()
     return staged
 
@@ -666,6 +671,7 @@ def delete_play(session: Session, play_id: int, now: datetime) -> bool:
         .values(deleted_at=now, version=col(Play.version) + 1)
         .execution_options(synchronize_session=False)
     )
+    history_version.move_on(session)
     session.commit()
     return deleted.rowcount == 1
 
@@ -678,6 +684,7 @@ def restore_play(session: Session, play_id: int, deleted_since: datetime) -> boo
         .values(deleted_at=None, version=col(Play.version) + 1)
         .execution_options(synchronize_session=False)
     )
+    history_version.move_on(session)
     session.commit()
     return restored.rowcount == 1
 
@@ -697,5 +704,6 @@ def purge_deleted(session: Session, deleted_before: datetime) -> int:
     session.exec(delete(Change).where(col(Change.play_id).in_(old)))
     session.exec(delete(Seat).where(col(Seat.play_id).in_(old)))
     gone = session.exec(delete(Play).where(col(Play.deleted_at) < deleted_before))
+    history_version.move_on(session)
     session.commit()
     return gone.rowcount

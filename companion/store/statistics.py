@@ -244,7 +244,20 @@ def read_line_sums(session: Session, game: str, plays: Sequence[PlayRows]) -> Li
 def read_roster(session: Session) -> list[RosterLine]:
     """Every player with multiplayer plays, wins, solo plays and time played, counted in the database (two
     queries). A guest's seat makes a play multiplayer but gives no line."""
-    names = read_names(session)
+    return roster_lines(read_names(session), read_roster_counts(session))
+
+
+# A player's counts on the roster: multiplayer plays, wins, solo plays, plays with a time, minutes.
+RosterCounts = tuple[int, ...]
+
+
+def roster_lines(names: Mapping[int, str], counted: Mapping[int, RosterCounts]) -> list[RosterLine]:
+    """The roster's lines: every player named, with the counts of those who have any (else none)."""
+    return [RosterLine(player_id, name, *counted.get(player_id, (0, 0, 0))) for player_id, name in names.items()]
+
+
+def read_roster_counts(session: Session) -> dict[int, RosterCounts]:
+    """Each player's counts on the roster, by player id, counted in the database (one query)."""
     sizes = (
         core_select(
             col(Seat.play_id).label("play_id"),
@@ -270,5 +283,4 @@ def read_roster(session: Session) -> list[RosterLine]:
         .where(col(Seat.player_id).is_not(None))
         .group_by(col(Seat.player_id))
     )
-    counted = {row[0]: tuple(int(n) for n in row[1:]) for row in session.connection().execute(query)}
-    return [RosterLine(player_id, name, *counted.get(player_id, (0, 0, 0))) for player_id, name in names.items()]
+    return {row[0]: tuple(int(n) for n in row[1:]) for row in session.connection().execute(query)}
