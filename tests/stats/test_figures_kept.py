@@ -75,7 +75,7 @@ def write(client, rng: random.Random, kind: str, plays: list[int], deleted: list
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_kept_figures_equal_a_full_recount_after_random_writes(db_client, tmp_path, seed) -> None:
-    client, app = db_client
+    client, _app = db_client
     rng = random.Random(seed)
     other = fresh_client(tmp_path, f"other-{seed}")
     for _ in range(3):

@@ -41,4 +41,3 @@ def upgrade() -> None:
         sa.Column("heartbeat_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_report_job_started_at", "report_job", ["started_at"])
-
