@@ -6,7 +6,7 @@ folder, or two PostgreSQL databases dropped afterwards), seeded by bench/seed.py
 same player ids); each figure is the median of `repeat` requests measured in turns with its baseline
 (bench/taps.py timed_against), so a moment of a noisy machine weighs on both. Ratios, not seconds, are what to
 compare between machines. A page's figures are counted once per history version and kept
-(companion/stats/cache.py): "read again" is what every reader after the first pays; "after a write" moves the
+(companion/store/history_version.py): "read again" is what every reader after the first pays; "after a write" moves the
 history's version on before each request, so each one counts every seat again, as the first reader after a play is
 finished does. --quick (QUICK_PLAYS plays, two requests a figure, no time asserted) is what
 tests/bench/test_bench_quick.py runs, so that this script never rots.

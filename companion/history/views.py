@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 from math import ceil
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
 from pydantic import BaseModel, ValidationError, field_validator
 from sqlalchemy.orm.exc import ObjectDeletedError
 from sqlmodel import Session
@@ -40,9 +40,9 @@ from companion.calculator.forms import (
 from companion.games import GAMES
 from companion.games.base import FieldError, Game, InputErrors
 from companion.games.wording import utc
-from companion.store import lists, records
+from companion.store import history_version, lists, records
 from companion.store.db import get_session
-from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
+from companion.store.history_filter import HistoryFilter, count_filtered, filtered_ids, filtered_plays, plays_by_ids
 from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, utcnow
 from companion.web.htmx import client_redirect, is_fragment_request, page_or_fragments, render_fragments
 
@@ -171,9 +171,16 @@ def history() -> Response:
     page = _page()
     session = get_session()
     records.purge_deleted(session, restorable_since())
-    found = filtered_plays(session, flt, limit=HISTORY_PAGE, offset=(page - 1) * HISTORY_PAGE)
-    # A first page that is not full holds every match: no count to make.
-    count = len(found) if page == 1 and len(found) < HISTORY_PAGE else count_filtered(session, flt)
+
+    def count() -> tuple[list[int], int]:
+        """The page's play ids and how many plays match in all."""
+        ids = filtered_ids(session, flt, limit=HISTORY_PAGE, offset=(page - 1) * HISTORY_PAGE)
+        # A first page that is not full holds every match: no count to make.
+        return ids, len(ids) if page == 1 and len(ids) < HISTORY_PAGE else count_filtered(session, flt)
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    ids, count_all = history_version.kept(app, session, ("history", tuple(flt.to_args().items()), page), count)
+    found = plays_by_ids(session, ids)
     context: dict[str, Any] = {
         "flt": flt,
         "errors": errors,
@@ -181,9 +188,9 @@ def history() -> Response:
         "roster": records.roster(session),
         "locations": records.locations(session),
         "plays": [(play, records.stored_result(play)) for play in found],
-        "count": count,
+        "count": count_all,
         "page": page,
-        "pages": max(ceil(count / HISTORY_PAGE), 1),
+        "pages": max(ceil(count_all / HISTORY_PAGE), 1),
         **(_around_the_list(session, flt, page) if not is_fragment_request() else {}),
     }
     status = 422 if errors else 200

@@ -3,8 +3,9 @@
 
 Each view reads its rows in two queries (companion/store/statistics.py), works the figures out in
 companion/stats/figures.py, where the counting rules live (shared wins, solo plays apart), and shapes the charts here.
-The figures are counted once per history version and kept (companion/stats/cache.py): a page read again before any
-play is finished, corrected, deleted, restored or imported reads only the names and the dates it shows.
+The figures are counted once per history version and kept (companion/store/history_version.py): a page read again before any
+play is finished, corrected, deleted, restored or imported reads only the roster's names (the charts and the days
+they name are kept with the figures: drawn from them, they move with them).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from companion.games import GAMES, game_name
 from companion.games.base import name_key
 from companion.games.wording import NO_FIGURE, day, decimal, duration, figure, ordinal, percent
 from companion.stats import figures
-from companion.stats.cache import figures_cache
 from companion.stats.charts import Bar, BarGroup, ChartColumn, Point, bar_chart, histogram_chart, line_chart
 from companion.store import history_version
 from companion.store import statistics as queries
@@ -161,8 +161,8 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
 
 def kept(key: tuple[object, ...], count: Callable[[], T]) -> T:
     """The figures `count` makes, counted once per history version (read first, so they are never older)."""
-    version = history_version.current(get_session())
-    return figures_cache(current_app._get_current_object()).get(key, version, count)  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return history_version.kept(app, get_session(), key, count)
 
 
 @bp.get("/players")
@@ -182,10 +182,15 @@ def player(player_id: int) -> Response:
     names = queries.read_names(session)
     if player_id not in names:
         abort(404)
-    stats = kept(
-        ("player", player_id), lambda: figures.player_stats(player_id, queries.read_player(session, player_id))
-    )
-    dates = queries.read_dates(session, [point.play_id for point in stats.form])
+
+    def count() -> tuple[figures.PlayerStats, dict[int, datetime], dict[str, Markup]]:
+        """The player's figures, the days of their recent form and the charts drawn from both."""
+        stats = figures.player_stats(player_id, queries.read_player(session, player_id))
+        dates = queries.read_dates(session, [point.play_id for point in stats.form])
+        return stats, dates, player_charts(stats, dates)
+
+    # The charts are kept with the figures: they are drawn from them alone (and the days, which move with them).
+    stats, dates, charts = kept(("player", player_id), count)
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
         render_template(
@@ -195,7 +200,7 @@ def player(player_id: int) -> Response:
             stats=stats,
             versus=versus,
             dates=dates,
-            charts=player_charts(stats, dates),
+            charts=charts,
             day=play_day,
             place=place,
             game_name=game_name,
@@ -216,20 +221,22 @@ def game(game_id: str) -> Response:
     session = get_session()
     names = queries.read_names(session)
 
-    def count() -> figures.GameStats:
-        """The game's figures from every counted play and the lines summed in the database."""
+    def count() -> tuple[figures.GameStats, dict[int, datetime], dict[str, Markup]]:
+        """The game's figures from every counted play and the lines summed in the database, the days of its
+        records and the charts."""
         plays = queries.read_game(session, game_id)
-        return figures.game_stats(game_id, plays, rules.breakdown, queries.read_line_sums(session, game_id, plays))
+        stats = figures.game_stats(game_id, plays, rules.breakdown, queries.read_line_sums(session, game_id, plays))
+        return stats, queries.read_dates(session, stats.record_plays), game_charts(stats)
 
-    stats = kept(("game", game_id), count)
+    stats, dates, charts = kept(("game", game_id), count)
     return make_response(
         render_template(
             "stats/game.html",
             game=rules,
             names=names,
             stats=stats,
-            dates=queries.read_dates(session, stats.record_plays),
-            charts=game_charts(stats),
+            dates=dates,
+            charts=charts,
             day=play_day,
             spent=spent,
             time_note=time_note,

@@ -16,19 +16,22 @@ places. A player or a place that is not there matches no play (an empty list, ne
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from companion.games import GAMES
 from companion.games.base import NAME_MAX, name_key
 from companion.games.wording import day
-from companion.store.models import FINISHED, LOCATION_MAX, Location, Play, Player, Seat
+from companion.store.models import FINISHED, LOCATION_MAX, Location, Play, Player, Seat, saved_id
+
+T = TypeVar("T")
 
 FIELDS = ("game", "player", "location", "date_from", "date_to")
 # Up to this many deleted plays are subtracted from a count by their ids; more, and the count reads every row.
@@ -213,14 +216,31 @@ def filtered_plays(session: Session, flt: HistoryFilter, limit: int, offset: int
     found = _lookup(session, flt)
     if found.missing:
         return []
-    query = (
-        select(Play)
-        .where(*_conditions(flt, found), col(Play.deleted_at).is_(None))
-        .order_by(col(Play.played_at).desc(), col(Play.id).desc())
-        .offset(offset)
-        .limit(limit)
+    return list(session.exec(_newest_first(select(Play), flt, found).offset(offset).limit(limit)))
+
+
+def filtered_ids(session: Session, flt: HistoryFilter, limit: int, offset: int = 0) -> list[int]:
+    """The ids of that page of plays, in the same order (what the history keeps between writes)."""
+    found = _lookup(session, flt)
+    if found.missing:
+        return []
+    ids = cast("SelectOfScalar[int]", select(Play.id))  # a saved play's id is never None
+    return list(session.exec(_newest_first(ids, flt, found).offset(offset).limit(limit)))
+
+
+def plays_by_ids(session: Session, ids: Sequence[int]) -> list[Play]:
+    """These plays (their seats in one query) in the order of the ids; one deleted meanwhile is left out."""
+    if not ids:
+        return []
+    found = {saved_id(play): play for play in session.exec(select(Play).where(col(Play.id).in_(ids)))}
+    return [found[play_id] for play_id in ids if play_id in found]
+
+
+def _newest_first(query: SelectOfScalar[T], flt: HistoryFilter, found: _Found) -> SelectOfScalar[T]:
+    """The query limited to the finished plays matching the filter, not deleted, newest first."""
+    return query.where(*_conditions(flt, found), col(Play.deleted_at).is_(None)).order_by(
+        col(Play.played_at).desc(), col(Play.id).desc()
     )
-    return list(session.exec(query))
 
 
 def count_filtered(session: Session, flt: HistoryFilter) -> int:

@@ -1,6 +1,6 @@
-"""The figures each server keeps (companion/stats/cache.py) equal a full recount after any sequence of the writes
-the statistics see: plays scored at the end, corrected, deleted, restored, purged and imported, in a random order,
-on SQLite and PostgreSQL. Each write comes after every page was read (its figures kept), so a write that forgot to
+"""What each server keeps (companion/store/history_version.py) equals a full recount after any sequence of the
+writes the statistics and the history see: plays scored at the end, corrected, deleted, restored, purged and
+imported, in a random order, on SQLite and PostgreSQL. Each write comes after every page was read (its figures kept), so a write that forgot to
 move the history's version on would leave a page showing the figures from before it."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from datetime import timedelta
 
 import pytest
 
-from companion.stats.cache import EXTENSION
 from companion.store import records
 from companion.store.db import get_session
+from companion.store.history_version import EXTENSION
 from companion.store.models import utcnow
 from tests.helpers import fresh_client, save, start_play, upload
 
@@ -22,9 +22,17 @@ WRITES = ("score", "score", "correct", "delete", "restore", "purge", "import")
 
 
 def pages(client) -> dict[str, str]:
-    """Every statistics page as served (the roster, each player's page, each game's page)."""
+    """Every statistics page as served (the roster, each player's page, each game's page) and history pages."""
     roster = client.get("/players").get_data(as_text=True)
-    urls = ["/players", *sorted(set(re.findall(r'href="(/players/\d+)"', roster))), "/games/spyrium", "/games/spires"]
+    urls = [
+        "/players",
+        *sorted(set(re.findall(r'href="(/players/\d+)"', roster))),
+        "/games/spyrium",
+        "/games/spires",
+        "/history",
+        "/history?player=Ann",
+        "/history?game=spires",
+    ]
     served = {}
     for url in urls:
         response = client.get(url)
