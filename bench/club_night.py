@@ -14,8 +14,8 @@ of --steps keeps that size (25 devices: 5 plays). Of each table's devices one is
 counter once a second (POST /api/v1/plays/<id>/actions, {"action": "add", "field": "scroll_vp", "delta": ±1}, a
 Spires play of three players); every other device first opens the tracker page, then every 400 ms asks the
 tracker's sync check (GET /plays/<id>/live?since=<the version it shows>&log_waiting=<its log's newest entry>, with
-HX-Request: true, as templates/play/_tracker_body.html's hidden poller sends it) and, answered 200, takes the new
-version out of the answer's #play-version as htmx swaps it in. As htmx does, a tick that comes while the device's
+HX-Request: true, as templates/play/_tracker_body.html's hidden poller sends it) and, answered with something,
+takes the new version out of the answer's #play-version as htmx swaps it in. As htmx does, a tick that comes while the device's
 previous check is still on its way is dropped (counted as "skipped"), and so is a tap: so latencies are those of
 the requests sent, and the skipped column says how far the load fell behind. Each device is one kept-alive
 HTTP/1.1 connection from an address of its own (127.1.x.y: the server's share per device, 24 connections, is per
@@ -23,9 +23,9 @@ address, as a club's phones each have theirs).
 
 The client runs in its own processes (--clients, default 1; plays are dealt out between them), raw HTTP over
 asyncio streams (the standard library only). For each step it prints the latency percentiles (p50, p95, p99) of
-the sync checks and the taps, "new" (the share of sync checks answered 200: something had changed, so every
-counter, the scoreboard and the log came back, where a 204 is one small query), "seen" (from a tap's sending to a following device holding its version: what a
-table waits for), answers per second, errors (any status but 200/204, a refused or dropped connection, no answer
+the sync checks and the taps, "new" (the share of sync checks that brought something: every counter, the
+scoreboard and the log came back, where "nothing new" is an empty 200 from one small query), "seen" (from a tap's sending to a following device holding its version: what a
+table waits for), answers per second, errors (any status but 200, a refused or dropped connection, no answer
 within 10 s) and the CPU the server and the client used (100% = one core), then says at which step p95 passes
 500 ms. Figures are for this machine: compare them between runs on one machine, or read them against
 bench/server_rate.py's baseline (a bare Flask app on the same waitress settings) measured beside them.
@@ -259,7 +259,7 @@ class Follower:
         if counted:
             samples.answers += 1
             samples.sync.append(now - sent)
-        if answer.status == 204:
+        if answer.status == 200 and not answer.body:  # nothing new
             return
         shown = tracker_fields(answer.body) if answer.status == 200 else None
         if shown is None:

@@ -8,7 +8,7 @@ turns with its baseline, so that a moment of a noisy machine weighs on both):
   the write under the play's claim, its Change row, the counters it changed, the scoreboard, undo and the log's one
   new entry) and, for comparison, from a device that sent no version (every counter redrawn); ratios to the minimal
   endpoint (issue 10 asks for at most 3x);
-- the tracker's sync check when nothing changed (a 204 from one small query), as a ratio to the static GET.
+- the tracker's sync check when nothing changed (an empty 200 from one small query), as a ratio to the static GET.
 Ratios, not seconds, are what to compare between machines. --quick takes a few of each (QUICK_TAPS) and asserts
 no time: tests/bench/test_bench_quick.py runs it so that this script never rots.
 """
@@ -143,7 +143,7 @@ def measure(taps: int = FULL_TAPS) -> None:
             print(f"Spires, {players} players: tap {tap}, every counter redrawn {every}, full tracker page {full}")
             check = f"{location}/live?since={versions[url]}"
             unchanged = against_static(lambda check=check: client.get(check, headers=headers).close())
-            print(f"  sync check, nothing new (204): {unchanged}")
+            print(f"  sync check, nothing new (empty 200): {unchanged}")
         for players in (2, 4):
             _location, url = start_play(client, "spqf", players)
             tokens = against_minimal(lambda url=url: tap_back_and_forth(url, "vp_tokens"))

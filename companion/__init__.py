@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from companion.calculator import views as calculator
     from companion.data import views as data
     from companion.history import views as history
+    from companion.play import sync_check
     from companion.play import views as plays
     from companion.printing import views as sheets
     from companion.stats import views as stats
@@ -58,5 +59,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(stats.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(data.bp)
+    sync_check.init_app(app)
     logs.init_app(app)
     return app

@@ -12,14 +12,14 @@ from companion.data import createplay
 from companion.games import get_game
 from companion.games.base import Game, InputErrors, name_key, nul_errors
 from companion.games.live import Context, validate_start
-from companion.play import facts
+from companion.play import facts, sync_check
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
 from companion.play.standing import stand
 from companion.printing.pdf import render_pdf
 from companion.store import play_log, records
 from companion.store.db import get_session
-from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, saved_id
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, LOCATION_MAX, Play, saved_id
 from companion.web.forms import (
     SeatRow,
     colour_errors,
@@ -43,7 +43,7 @@ bp.add_app_template_global(facts.where_and_how_long)
 
 # The form field every tracker request carries (templates/play/_tracker_body.html): the play's version as the
 # device shows it, so an answer can be just what changed, and a sync check "nothing new" in one small query.
-SINCE = "since"
+SINCE = sync_check.SINCE
 # The form field of the newest log entry (a Change id) a tracker shows (templates/play/_play_log.html): an
 # answer adds only the entries after it to the device's "What happened".
 LOG_AFTER = "log_after"
@@ -301,10 +301,7 @@ def _act_on_counter(play: Play, path: str, seat: int | None) -> records.Acted | 
 
 def _known_version() -> int | None:
     """The play version the device showed when it sent this request (the tracker's sync field), if it said."""
-    try:
-        return int(request.values.get(SINCE, ""))
-    except ValueError:
-        return None
+    return sync_check.known_version(request.values.get(SINCE))
 
 
 def _changed_scopes(play: Play, acted: records.Acted | None) -> set[int | str] | None:
@@ -438,16 +435,12 @@ def join(play_id: int) -> Response:
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/live")
 def live(play_id: int) -> Response:
-    """The tracker's sync check: 204 when the play is as the device shows it (one small query), else every counter's
-    saved value, the scoreboard, the game's live pieces and the log's new entries, with the version they show; what
-    the new entries said to the table (an undo, the end begun) is said in the notice."""
-    known = _known_version()
-    if (
-        known is not None
-        and is_fragment_request()
-        and (records.play_version(get_session(), play_id) == (known, IN_PROGRESS))
-    ):
-        return make_response("", 204)
+    """The tracker's sync check: an empty 200 when the play is as the device shows it (one small query; mostly
+    answered before the app by companion/play/sync_check.py), else every counter's saved value, the scoreboard, the
+    game's live pieces and the log's new entries, with the version they show; what the new entries said to the table
+    (an undo, the end begun) is said in the notice."""
+    if is_fragment_request() and sync_check.is_nothing_new(get_session().connection(), play_id, _known_version()):
+        return make_response("", 200)
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished

@@ -39,7 +39,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,7 @@ from flask import (
     session,
     url_for,
 )
+from itsdangerous import BadSignature
 from werkzeug.exceptions import BadHost, Forbidden, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -84,6 +85,13 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
 )
 
 ACCESS_CODE = "COMPANION_ACCESS_CODE"
@@ -369,11 +377,8 @@ def check_csrf() -> None:
 
 def add_security_headers(response: Response) -> Response:
     """Content-Security-Policy and friends on every response."""
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    for name, value in SECURITY_HEADERS:
+        response.headers.setdefault(name, value)
     return response
 
 
@@ -471,11 +476,29 @@ def codes_match(sent: str, code: str) -> bool:
     return hmac.compare_digest(hashlib.sha256(sent.encode()).digest(), hashlib.sha256(code.encode()).digest())
 
 
-def access_mark(code: str) -> str:
+def access_mark(code: str, app: Flask | None = None) -> str:
     """What the session keeps once the code was right: tied to this code and secret key, so a new code locks out."""
-    key = current_app.config["SECRET_KEY"]
+    key = (app or current_app).config["SECRET_KEY"]
     key = key if isinstance(key, bytes) else str(key).encode()
     return hmac.new(key, b"companion-access\0" + code.encode(), hashlib.sha256).hexdigest()
+
+
+def cookie_has_access(app: Flask, cookies: Mapping[str, str]) -> bool:
+    """Outside a request (companion/play/sync_check.py): whether the session cookie holds the current code's mark,
+    read as Flask's own session interface reads it (signed with the secret key, no older than the session's life)."""
+    code = str(app.config.get(ACCESS_CODE) or "").strip()
+    if not code:
+        return True
+    serializer = getattr(app.session_interface, "get_signing_serializer", lambda _app: None)(app)
+    sent = cookies.get(app.config["SESSION_COOKIE_NAME"])
+    if serializer is None or not sent:
+        return False
+    try:
+        data = serializer.loads(sent, max_age=int(app.permanent_session_lifetime.total_seconds()))
+    except BadSignature:
+        return False
+    mark = str(data.get(ACCESS_SESSION_KEY, "")) if isinstance(data, dict) else ""
+    return hmac.compare_digest(mark.encode(), access_mark(code, app).encode())
 
 
 def has_access(code: str) -> bool:

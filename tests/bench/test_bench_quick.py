@@ -53,7 +53,7 @@ def test_taps_quick(capsys) -> None:
     for players in (2, 4):
         assert any(line.startswith(f"Spires, {players} players: tap ") and "x minimal" in line for line in lines)
         assert any(line.startswith(f"SPQF, {players} players: VP tokens tap ") for line in lines)
-    assert sum("sync check, nothing new (204):" in line for line in lines) == 2
+    assert sum("sync check, nothing new (empty 200):" in line for line in lines) == 2
 
 
 def test_resource_sets_quick(capsys) -> None:

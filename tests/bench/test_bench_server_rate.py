@@ -50,7 +50,7 @@ def test_the_quick_server_rate_runs(capsys) -> None:
     cases = [line[:28].strip() for line in lines[1:]]
     assert cases == [
         "(a) hello",
-        "(a') hello's 204",
+        "(a') hello's empty 200",
         "(b) sync, nothing new",
         "(b) sync, access code set",
         "(c) tap through the API",

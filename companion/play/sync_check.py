@@ -1,0 +1,116 @@
+"""The tracker's "nothing new" answered before Flask's request machinery (issue 21).
+
+Every device at a table asks every 400 ms whether the play changed (companion/play/views.py `live`); nearly every
+answer is "nothing new". This WSGI middleware answers those alone, with one small query, and hands every other
+request to the app unchanged. It answers only where the app would answer the same: a GET of /plays/<id>/live from
+htmx (not boosted, not a history restore) that carries the version the device shows, on a database at the app's
+schema, with a Host header the app accepts and, when an access code is set, a session cookie holding its mark; the
+play in progress at that version. Anything else, a database that fails included, goes through the app.
+
+"Nothing new" is an empty 200 with Content-Length 0 rather than a 204: waitress closes the connection after every
+answer it sends without a Content-Length, a 204 included, so each device would connect again four times a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import parse_qsl
+
+from flask import Flask
+from sqlalchemy import Connection
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.exceptions import SecurityError
+from werkzeug.http import parse_cookie
+from werkzeug.wsgi import get_host
+
+from companion.store import records
+from companion.store.models import IN_PROGRESS
+from companion.web import security
+
+PREFIX = "/plays/"
+SUFFIX = "/live"
+LARGEST_ID = 2147483647  # the route's converter: int(max=2147483647)
+SINCE = "since"
+NOTHING_NEW_HEADERS = [
+    ("Content-Type", "text/html; charset=utf-8"),
+    ("Content-Length", "0"),
+    ("Vary", "Cookie"),
+    *security.SECURITY_HEADERS,
+]
+
+
+def init_app(app: Flask) -> None:
+    """Answer the sync check's "nothing new" in front of the app (call after security.init_app's proxy wrapper)."""
+    app.wsgi_app = NothingNew(app, app.wsgi_app)  # type: ignore[method-assign]
+
+
+def known_version(text: str | None) -> int | None:
+    """The play version a device says it shows (the tracker's `since` field), if it is a number."""
+    try:
+        return int(text or "")
+    except ValueError:
+        return None
+
+
+def is_nothing_new(connection: Connection, play_id: int, since: int | None) -> bool:
+    """Whether a play is in progress at exactly the version the device shows: the one small query."""
+    return since is not None and records.play_version(connection, play_id) == (since, IN_PROGRESS)
+
+
+class NothingNew:
+    """WSGI middleware: the sync check's "nothing new" without routing, sessions, hooks or templates."""
+
+    def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]):
+        """Wrap the app's WSGI callable; the app's settings and engine are read on each request."""
+        self.app = app
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        """Answer "nothing new" when it is safe and true, else run the app."""
+        play_id = self.play_asked(environ)
+        if play_id is not None and self.may_answer(environ) and self.unchanged(environ, play_id):
+            start_response("200 OK", list(NOTHING_NEW_HEADERS))
+            return [b""]
+        return self.wsgi_app(environ, start_response)
+
+    @staticmethod
+    def play_asked(environ: dict[str, Any]) -> int | None:
+        """The play id of an htmx sync check (GET /plays/<id>/live), or None for any other request."""
+        path = environ.get("PATH_INFO", "")
+        if environ.get("REQUEST_METHOD") != "GET" or not (path.startswith(PREFIX) and path.endswith(SUFFIX)):
+            return None
+        if environ.get("HTTP_HX_REQUEST") != "true":
+            return None
+        if "true" in (environ.get("HTTP_HX_BOOSTED"), environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST")):
+            return None
+        digits = path[len(PREFIX) : -len(SUFFIX)]
+        # As the route's int converter reads it: plain digits without a leading zero (Flask's 404 answers the rest).
+        if not digits.isascii() or not digits.isdigit() or digits.startswith("0") or int(digits) > LARGEST_ID:
+            return None
+        return int(digits)
+
+    def may_answer(self, environ: dict[str, Any]) -> bool:
+        """Whether the app would let this request through: schema current, Host accepted, access code given."""
+        app = self.app
+        if app.extensions.get("db_outdated"):
+            return False
+        try:
+            host = get_host(environ, app.config.get("TRUSTED_HOSTS"))
+        except SecurityError:
+            return False
+        if not security.is_wellformed_host(host):
+            return False
+        return security.cookie_has_access(app, parse_cookie(environ.get("HTTP_COOKIE", "")))
+
+    def unchanged(self, environ: dict[str, Any], play_id: int) -> bool:
+        """Whether the play is as the device shows it; a database that fails leaves the answer to the app."""
+        query = parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)
+        since = known_version(next((value for name, value in query if name == SINCE), None))
+        if since is None:
+            return False
+        try:
+            with self.app.extensions["db_engine"].connect() as connection:
+                return is_nothing_new(connection, play_id, since)
+        except SQLAlchemyError:
+            return False
