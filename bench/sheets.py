@@ -34,6 +34,7 @@ from companion import create_app
 from companion.printing import report
 from companion.printing.pdf import CACHE_EXTENSION
 from companion.store.history_filter import HistoryFilter, filtered_plays
+from companion.store.models import ReportJob
 
 QUICK_PLAYS = 20
 
@@ -85,11 +86,15 @@ def measure(plays: int, turns: int, sheet_turns: int | None = None) -> None:
 
             def whole_report() -> None:
                 """The report of every play, as its background thread makes it."""
-                # A job the app does not hold is one nobody can fetch any more: _make_report drops it unmade.
-                job = report.ReportJob(uuid.uuid4().hex, "")
-                report.report_jobs(app).add(job)
-                report._make_report(app, job, HistoryFilter())
-                assert job.pdf and job.done == len(rows), job.error
+                # A job without its row is one nobody can fetch any more: _make_report drops it unmade.
+                job_id = uuid.uuid4().hex
+                with Session(engine) as session:
+                    session.add(ReportJob(id=job_id, description=""))
+                    session.commit()
+                report._make_report(app, job_id, HistoryFilter())
+                with Session(engine) as session:
+                    made = report.job_state(session, job_id)
+                    assert made is not None and made.ready and made.done == len(rows), made
 
             def bare_pass() -> None:
                 """One WeasyPrint pass of the same rows, no stylesheet."""

@@ -8,37 +8,43 @@ wins, never for an average or a best.
 WeasyPrint lays out 1,000 plays in some seconds (bench/sheets.py), too long to keep a request, and a person waiting
 that long wants to see it move. So the report is made in the background (start_report: a thread with its own app
 context and database session) while a small page asks every second how far it got, then offers the download.
+The job is a row of the database (models.ReportJob), so whichever app server the page asks answers it: a club
+with several servers behind one address needs no sticky sessions. The server making it writes the row after each
+part; a row it stopped writing for HEARTBEAT_STALE_SECONDS says its server stopped.
 
 Progress is counted in plays: the table is laid out in parts of PART_ROWS plays, each part a WeasyPrint document.
 A part's last page is dropped and its plays laid out again at the start of the next part (each row's anchor says
 which page it landed on), so the parts join into one PDF with every page full, and the page numbers run on.
-Jobs live in the app's memory (one process: waitress threads), the newest KEEP_JOBS of them for KEEP_SECONDS.
+The database keeps the newest KEEP_JOBS jobs, each for KEEP_SECONDS.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 import uuid
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, cast
 
 from flask import Flask, render_template
 from markupsafe import Markup
-from sqlmodel import Session
+from sqlalchemy import select as core_select  # typed for more columns than sqlmodel's select (4)
+from sqlmodel import Session, col, delete, select, update
 
 from companion.games import game_name
 from companion.games.base import name_key
-from companion.games.wording import day, duration, percent, plural
+from companion.games.wording import day, duration, percent, plural, utc
 from companion.play import facts
 from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
 from companion.stats import figures
 from companion.stats.charts import Bar, BarGroup, bar_chart
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
-from companion.store.models import Play, saved_id, utcnow
+from companion.store.models import Play, ReportJob, saved_id, utcnow
 from companion.store.statistics import CountedSeat, group_plays, rate
 
 # The most plays one report holds (the newest ones); a narrower filter reaches the others.
@@ -50,9 +56,14 @@ PART_ROWS = 150
 SLACK_ROWS = 4
 # Players and games shown in the charts: the bars keep a readable height on the page.
 CHART_BARS = 12
+# The jobs the database keeps (for every server), the newest first, each for KEEP_SECONDS.
 KEEP_JOBS = 8
 KEEP_SECONDS = 15 * 60
-JOBS_EXTENSION = "companion_reports"
+# The server making a report writes its row at least this often (a part laid out, or its turn awaited); a row
+# older than HEARTBEAT_STALE_SECONDS is a job whose server stopped.
+HEARTBEAT_EVERY_SECONDS = 5
+HEARTBEAT_STALE_SECONDS = 60
+RENDERING_EXTENSION = "companion_report_rendering"
 ROW_ANCHOR = "play-row-"
 
 log = logging.getLogger(__name__)
@@ -211,112 +222,160 @@ def report_charts(players: Sequence[PlayerLine], games: Sequence[tuple[str, int]
     return charts
 
 
-@dataclass
-class ReportJob:
-    """A report being made: how far it got (plays laid out of the total), then the PDF or what went wrong."""
+# What a job's row says when the server making it stopped (restarted, killed) before it was done.
+STOPPED = "The server making this report stopped before it was done. Make it again from the history."
+FAILED = "The report could not be made. Try again; if it fails again, narrow the filter."
+
+
+@dataclass(frozen=True)
+class JobState:
+    """A report job as its progress page shows it (its row without the PDF): how far it got, then whether the PDF
+    is ready or what went wrong."""
 
     id: str
     description: str
-    total: int | None = None
-    matched: int = 0
-    done: int = 0
-    pdf: bytes | None = None
-    error: str | None = None
-    started: float = field(default_factory=time.monotonic)
+    total: int | None
+    matched: int
+    done: int
+    ready: bool
+    error: str | None
 
     @property
     def finished(self) -> bool:
         """True once the PDF is made or the report failed."""
-        return self.pdf is not None or self.error is not None
+        return self.ready or self.error is not None
 
 
-class ReportJobs:
-    """The app's report jobs: the newest KEEP_JOBS, each kept KEEP_SECONDS; one report rendered at a time."""
-
-    def __init__(self) -> None:
-        self._jobs: OrderedDict[str, ReportJob] = OrderedDict()
-        self._lock = threading.Lock()
-        # The machine may have 2 cores and a table to serve: reports take turns rather than share them.
-        self.rendering = threading.Lock()
-
-    def add(self, job: ReportJob) -> None:
-        """Keep a new job, forgetting the oldest and the expired ones."""
-        with self._lock:
-            self._jobs[job.id] = job
-            now = time.monotonic()
-            for key in [key for key, old in self._jobs.items() if now - old.started > KEEP_SECONDS]:
-                del self._jobs[key]
-            while len(self._jobs) > KEEP_JOBS:
-                self._jobs.popitem(last=False)
-
-    def unfinished(self, description: str) -> ReportJob | None:
-        """A job still being made for the same filter: asked again (a second tap, a reload), it is shown, not
-        started once more."""
-        with self._lock:
-            jobs = list(self._jobs.values())
-        return next((job for job in reversed(jobs) if job.description == description and not job.finished), None)
-
-    def get(self, job_id: str) -> ReportJob | None:
-        """The job with this id, unless it is unknown or expired."""
-        with self._lock:
-            job = self._jobs.get(job_id)
-        if job is None or time.monotonic() - job.started > KEEP_SECONDS:
-            return None
-        return job
+class JobGone(Exception):
+    """The job's row is no longer there (purged while it was made): nobody can fetch it, so it is not made."""
 
 
-def report_jobs(app: Flask) -> ReportJobs:
-    """The app's report jobs, made on first use."""
-    return cast(ReportJobs, app.extensions.setdefault(JOBS_EXTENSION, ReportJobs()))
+def job_state(session: Session, job_id: str) -> JobState | None:
+    """The job with this id as its progress page shows it (the PDF not read), unless it is unknown or expired; a
+    job whose server stopped beating says so."""
+    row = (
+        session.connection()
+        .execute(
+            core_select(
+                col(ReportJob.description),
+                col(ReportJob.total),
+                col(ReportJob.matched),
+                col(ReportJob.done),
+                col(ReportJob.pdf).is_not(None),
+                col(ReportJob.error),
+                col(ReportJob.started_at),
+                col(ReportJob.heartbeat_at),
+            ).where(col(ReportJob.id) == job_id)
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    description, total, matched, done, ready, error, started_at, heartbeat_at = row
+    now = utcnow()
+    if (now - utc(started_at)).total_seconds() > KEEP_SECONDS:
+        return None
+    if not ready and error is None and (now - utc(heartbeat_at)).total_seconds() > HEARTBEAT_STALE_SECONDS:
+        error = STOPPED
+    return JobState(job_id, description, total, matched, done, bool(ready), error)
 
 
-def start_report(app: Flask, flt: HistoryFilter) -> ReportJob:
-    """Start making the report of the plays the filter lets through, in a background thread; the job says how far."""
-    jobs = report_jobs(app)
-    running = jobs.unfinished(flt.describe())
-    if running is not None:
-        return running
-    job = ReportJob(uuid.uuid4().hex, flt.describe())
-    jobs.add(job)
-    thread = threading.Thread(target=_make_report, args=(app, job, flt), name=f"report-{job.id[:8]}", daemon=True)
+def job_pdf(session: Session, job_id: str) -> bytes | None:
+    """A finished job's PDF (None while it is made, or when there is none)."""
+    return session.exec(select(ReportJob.pdf).where(col(ReportJob.id) == job_id)).first()
+
+
+def purge_jobs(session: Session) -> None:
+    """Forget the jobs started more than KEEP_SECONDS ago, and all but the newest KEEP_JOBS."""
+    cutoff = utcnow() - timedelta(seconds=KEEP_SECONDS)
+    session.exec(delete(ReportJob).where(col(ReportJob.started_at) < cutoff))
+    newest = select(ReportJob.id).order_by(col(ReportJob.started_at).desc()).limit(KEEP_JOBS)
+    kept = list(session.exec(newest).all())
+    session.exec(delete(ReportJob).where(col(ReportJob.id).not_in(kept)))
+
+
+def start_report(app: Flask, session: Session, flt: HistoryFilter) -> JobState:
+    """Start making the report of the plays the filter lets through, in a background thread of this server; its
+    row in the database says how far it got, to whichever server is asked. A job still being made for the same
+    filter (a second tap, a reload, another device) is shown rather than started once more."""
+    purge_jobs(session)
+    description = flt.describe()
+    running = session.exec(
+        select(ReportJob.id)
+        .where(col(ReportJob.description) == description, col(ReportJob.pdf).is_(None), col(ReportJob.error).is_(None))
+        .order_by(col(ReportJob.started_at).desc())
+    ).all()
+    for job_id in running:
+        state = job_state(session, job_id)
+        if state is not None and not state.finished:
+            session.commit()
+            return state
+    job = ReportJob(id=uuid.uuid4().hex, description=description)
+    session.add(job)
+    session.commit()
+    thread = threading.Thread(target=_make_report, args=(app, job.id, flt), name=f"report-{job.id[:8]}", daemon=True)
     thread.start()
-    return job
+    return JobState(job.id, description, None, 0, 0, ready=False, error=None)
 
 
-def _make_report(app: Flask, job: ReportJob, flt: HistoryFilter) -> None:
+def _record(app: Flask, job_id: str, **values: Any) -> None:
+    """Write how far the job got (and that its server is still at it) in a short transaction of its own; JobGone
+    when its row was purged."""
+    with Session(app.extensions["db_engine"]) as session:
+        result = session.exec(
+            update(ReportJob).where(col(ReportJob.id) == job_id).values(heartbeat_at=utcnow(), **values)
+        )
+        session.commit()
+    if result.rowcount == 0:
+        raise JobGone(job_id)
+
+
+def rendering_lock(app: Flask) -> threading.Lock:
+    """This server's turn to render: the machine may have 2 cores and a table to serve, so its reports take turns."""
+    return cast(threading.Lock, app.extensions.setdefault(RENDERING_EXTENSION, threading.Lock()))
+
+
+def _make_report(app: Flask, job_id: str, flt: HistoryFilter) -> None:
     """Read the plays in a session of its own, then lay the report out part by part (the thread's body)."""
-    jobs = report_jobs(app)
     with app.app_context():
         try:
-            if jobs.get(job.id) is None:
-                return
             with Session(app.extensions["db_engine"]) as session:
-                job.matched = count_filtered(session, flt)
-                job.total = min(job.matched, REPORT_MAX_PLAYS)
+                matched = count_filtered(session, flt)
+                total = min(matched, REPORT_MAX_PLAYS)
+                _record(app, job_id, matched=matched, total=total)
                 plays = filtered_plays(session, flt, limit=REPORT_MAX_PLAYS)
                 rows = report_rows(plays)
                 players = player_lines(plays)
                 games = game_counts(plays)
-            with jobs.rendering:
-                # Forgotten while it waited its turn (newer reports pushed it out): nobody can fetch it any more.
-                if jobs.get(job.id) is None:
-                    return
+            lock = rendering_lock(app)
+            # Waiting its turn, the job still beats: another server reading its row knows this one is alive.
+            while not lock.acquire(timeout=HEARTBEAT_EVERY_SECONDS):
+                _record(app, job_id)
+            try:
+                _record(app, job_id)
+                job = JobState(job_id, flt.describe(), total, matched, 0, ready=False, error=None)
                 started = time.perf_counter()
-                job.pdf = render_report(job, rows, players, games, lambda done: setattr(job, "done", done))
-                log.info(
-                    "The history report %s is made: %d plays, %.0f ms",
-                    job.id,
-                    job.total,
-                    (time.perf_counter() - started) * 1000,
-                    extra={"job": "report"},
-                )
+                pdf = render_report(job, rows, players, games, lambda done: _record(app, job_id, done=done))
+                _record(app, job_id, pdf=pdf, done=total)
+            finally:
+                lock.release()
+            log.info(
+                "The history report %s is made: %d plays, %.0f ms",
+                job_id,
+                total,
+                (time.perf_counter() - started) * 1000,
+                extra={"job": "report"},
+            )
+        except JobGone:
+            log.info("The history report %s was forgotten before it was made", job_id, extra={"job": "report"})
         except Exception:
-            log.exception("The history report %s failed", job.id)
-            job.error = "The report could not be made. Try again; if it fails again, narrow the filter."
+            log.exception("The history report %s failed", job_id)
+            with contextlib.suppress(Exception):  # the database itself may be what failed: the row then goes stale
+                _record(app, job_id, error=FAILED)
 
 
 def render_report(
-    job: ReportJob,
+    job: JobState,
     rows: Sequence[ReportRow],
     players: Sequence[PlayerLine],
     games: Sequence[tuple[str, int]],

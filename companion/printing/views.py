@@ -15,7 +15,8 @@ from companion.games import get_game
 from companion.games.base import Game, Pad
 from companion.play.result_grid import Grid, result_grid
 from companion.printing.pdf import render_pdf
-from companion.printing.report import ReportJob, report_jobs, start_report
+from companion.printing.report import JobState, job_pdf, job_state, start_report
+from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter
 from companion.web.htmx import page_or_fragments
 
@@ -101,15 +102,15 @@ def pad(game_id: str) -> Response:
     return _pdf_response(pdf, f"{game.id}-pad-{query.players}-players.pdf")
 
 
-def _job(job_id: str) -> ReportJob:
+def _job(job_id: str) -> JobState:
     """The report job with this id, or 404 (unknown, or made too long ago: the history's link makes a new one)."""
-    job = report_jobs(current_app._get_current_object()).get(job_id)  # type: ignore[attr-defined]
+    job = job_state(get_session(), job_id)
     if job is None:
         abort(404, description="That report is no longer here: make it again from the history.")
     return job
 
 
-def _progress(job: ReportJob, status: int = 200) -> Response:
+def _progress(job: JobState, status: int = 200) -> Response:
     """The report's progress: the whole page, or for htmx's poll the status fragment alone."""
     return page_or_fragments("printing/report_progress.html", ("printing/_report_status.html",), status=status, job=job)
 
@@ -121,7 +122,7 @@ def report() -> Response:
     flt, errors = HistoryFilter.from_args(request.args)
     if errors:
         abort(422, description=" ".join(errors.values()))
-    job = start_report(current_app._get_current_object(), flt)  # type: ignore[attr-defined]
+    job = start_report(current_app._get_current_object(), get_session(), flt)  # type: ignore[attr-defined]
     return _progress(job, status=202)
 
 
@@ -135,8 +136,9 @@ def report_status(job_id: str) -> Response:
 def report_file(job_id: str) -> BaseResponse:
     """A finished report's PDF; its progress page while it is still being made."""
     job = _job(job_id)
-    if job.pdf is None:
+    pdf = job_pdf(get_session(), job.id) if job.ready else None
+    if pdf is None:
         return redirect(url_for("sheets.report_status", job_id=job.id), code=303)
-    response = _pdf_response(job.pdf, "history-report.pdf")
+    response = _pdf_response(pdf, "history-report.pdf")
     response.headers["Content-Disposition"] = 'attachment; filename="history-report.pdf"'
     return response

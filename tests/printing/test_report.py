@@ -6,18 +6,20 @@ from __future__ import annotations
 import io
 import re
 import time
-from datetime import UTC, datetime
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from pypdf import PdfReader
 from sqlmodel import Session
 
 from bench.seed import seed_plays
+from companion import create_app
 from companion.printing import report
-from companion.printing.report import ReportJob, report_jobs
 from companion.store.history_filter import HistoryFilter
-from companion.store.models import Play
-from tests.helpers import SPIRES, SPIRES_SOLO, SPQF
+from companion.store.models import Play, ReportJob
+from tests.helpers import SPIRES, SPIRES_SOLO, SPQF, csrf_client, postgres_url
 
 # Kept before any test replaces it.
 REAL_MAKE_REPORT = report._make_report
@@ -140,36 +142,101 @@ def test_a_bad_filter_is_refused_with_its_message(client, query: str, message: s
     assert message in response.get_data(as_text=True)
 
 
+def add_job(app, **values) -> ReportJob:
+    """A job row as a server making it would have written it."""
+    job = ReportJob(**{"id": uuid.uuid4().hex, "description": "", **values})
+    with Session(app.extensions["db_engine"]) as session:
+        session.add(job)
+        session.commit()
+        session.refresh(job)
+    return job
+
+
 def test_unknown_and_unfinished_reports(app, client) -> None:
     assert client.get(f"/history/report/{'0' * 32}").status_code == 404
     assert client.get(f"/history/report/{'0' * 32}.pdf").status_code == 404
-    job = ReportJob("a" * 32, "", total=10, done=4)
-    report_jobs(app).add(job)
+    job = add_job(app, total=10, done=4)
     waiting = client.htmx("GET", f"/history/report/{job.id}").get_data(as_text=True)
     assert "Rendering… 4 of 10 plays" in waiting and 'hx-trigger="every 1s"' in waiting
     assert '<progress max="10" value="4">' in waiting
     early = client.get(f"/history/report/{job.id}.pdf")
     assert early.status_code == 303 and early.headers["Location"].endswith(f"/history/report/{job.id}")
-    job.error = "The report could not be made."
-    failed = client.htmx("GET", f"/history/report/{job.id}").get_data(as_text=True)
-    assert "could not be made" in failed and "hx-trigger" not in failed
+    failed = add_job(app, error="The report could not be made.")
+    html = client.htmx("GET", f"/history/report/{failed.id}").get_data(as_text=True)
+    assert "could not be made" in html and "hx-trigger" not in html
+    expired = add_job(app, pdf=b"%PDF", started_at=datetime.now(UTC) - timedelta(seconds=report.KEEP_SECONDS + 1))
+    assert client.get(f"/history/report/{expired.id}").status_code == 404
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_job_whose_server_stopped_says_so_and_is_made_again(app, client, monkeypatch, htmx) -> None:
+    """A server killed while it made a report leaves a row that stops moving: past HEARTBEAT_STALE_SECONDS the page
+    says so and stops asking, and the same filter asked again starts a new job rather than wait for it."""
+    monkeypatch.setattr(report, "_make_report", lambda *_args: None)
+    first = job_id(client.get("/history/report.pdf?game=spires").get_data(as_text=True))
+    with Session(app.extensions["db_engine"]) as session:
+        row = session.get(ReportJob, first)
+        row.total, row.done = 40, 10
+        row.heartbeat_at = datetime.now(UTC) - timedelta(seconds=report.HEARTBEAT_STALE_SECONDS + 1)
+        session.add(row)
+        session.commit()
+    answer = client.htmx("GET", f"/history/report/{first}") if htmx else client.get(f"/history/report/{first}")
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and ("<html" in html) is not htmx
+    assert report.STOPPED in html and "hx-trigger" not in html
+    again = job_id(client.get("/history/report.pdf?game=spires").get_data(as_text=True))
+    assert again != first
 
 
 def test_asked_again_while_it_is_made_the_same_report_is_shown(app, client, monkeypatch) -> None:
-    """A second tap or a reload starts no second thread for the same filter; a report pushed out of the kept jobs
+    """A second tap or a reload starts no second thread for the same filter; a report purged from the kept jobs
     while it waited is never rendered."""
     started: list[str] = []
-    monkeypatch.setattr(report, "_make_report", lambda _app, job, _flt: started.append(job.id))
+    monkeypatch.setattr(report, "_make_report", lambda _app, job, _flt: started.append(job))
     first = job_id(client.get("/history/report.pdf?game=spires").get_data(as_text=True))
     again = job_id(client.get("/history/report.pdf?game=spires").get_data(as_text=True))
     other = job_id(client.get("/history/report.pdf?game=spqf").get_data(as_text=True))
-    assert first == again != other and len(started) == 2
+    assert first == again != other and started == [first, other]
 
     rendered: list[str] = []
     monkeypatch.setattr(report, "render_report", lambda job, *_args: rendered.append(job.id) or b"%PDF")
-    forgotten = ReportJob("f" * 32, "forgotten")  # never kept, as a job pushed out is no longer
-    REAL_MAKE_REPORT(app, forgotten, HistoryFilter())
-    assert rendered == [] and forgotten.pdf is None
+    REAL_MAKE_REPORT(app, "f" * 32, HistoryFilter())  # no row: purged, or never written
+    assert rendered == []
+    # The database keeps the newest KEEP_JOBS: older ones are forgotten as new ones start.
+    for game in ("spyrium", "speros", *[f"spires&player=p{n}" for n in range(report.KEEP_JOBS)]):
+        client.get(f"/history/report.pdf?game={game}")
+    assert client.get(f"/history/report/{first}").status_code == 404
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def club_database(request, tmp_path) -> Iterator[str]:
+    """One database for two app servers: a SQLite file, or a throwaway PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'club.sqlite'}"
+        return
+    urls = postgres_url()
+    yield next(urls)
+    next(urls, None)
+
+
+def test_a_report_started_on_one_server_is_served_by_another(club_database) -> None:
+    """Two app servers on one database: the report started through the first is followed and downloaded through
+    the second, which never made it."""
+    first, second = (create_app({"TESTING": True, "SECRET_KEY": "club", "DATABASE_URL": club_database}) for _ in "ab")
+    try:
+        starter, follower = csrf_client(first), csrf_client(second)
+        save(starter, "spires", SPIRES, day="2026-11-20")
+        save(follower, "spqf", SPQF, day="2026-11-21")
+        job = job_id(starter.get("/history/report.pdf?player=bob").get_data(as_text=True))
+        assert "The report is ready: 2 plays." in wait_for(follower, job)
+        assert report.RENDERING_EXTENSION not in second.extensions  # the second made nothing
+        download = follower.get(f"/history/report/{job}.pdf")
+        assert download.status_code == 200 and download.headers["Content-Type"] == "application/pdf"
+        text = pdf_text(download.data)
+        assert "Plays: with bob" in text and "20 Nov 2026 Spires Bob 62 · Ann 43 ★ Bob" in text.splitlines()
+    finally:
+        for app in (first, second):
+            app.extensions["db_engine"].dispose()
 
 
 def test_the_parts_join_into_one_report_without_short_pages(app, client, monkeypatch) -> None:
