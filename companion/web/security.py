@@ -29,6 +29,7 @@ unsafe request under /api/ must be sent as application/json (415 otherwise), whi
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import ipaddress
@@ -103,6 +104,9 @@ IMPORT_ENDPOINT = "data.import_page"
 # Endpoints reachable without the code: the access page itself and the static files it needs.
 OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static"}
 LIMITER_EXTENSION = "companion_access_limiter"
+# Session cookies found to hold the code's mark (cookie_has_access), at most this many.
+ACCESS_COOKIES_EXTENSION = "companion_access_cookies"
+ACCESS_COOKIES_KEPT = 4096
 DEFAULT_MAX_TRIES = 5
 DEFAULT_WINDOW_SECONDS = 60.0
 # Wrong codes from every address together within the window: 30 addresses guessing at once get 20 tries, not 150.
@@ -479,26 +483,48 @@ def codes_match(sent: str, code: str) -> bool:
 def access_mark(code: str, app: Flask | None = None) -> str:
     """What the session keeps once the code was right: tied to this code and secret key, so a new code locks out."""
     key = (app or current_app).config["SECRET_KEY"]
-    key = key if isinstance(key, bytes) else str(key).encode()
+    return _mark(key if isinstance(key, bytes) else str(key).encode(), code)
+
+
+@functools.lru_cache(maxsize=8)
+def _mark(key: bytes, code: str) -> str:
+    """The mark of a code under a secret key (asked on every request behind the code: worked out once)."""
     return hmac.new(key, b"companion-access\0" + code.encode(), hashlib.sha256).hexdigest()
 
 
 def cookie_has_access(app: Flask, cookies: Mapping[str, str]) -> bool:
     """Outside a request (companion/play/sync_check.py): whether the session cookie holds the current code's mark,
-    read as Flask's own session interface reads it (signed with the secret key, no older than the session's life)."""
+    read as Flask's own session interface reads it (signed with the secret key, no older than the session's life).
+
+    A cookie found to hold the mark is remembered with the time it was signed: a device asks 2.5 times a second
+    with the same cookie, and its signature is checked once (the mark in the key: a new code or key finds none).
+    """
     code = str(app.config.get(ACCESS_CODE) or "").strip()
     if not code:
         return True
-    serializer = getattr(app.session_interface, "get_signing_serializer", lambda _app: None)(app)
     sent = cookies.get(app.config["SESSION_COOKIE_NAME"])
-    if serializer is None or not sent:
+    if not sent:
+        return False
+    mark = access_mark(code, app)
+    max_age = int(app.permanent_session_lifetime.total_seconds())
+    known: dict[tuple[str, str], float] = app.extensions.setdefault(ACCESS_COOKIES_EXTENSION, {})
+    signed = known.get((sent, mark))
+    if signed is not None and time.time() - signed <= max_age:
+        return True
+    serializer = getattr(app.session_interface, "get_signing_serializer", lambda _app: None)(app)
+    if serializer is None:
         return False
     try:
-        data = serializer.loads(sent, max_age=int(app.permanent_session_lifetime.total_seconds()))
+        data, signed_at = serializer.loads(sent, max_age=max_age, return_timestamp=True)
     except BadSignature:
         return False
-    mark = str(data.get(ACCESS_SESSION_KEY, "")) if isinstance(data, dict) else ""
-    return hmac.compare_digest(mark.encode(), access_mark(code, app).encode())
+    held = str(data.get(ACCESS_SESSION_KEY, "")) if isinstance(data, dict) else ""
+    if not hmac.compare_digest(held.encode(), mark.encode()):
+        return False
+    if len(known) >= ACCESS_COOKIES_KEPT:
+        known.clear()  # bounded: a crowd of devices only costs each its one check again
+    known[(sent, mark)] = signed_at.timestamp()
+    return True
 
 
 def has_access(code: str) -> bool:
