@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
 
 from companion.data import createplay
 from companion.games import get_game
@@ -15,11 +15,12 @@ from companion.games.live import Context, validate_start
 from companion.play import facts, sync_check
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
+from companion.play.shared_answers import shared_answers
 from companion.play.standing import stand
 from companion.printing.pdf import render_pdf
 from companion.store import play_log, records
 from companion.store.db import get_session
-from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, LOCATION_MAX, Play, saved_id
+from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, saved_id
 from companion.web.forms import (
     SeatRow,
     colour_errors,
@@ -438,9 +439,16 @@ def live(play_id: int) -> Response:
     """The tracker's sync check: an empty 200 when the play is as the device shows it (one small query; mostly
     answered before the app by companion/play/sync_check.py), else every counter's saved value, the scoreboard, the
     game's live pieces and the log's new entries, with the version they show; what the new entries said to the table
-    (an undo, the end begun) is said in the notice."""
-    if is_fragment_request() and sync_check.is_nothing_new(get_session().connection(), play_id, _known_version()):
-        return make_response("", 200)
+    (an undo, the end begun) is said in the notice. That answer is drawn once per version and log position and
+    copied to every device that asks the same (play/shared_answers.py)."""
+    answers = shared_answers(current_app._get_current_object())  # type: ignore[attr-defined]
+    if is_fragment_request():
+        saved = records.play_version(get_session().connection(), play_id)
+        if saved is not None and saved[1] == IN_PROGRESS:
+            if saved[0] == _known_version():
+                return make_response("", 200)
+            if (kept := answers.get((play_id, saved[0], *_known_log_entry()))) is not None:
+                return kept
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
@@ -449,7 +457,10 @@ def live(play_id: int) -> Response:
     # back: ...") is said here as on the device that made them; a plain tap said nothing and leaves the notice be.
     if context["log_news"] is not None and (said := play_log.news_said(get_session(), context["log_news"])):
         context["notice"] = said
-    return page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
+    response = page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
+    if is_fragment_request() and play.status == IN_PROGRESS:
+        answers.keep((play_id, play.version, *_known_log_entry()), response)
+    return response
 
 
 def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:

@@ -1,0 +1,65 @@
+"""The sync check's "something new", drawn once per play version for every device that asks the same (issue 21).
+
+A tap on one device moves the play's version on, and within 400 ms each other device at the table asks for what
+changed: the same counters, scoreboard and log news, drawn from the same saved play. So each server draws that
+answer once per (play, version, the log entry the device shows) and gives the others a copy. A version is never
+reused (every write to a play moves it on), so a kept answer is never out of date.
+
+The answer carries this session's CSRF token (the Undo form's hidden field): it is kept with a placeholder where
+the token was, and every device gets its own token put back.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from typing import cast
+
+from flask import Flask, Response, make_response
+
+from companion.web.security import csrf_token
+
+EXTENSION = "companion_shared_answers"
+# Plays followed at once on one server, a few log positions each: a club night's 40 tables fit many times over.
+KEPT = 256
+
+AnswerKey = tuple[int, int, int | None, bool]
+
+
+class SharedAnswers:
+    """A server's newest sync-check answers by (play id, version, log entry shown, log panel opened)."""
+
+    def __init__(self) -> None:
+        self._answers: OrderedDict[AnswerKey, tuple[bytes, int, list[tuple[str, str]]]] = OrderedDict()
+        self._lock = threading.Lock()
+        # Stands in for the session's token in a kept answer; random, so no drawn text can hold it by chance.
+        self.placeholder = secrets.token_hex(16).encode()
+
+    def get(self, key: AnswerKey) -> Response | None:
+        """A copy of the kept answer, with this session's token; None when none is kept."""
+        with self._lock:
+            kept = self._answers.get(key)
+            if kept is not None:
+                self._answers.move_to_end(key)
+        if kept is None:
+            return None
+        body, status, headers = kept
+        response = make_response(body.replace(self.placeholder, csrf_token().encode()), status)
+        response.headers.update(headers)
+        return response
+
+    def keep(self, key: AnswerKey, response: Response) -> None:
+        """Keep a drawn answer (its body with the token taken out, its status and content headers)."""
+        body = response.get_data().replace(csrf_token().encode(), self.placeholder)
+        headers = [(name, value) for name, value in response.headers.items() if name.lower().startswith("content-t")]
+        with self._lock:
+            self._answers[key] = (body, response.status_code, headers)
+            self._answers.move_to_end(key)
+            while len(self._answers) > KEPT:
+                self._answers.popitem(last=False)
+
+
+def shared_answers(app: Flask) -> SharedAnswers:
+    """The server's kept answers, made on first use."""
+    return cast(SharedAnswers, app.extensions.setdefault(EXTENSION, SharedAnswers()))

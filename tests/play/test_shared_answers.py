@@ -1,0 +1,93 @@
+"""The sync check's "something new" drawn once per play version and log position, each device given a copy with
+its own CSRF token (companion/play/shared_answers.py, issue 21)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask, template_rendered
+
+from companion.play.shared_answers import KEPT, shared_answers
+from tests.helpers import api_act, csrf_client, shown_version, start_play
+
+
+@pytest.fixture
+def drawn(app: Flask) -> Iterator[list[str]]:
+    """The templates the app draws, in order."""
+    names: list[str] = []
+
+    def record(_sender, template, **_extra) -> None:
+        names.append(template.name)
+
+    template_rendered.connect(record, app)
+    yield names
+    template_rendered.disconnect(record, app)
+
+
+def device(app: Flask, token: str):
+    """Another device: a client whose session holds a CSRF token of its own."""
+    client = csrf_client(app)
+    with client.session_transaction() as session:
+        session["csrf_token"] = token
+    return client
+
+
+def check(client, play_id: int, since: int, log: str = "log_waiting=0"):
+    """The tracker's sync check as htmx sends it."""
+    return client.htmx("GET", f"/plays/{play_id}/live?since={since}&{log}")
+
+
+def undo_token(html: str) -> str:
+    """The CSRF token of the Undo form an answer redraws."""
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def test_devices_that_ask_the_same_get_one_drawing_each_with_its_own_token(app, client, drawn) -> None:
+    ann, bob, cy = client, device(app, "token-of-bob"), device(app, "token-of-cy")
+    play_id = start_play(ann, ["Ann", "Bob"])
+    version = shown_version(ann.get(f"/plays/{play_id}").get_data(as_text=True))[0]
+    api_act(ann, play_id, {"action": "add", "player": "Bob", "field": "crowns", "delta": 2})
+    drawn.clear()
+    answers = [check(client, play_id, version) for client in (bob, cy, bob)]
+    assert drawn.count("play/_live.html") == 1
+    texts = [answer.get_data(as_text=True) for answer in answers]
+    assert [undo_token(text) for text in texts] == ["token-of-bob", "token-of-cy", "token-of-bob"]
+    assert texts[0].replace("token-of-bob", "") == texts[1].replace("token-of-cy", "")
+    assert all(shown_version(text) == (version + 1, True) for text in texts)
+    assert {answer.headers["Content-Type"] for answer in answers} == {"text/html; charset=utf-8"}
+    # The copy's token is the device's own: its Undo is taken.
+    undone = cy.post(f"/plays/{play_id}/undo", data={"csrf_token": undo_token(texts[1])}, csrf=False)
+    assert undone.status_code == 303
+
+
+def test_another_log_position_or_version_is_drawn_anew(app, client, play_id, drawn) -> None:
+    version = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))[0]
+    api_act(client, play_id, {"action": "add", "player": "Ann", "field": "crowns", "delta": 1})
+    drawn.clear()
+    check(client, play_id, version, "log_waiting=0")
+    check(client, play_id, version, "log_after=0")
+    assert drawn.count("play/_live.html") == 2
+    api_act(client, play_id, {"action": "add", "player": "Ann", "field": "crowns", "delta": 1})
+    html = check(client, play_id, version, "log_waiting=0").get_data(as_text=True)
+    assert drawn.count("play/_live.html") == 3 and shown_version(html)[0] == version + 2
+
+
+def test_the_whole_page_and_a_finished_play_are_never_kept(app, client, play_id, drawn) -> None:
+    version = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))[0]
+    api_act(client, play_id, {"action": "add", "player": "Ann", "field": "crowns", "delta": 1})
+    drawn.clear()
+    page = client.get(f"/plays/{play_id}/live?since={version}")
+    assert "<html" in page.get_data(as_text=True) and "play/_live.html" not in drawn
+    assert len(shared_answers(app)._answers) == 0
+    client.post(f"/plays/{play_id}/finish", data={})
+    assert check(client, play_id, version).headers.get("HX-Redirect") == f"/plays/{play_id}"
+
+
+def test_a_server_keeps_at_most_its_share(app, client, play_id) -> None:
+    version = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))[0]
+    api_act(client, play_id, {"action": "add", "player": "Ann", "field": "crowns", "delta": 1})
+    for shown in range(KEPT + 5):
+        check(client, play_id, version, f"log_waiting={shown}")
+    assert len(shared_answers(app)._answers) == KEPT
