@@ -215,7 +215,8 @@ def tracker_fields(body: bytes) -> tuple[int, tuple[str, str]] | None:
 
 
 class Follower:
-    """A device following a play on its tracker page: the page once, then the sync check every 400 ms."""
+    """A device following a play on its tracker page: the page once (keeping the session cookie it sets, as a
+    browser does), then the sync check every 400 ms."""
 
     def __init__(self, connection: Connection, clock: PlayClock, cookie: str):
         """The device's connection, its play, and the access code's cookie (or '')."""
@@ -241,6 +242,9 @@ class Follower:
         if shown is None:
             raise HTTPError(f"the tracker page answered {answer.status} without its version")
         self.version, self.log_field = shown
+        # As a browser does: the session the page began (its CSRF token, for the Undo form) goes with every check.
+        if "set-cookie" in answer.headers:
+            self.cookie = answer.headers["set-cookie"].split(";", 1)[0]
 
     async def check(self, samples: Samples, window: Window) -> None:
         """One sync check; a 200 brings the new version, and "seen" for every tap it shows for the first time."""

@@ -36,8 +36,8 @@ class SharedAnswers:
         # Stands in for the session's token in a kept answer; random, so no drawn text can hold it by chance.
         self.placeholder = secrets.token_hex(16).encode()
 
-    def get(self, key: AnswerKey) -> Response | None:
-        """A copy of the kept answer, with this session's token; None when none is kept."""
+    def copy(self, key: AnswerKey, token: str) -> tuple[bytes, int, list[tuple[str, str]]] | None:
+        """The kept answer's body with this token, its status and content headers; None when none is kept."""
         with self._lock:
             kept = self._answers.get(key)
             if kept is not None:
@@ -45,12 +45,22 @@ class SharedAnswers:
         if kept is None:
             return None
         body, status, headers = kept
-        response = make_response(body.replace(self.placeholder, csrf_token().encode()), status)
+        return body.replace(self.placeholder, token.encode()), status, headers
+
+    def get(self, key: AnswerKey) -> Response | None:
+        """A copy of the kept answer as this request's response, with its session's token; None when none is kept."""
+        kept = self.copy(key, csrf_token())
+        if kept is None:
+            return None
+        body, status, headers = kept
+        response = make_response(body, status)
         response.headers.update(headers)
         return response
 
     def keep(self, key: AnswerKey, response: Response) -> None:
         """Keep a drawn answer (its body with the token taken out, its status and content headers)."""
+        if response.status_code != 200:
+            return
         body = response.get_data().replace(csrf_token().encode(), self.placeholder)
         headers = [(name, value) for name, value in response.headers.items() if name.lower().startswith("content-t")]
         with self._lock:

@@ -1,11 +1,13 @@
-"""The tracker's "nothing new" answered before Flask's request machinery (issue 21).
+"""The tracker's sync check answered before Flask's request machinery where it can be (issue 21).
 
 Every device at a table asks every 400 ms whether the play changed (companion/play/views.py `live`); nearly every
-answer is "nothing new". This WSGI middleware answers those alone, with one small query, and hands every other
-request to the app unchanged. It answers only where the app would answer the same: a GET of /plays/<id>/live from
-htmx (not boosted, not a history restore) that carries the version the device shows, on a database at the app's
-schema, with a Host header the app accepts and, when an access code is set, a session cookie holding its mark; the
-play in progress at that version. Anything else, a database that fails included, goes through the app.
+answer is "nothing new", and most of the others are an answer already drawn for another device of the table at
+the same version (companion/play/shared_answers.py). This WSGI middleware gives those two alone, with one small
+query, and hands every other request to the app unchanged. It answers only where the app would answer the same:
+a GET of /plays/<id>/live from htmx (not boosted, not a history restore), on a database at the app's schema, with
+a Host header the app accepts and, when an access code is set, a session cookie holding its mark; the play in
+progress. A copy needs the session's CSRF token (for the Undo form it redraws): a device without a session yet is
+the app's. Anything else, a database that fails included, goes through the app.
 
 "Nothing new" is an empty 200 with Content-Length 0 rather than a 204: waitress closes the connection after every
 answer it sends without a Content-Length, a 204 included, so each device would connect again four times a second.
@@ -13,17 +15,17 @@ answer it sends without a Content-Length, a 204 included, so each device would c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
 from flask import Flask
-from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_cookie
 from werkzeug.wsgi import get_host
 
+from companion.play.shared_answers import shared_answers
 from companion.store import records
 from companion.store.models import IN_PROGRESS
 from companion.web import security
@@ -32,6 +34,10 @@ PREFIX = "/plays/"
 SUFFIX = "/live"
 LARGEST_ID = 2147483647  # the route's converter: int(max=2147483647)
 SINCE = "since"
+# The log fields a tracker sends (templates/play/_play_log.html): the newest entry it shows with its panel opened,
+# or, never opened, the newest it knows of.
+LOG_AFTER = "log_after"
+LOG_WAITING = "log_waiting"
 NOTHING_NEW_HEADERS = [
     ("Content-Type", "text/html; charset=utf-8"),
     ("Content-Length", "0"),
@@ -53,9 +59,15 @@ def known_version(text: str | None) -> int | None:
         return None
 
 
-def is_nothing_new(connection: Connection, play_id: int, since: int | None) -> bool:
-    """Whether a play is in progress at exactly the version the device shows: the one small query."""
-    return since is not None and records.play_version(connection, play_id) == (since, IN_PROGRESS)
+def log_position(values: Mapping[str, str]) -> tuple[int | None, bool]:
+    """The newest log entry (a Change id) the device shows, if it said, and whether its panel shows the entries
+    (opened once) or only waits."""
+    for name, loaded in ((LOG_AFTER, True), (LOG_WAITING, False)):
+        try:
+            return int(values.get(name) or ""), loaded
+        except ValueError:
+            continue
+    return None, True
 
 
 class NothingNew:
@@ -67,11 +79,15 @@ class NothingNew:
         self.wsgi_app = wsgi_app
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        """Answer "nothing new" when it is safe and true, else run the app."""
+        """Answer "nothing new", or what changed as already drawn for another device, when it is safe; else run the
+        app."""
         play_id = self.play_asked(environ)
-        if play_id is not None and self.may_answer(environ) and self.unchanged(environ, play_id):
-            start_response("200 OK", list(NOTHING_NEW_HEADERS))
-            return [b""]
+        if play_id is not None and self.may_answer(environ):
+            answer = self.answer(environ, play_id)
+            if answer is not None:
+                status, headers, body = answer
+                start_response(status, headers)
+                return [body]
         return self.wsgi_app(environ, start_response)
 
     @staticmethod
@@ -103,14 +119,26 @@ class NothingNew:
             return False
         return security.cookie_has_access(app, parse_cookie(environ.get("HTTP_COOKIE", "")))
 
-    def unchanged(self, environ: dict[str, Any], play_id: int) -> bool:
-        """Whether the play is as the device shows it; a database that fails leaves the answer to the app."""
-        query = parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)
-        since = known_version(next((value for name, value in query if name == SINCE), None))
-        if since is None:
-            return False
+    def answer(self, environ: dict[str, Any], play_id: int) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """Status, headers and body: "nothing new" when the play is as the device shows it, or the copy of an
+        answer drawn for the same version and log position with this session's CSRF token; None leaves the
+        request to the app (another version, a play not in progress, a database that fails, no session yet)."""
+        query = dict(reversed(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)))
+        since = known_version(query.get(SINCE))
         try:
             with self.app.extensions["db_engine"].connect() as connection:
-                return is_nothing_new(connection, play_id, since)
+                saved = records.play_version(connection, play_id)
         except SQLAlchemyError:
-            return False
+            return None
+        if saved is None or saved[1] != IN_PROGRESS:
+            return None
+        if saved[0] == since:
+            return "200 OK", list(NOTHING_NEW_HEADERS), b""
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        token = security.cookie_csrf_token(self.app, cookies)
+        kept = shared_answers(self.app).copy((play_id, saved[0], *log_position(query)), token) if token else None
+        if kept is None:
+            return None
+        body, status, headers = kept
+        length = [("Content-Length", str(len(body))), ("Vary", "Cookie")]
+        return f"{status} OK", [*headers, *length, *security.SECURITY_HEADERS], body

@@ -47,9 +47,9 @@ bp.add_app_template_global(facts.where_and_how_long)
 SINCE = sync_check.SINCE
 # The form field of the newest log entry (a Change id) a tracker shows (templates/play/_play_log.html): an
 # answer adds only the entries after it to the device's "What happened".
-LOG_AFTER = "log_after"
+LOG_AFTER = sync_check.LOG_AFTER
 # The same, while the device's panel has not been opened yet: its news is heard (an undo's notice), not drawn.
-LOG_WAITING = "log_waiting"
+LOG_WAITING = sync_check.LOG_WAITING
 # The new-play form's field of where the play is played (optional): one of the group's places, or a new one typed.
 WHERE = "location"
 # How often a tracker asks whether another device changed the play: its taps show elsewhere within a second,
@@ -261,12 +261,7 @@ def play_log_page(play_id: int) -> Response:
 def _known_log_entry() -> tuple[int | None, bool]:
     """The newest log entry (a Change id) the device showed when it sent this request, if it said, and whether its
     panel shows the entries (opened once) or only waits."""
-    for name, loaded in ((LOG_AFTER, True), (LOG_WAITING, False)):
-        try:
-            return int(request.values.get(name, "")), loaded
-        except ValueError:
-            continue
-    return None, True
+    return sync_check.log_position(request.values)
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>")

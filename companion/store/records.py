@@ -22,7 +22,7 @@ from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
 from companion.games.wording import figure, utc
-from companion.store import history_version
+from companion.store import history_version, write_turns
 from companion.store.models import (
     ABANDONED,
     FINISHED,
@@ -461,6 +461,7 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
 
 def _claim(session: Session, play_id: int) -> bool:
     """Claim a play for this transaction by moving its version on; False when there is no such play."""
+    write_turns.take_turn(session)
     claimed = session.exec(
         update(Play)
         .where(col(Play.id) == play_id)

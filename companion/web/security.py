@@ -104,9 +104,9 @@ IMPORT_ENDPOINT = "data.import_page"
 # Endpoints reachable without the code: the access page itself and the static files it needs.
 OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static"}
 LIMITER_EXTENSION = "companion_access_limiter"
-# Session cookies found to hold the code's mark (cookie_has_access), at most this many.
-ACCESS_COOKIES_EXTENSION = "companion_access_cookies"
-ACCESS_COOKIES_KEPT = 4096
+# Session cookies read outside a request (cookie_session), at most this many.
+SIGNED_COOKIES_EXTENSION = "companion_signed_cookies"
+SIGNED_COOKIES_KEPT = 4096
 DEFAULT_MAX_TRIES = 5
 DEFAULT_WINDOW_SECONDS = 60.0
 # Wrong codes from every address together within the window: 30 addresses guessing at once get 20 tries, not 150.
@@ -492,39 +492,52 @@ def _mark(key: bytes, code: str) -> str:
     return hmac.new(key, b"companion-access\0" + code.encode(), hashlib.sha256).hexdigest()
 
 
-def cookie_has_access(app: Flask, cookies: Mapping[str, str]) -> bool:
-    """Outside a request (companion/play/sync_check.py): whether the session cookie holds the current code's mark,
-    read as Flask's own session interface reads it (signed with the secret key, no older than the session's life).
+def cookie_session(app: Flask, cookies: Mapping[str, str]) -> tuple[str, dict[str, Any]] | None:
+    """Outside a request (companion/play/sync_check.py): the session a request's cookie holds, read as Flask's own
+    session interface reads it (signed with the secret key, no older than the session's life), with its cookie;
+    None without a cookie or with one that does not hold.
 
-    A cookie found to hold the mark is remembered with the time it was signed: a device asks 2.5 times a second
-    with the same cookie, and its signature is checked once (the mark in the key: a new code or key finds none).
+    A cookie that holds is remembered with its session and the time it was signed: a device asks 2.5 times a
+    second with the same cookie, and its signature is checked once (at most SIGNED_COOKIES_KEPT of them).
     """
-    code = str(app.config.get(ACCESS_CODE) or "").strip()
-    if not code:
-        return True
     sent = cookies.get(app.config["SESSION_COOKIE_NAME"])
     if not sent:
-        return False
-    mark = access_mark(code, app)
+        return None
     max_age = int(app.permanent_session_lifetime.total_seconds())
-    known: dict[tuple[str, str], float] = app.extensions.setdefault(ACCESS_COOKIES_EXTENSION, {})
-    signed = known.get((sent, mark))
-    if signed is not None and time.time() - signed <= max_age:
-        return True
+    known: dict[str, tuple[float, dict[str, Any]]] = app.extensions.setdefault(SIGNED_COOKIES_EXTENSION, {})
+    remembered = known.get(sent)
+    if remembered is not None and time.time() - remembered[0] <= max_age:
+        return sent, remembered[1]
     serializer = getattr(app.session_interface, "get_signing_serializer", lambda _app: None)(app)
     if serializer is None:
-        return False
+        return None
     try:
         data, signed_at = serializer.loads(sent, max_age=max_age, return_timestamp=True)
     except BadSignature:
-        return False
-    held = str(data.get(ACCESS_SESSION_KEY, "")) if isinstance(data, dict) else ""
-    if not hmac.compare_digest(held.encode(), mark.encode()):
-        return False
-    if len(known) >= ACCESS_COOKIES_KEPT:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if len(known) >= SIGNED_COOKIES_KEPT:
         known.clear()  # bounded: a crowd of devices only costs each its one check again
-    known[(sent, mark)] = signed_at.timestamp()
-    return True
+    known[sent] = (signed_at.timestamp(), data)
+    return sent, data
+
+
+def cookie_has_access(app: Flask, cookies: Mapping[str, str]) -> bool:
+    """Outside a request: whether the session cookie holds the current code's mark (True when no code is set)."""
+    code = str(app.config.get(ACCESS_CODE) or "").strip()
+    if not code:
+        return True
+    held = cookie_session(app, cookies)
+    mark = str(held[1].get(ACCESS_SESSION_KEY, "")) if held else ""
+    return hmac.compare_digest(mark.encode(), access_mark(code, app).encode())
+
+
+def cookie_csrf_token(app: Flask, cookies: Mapping[str, str]) -> str | None:
+    """Outside a request: the CSRF token of the session the cookie holds, if it has one yet."""
+    held = cookie_session(app, cookies)
+    token = held[1].get(CSRF_FIELD) if held else None
+    return token if isinstance(token, str) and token else None
 
 
 def has_access(code: str) -> bool:

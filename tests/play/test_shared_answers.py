@@ -91,3 +91,25 @@ def test_a_server_keeps_at_most_its_share(app, client, play_id) -> None:
     for shown in range(KEPT + 5):
         check(client, play_id, version, f"log_waiting={shown}")
     assert len(shared_answers(app)._answers) == KEPT
+
+
+def test_a_copy_is_answered_before_the_app_a_device_without_a_session_by_the_app(app, client, play_id) -> None:
+    from flask import request
+
+    reached: list[str] = []
+    app.before_request_funcs.setdefault(None, []).insert(0, lambda: reached.append(request.path) and None)
+    version = shown_version(client.get(f"/plays/{play_id}").get_data(as_text=True))[0]
+    api_act(client, play_id, {"action": "add", "player": "Ann", "field": "crowns", "delta": 1})
+    first, other = device(app, "token-one"), device(app, "token-two")
+    reached.clear()
+    drawn_for_first = check(first, play_id, version).get_data(as_text=True)
+    assert reached == [f"/plays/{play_id}/live"]
+    copy = check(other, play_id, version)
+    assert reached == [f"/plays/{play_id}/live"], "the copy went through the app"
+    assert copy.get_data(as_text=True) == drawn_for_first.replace("token-one", "token-two")
+    assert copy.headers["Content-Length"] == str(len(copy.data)) and copy.headers["X-Frame-Options"] == "DENY"
+    # No session yet (no cookie, so no token of its own): the app answers it, and gives it one.
+    stranger = app.test_client()
+    answer = check(stranger, play_id, version)
+    assert reached[-1] == f"/plays/{play_id}/live" and len(reached) == 2
+    assert undo_token(answer.get_data(as_text=True)) not in ("token-one", "token-two", "")
