@@ -5,7 +5,9 @@ finished plays (bench.seed), the other with 10; each page is fetched from both i
 so a moment of a noisy machine weighs on both) and the ratio printed: 1.0x would mean the history does not grow with
 the group's past at all. A second baseline has 60 plays (a whole first page of 50 rows), to tell the cost of
 the past from the cost of drawing more rows. Pages measured: the first page, a filtered page (a game and a
-player), the fragment htmx asks for when the filter changes, a page deep in the past, and a date range. Ratios,
+player), the fragment htmx asks for when the filter changes, a page deep in the past, and a date range, each read
+again as every reader after the first reads it (a page's play ids and count, and each row, are kept per history
+version: companion/store/history_version.py, companion/history/rows.py). Ratios,
 not seconds, are what to compare between machines. --quick (QUICK_PLAYS plays, two requests each, no time
 asserted) is what tests/bench/test_bench_quick.py runs, so that this script never rots.
 """

@@ -40,9 +40,10 @@ from companion.calculator.forms import (
 from companion.games import GAMES
 from companion.games.base import FieldError, Game, InputErrors
 from companion.games.wording import utc
+from companion.history.rows import play_rows
 from companion.store import history_version, lists, records
 from companion.store.db import get_session
-from companion.store.history_filter import HistoryFilter, count_filtered, filtered_ids, filtered_plays, plays_by_ids
+from companion.store.history_filter import HistoryFilter, count_filtered, filtered_ids
 from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, utcnow
 from companion.web.htmx import client_redirect, is_fragment_request, page_or_fragments, render_fragments
 
@@ -52,6 +53,8 @@ HISTORY_PAGE = 50
 HISTORY_PAGES_MAX = 100_000
 # The newest games in progress on the home page, and the newest put aside on the first page of the history.
 HOME_IN_PROGRESS = 5
+# The newest finished plays the home page lists.
+HOME_RECENT = 5
 HISTORY_PUT_ASIDE = 5
 # A page of /history/in-progress or /history/put-aside, and of Recently deleted.
 OPEN_PAGE = 50
@@ -110,16 +113,12 @@ class RankedSeat:
 
 
 @bp.app_template_global()
-def ranked_seats(play: Play, result: dict[str, Any]) -> list[RankedSeat]:
-    """A finished play's players by rank (ties in turn order), each with the roster entry their name links to."""
-    # stored_result lists the players in seat order, so each lines up with its seat's roster entry.
-    seats = [
-        RankedSeat(p["name"], p["total"], p["name"] in result["winners"], seat.player_id)
-        for p, seat in zip(result["players"], play.seats, strict=True)
-    ]
-    ranks = [p["rank"] for p in result["players"]]
-    order = sorted(range(len(seats)), key=lambda i: (ranks[i] is None, ranks[i] or 0))
-    return [seats[i] for i in order]
+def ranked_seats(play: Play) -> list[RankedSeat]:
+    """A finished play's players by rank (ties in turn order), each with the roster entry their name links to; the
+    winners are those ranked first, as in its stored result (records.stored_result)."""
+    # sorted() keeps turn order among equal ranks; a seat without a rank goes last.
+    seats = sorted(play.seats, key=lambda seat: (seat.rank is None, seat.rank or 0))
+    return [RankedSeat(seat.name, seat.total, seat.rank == 1, seat.player_id) for seat in seats]
 
 
 def _finished_play(play_id: int) -> Play:
@@ -134,7 +133,7 @@ def _finished_play(play_id: int) -> Play:
 def home() -> Response:
     """Start a game, carry on with one of the newest in progress (a link to all of them), see the latest results."""
     session = get_session()
-    plays = [(play, records.stored_result(play)) for play in filtered_plays(session, HistoryFilter(), limit=5)]
+    recent = play_rows(session, filtered_ids(session, HistoryFilter(), limit=HOME_RECENT))
     in_progress, in_progress_count = _first_of(session, IN_PROGRESS, HOME_IN_PROGRESS)
     return make_response(
         render_template(
@@ -142,7 +141,7 @@ def home() -> Response:
             games=GAMES.values(),
             in_progress=in_progress,
             in_progress_count=in_progress_count,
-            recent=plays,
+            recent=recent,
         )
     )
 
@@ -180,14 +179,13 @@ def history() -> Response:
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     ids, count_all = history_version.kept(app, session, ("history", tuple(flt.to_args().items()), page), count)
-    found = plays_by_ids(session, ids)
     context: dict[str, Any] = {
         "flt": flt,
         "errors": errors,
         "games": GAMES.values(),
         "roster": records.roster(session),
         "locations": records.locations(session),
-        "plays": [(play, records.stored_result(play)) for play in found],
+        "rows": play_rows(session, ids),
         "count": count_all,
         "page": page,
         "pages": max(ceil(count_all / HISTORY_PAGE), 1),
@@ -237,7 +235,7 @@ def deleted() -> Response:
     return make_response(
         render_template(
             "history/deleted.html",
-            plays=[(play, records.stored_result(play)) for play in found[:OPEN_PAGE] if play.status == FINISHED],
+            plays=[play for play in found[:OPEN_PAGE] if play.status == FINISHED],
             count=lists.count_deleted(session, since),
             page=page,
             has_more=len(found) > OPEN_PAGE,
@@ -250,9 +248,7 @@ def deleted() -> Response:
 def confirm_delete(play_id: int) -> Response:
     """Ask before deleting: what the play was, and that it can be restored for RESTORE_DAYS days."""
     play = _finished_play(play_id)
-    return make_response(
-        render_template("history/delete.html", play=play, result=records.stored_result(play), restore_days=RESTORE_DAYS)
-    )
+    return make_response(render_template("history/delete.html", play=play, restore_days=RESTORE_DAYS))
 
 
 @bp.post(f"/history/<{ID_IN_URL}:play_id>/delete")

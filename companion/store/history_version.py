@@ -7,9 +7,9 @@ version it was counted at, and counts again only once the number has moved: a pa
 costs a few small queries however long the group's past, and one database serves several servers without any of
 them showing figures older than the newest write it can read.
 
-Only what was counted is kept, never names or dates a page reads fresh (a new player on the roster, a renamed
-place). The newest KEPT_ENTRIES are kept (a few kilobytes each); the lock guards the dict only, so two threads that
-miss at once both count, and either answer is right.
+Only what was counted is kept, and what a finished play shows (its history row: companion/history/rows.py), never
+names or dates a page reads fresh (a new player on the roster). The newest KEPT_ENTRIES are kept; the lock guards
+the dict only, so two threads that miss at once both count, and either answer is right.
 
 The row is written last in each such transaction, after the play's own row: every write takes its locks in the same
 order, so two of them never wait for each other (no deadlock on PostgreSQL).
@@ -29,7 +29,8 @@ from companion.store.models import HistoryVersion
 
 T = TypeVar("T")
 
-KEPT_ENTRIES = 512
+# A page's figures are a few kilobytes, a history row about one: a club's pages and a few hundred rows.
+KEPT_ENTRIES = 2048
 EXTENSION = "companion_kept"
 
 
@@ -57,6 +58,26 @@ class Kept:
         self._entries = entries
         self.counted = 0
 
+    def peek(self, key: Hashable, version: int) -> Any:
+        """What is kept for `key` at this version, or None."""
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is None or kept[0] != version:
+                return None
+            self._kept.move_to_end(key)
+            return kept[1]
+
+    def put(self, key: Hashable, version: int, value: Any) -> None:
+        """Keep what was counted at this version (unless another thread kept a newer one meanwhile)."""
+        with self._lock:
+            self.counted += 1
+            kept = self._kept.get(key)
+            if kept is None or kept[0] <= version:
+                self._kept[key] = (version, value)
+                self._kept.move_to_end(key)
+            while len(self._kept) > self._entries:
+                self._kept.popitem(last=False)
+
     def get(self, key: Hashable, version: int, count: Callable[[], T]) -> T:
         """What is kept for `key` at this version, else counted now by `count` and kept."""
         with self._lock:
@@ -65,15 +86,7 @@ class Kept:
                 self._kept.move_to_end(key)
                 return cast(T, kept[1])
         value = count()
-        with self._lock:
-            self.counted += 1
-            kept = self._kept.get(key)
-            # A thread that counted at a newer version meanwhile keeps what it counted.
-            if kept is None or kept[0] <= version:
-                self._kept[key] = (version, value)
-                self._kept.move_to_end(key)
-            while len(self._kept) > self._entries:
-                self._kept.popitem(last=False)
+        self.put(key, version, value)
         return value
 
 

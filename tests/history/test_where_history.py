@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import Session
 
 from companion.history import views as history
-from companion.store import records
+from companion.store import history_version, records
 from companion.store.history_filter import HistoryFilter
 from companion.store.models import LOCATION_MAX, Play
 from tests.helpers import save
@@ -49,6 +49,7 @@ def mark(
                 seat.rank = 1 if seat.position == 0 else 2
             session.add(seat)
         session.add(play)
+        history_version.move_on(session)  # as every write of the app that changes a finished play does
         session.commit()
 
 
