@@ -30,6 +30,8 @@ from companion.store.models import ID_IN_URL
 
 bp = Blueprint("stats", __name__)
 T = TypeVar("T")
+# A record reached in many plays names its first holders and counts the others: a sentence, not a list.
+RECORD_HOLDERS_SHOWN = 5
 
 
 def place(point: figures.FormPoint) -> str:
@@ -240,5 +242,6 @@ def game(game_id: str) -> Response:
             day=play_day,
             spent=spent,
             time_note=time_note,
+            holders_shown=RECORD_HOLDERS_SHOWN,
         )
     )
