@@ -1,6 +1,7 @@
 """How the history's pages hold up at 10,000 finished plays, against the same pages at 10 plays, in one run.
 
-Run: python3 bench/history.py [plays] [repeat] [--quick]. Two apps on SQLite in a temporary folder, one seeded with `plays`
+Run: python3 bench/history.py [plays] [repeat] [--postgres] [--quick]. Two apps on SQLite in a temporary folder
+(or on PostgreSQL databases made for the run and dropped after it), one seeded with `plays`
 finished plays (bench.seed), the other with 10; each page is fetched from both in turns (bench.taps.timed_against,
 so a moment of a noisy machine weighs on both) and the ratio printed: 1.0x would mean the history does not grow with
 the group's past at all. A second baseline has 60 plays (a whole first page of 50 rows), to tell the cost of
@@ -15,6 +16,7 @@ asserted) is what tests/bench/test_bench_quick.py runs, so that this script neve
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from pathlib import Path
@@ -22,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.seed import seed_plays
+from bench.servers import fresh_database
 from bench.taps import timed_against
 from companion import create_app
 
@@ -39,20 +42,28 @@ PAGES = {
 }
 
 
-def app_with(folder: Path, name: str, plays: int):
-    """A test client of an app whose database holds `plays` seeded finished plays."""
-    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{folder / name}.sqlite"})
+def app_with(stack: contextlib.ExitStack, folder: Path, name: str, plays: int, postgres: bool):
+    """A test client of an app whose database (a SQLite file in `folder`, or PostgreSQL) holds `plays` seeded
+    finished plays; the database and its engine go when `stack` closes."""
+    (folder / name).mkdir()
+    url = stack.enter_context(fresh_database(folder / name, postgres))
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
+    stack.callback(app.extensions["db_engine"].dispose)
     seed_plays(app.extensions["db_engine"], plays)
     return app.test_client()
 
 
-def measure(plays: int = 10_000, repeat: int = 40) -> None:
+def measure(plays: int = 10_000, repeat: int = 40, postgres: bool = False) -> None:
     """Seed both apps, check each page answers alike, then measure each page's ratio."""
-    with tempfile.TemporaryDirectory() as folder:
-        big = app_with(Path(folder), "big", plays)
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        big = app_with(stack, Path(folder), "big", plays, postgres)
+        where = "PostgreSQL" if postgres else "SQLite"
         for small_plays in (10, FULL_PAGE):
-            small = app_with(Path(folder), f"small{small_plays}", small_plays)
-            print(f"history pages at {plays:,} finished plays against the same at {small_plays} (median of {repeat}):")
+            small = app_with(stack, Path(folder), f"small{small_plays}", small_plays, postgres)
+            print(
+                f"history pages at {plays:,} finished plays against the same at {small_plays} on {where} "
+                f"(median of {repeat}):"
+            )
             for label, (url, headers) in PAGES.items():
                 for client in (big, small):
                     response = client.get(url, headers=headers)
@@ -73,9 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("plays", nargs="?", type=int, default=10_000, help="finished plays (default 10,000)")
     parser.add_argument("repeat", nargs="?", type=int, default=40, help="requests per figure (default 40)")
+    parser.add_argument("--postgres", action="store_true", help="on PostgreSQL at 127.0.0.1:5432, not SQLite")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_PLAYS} plays, {QUICK_REPEAT} requests each")
     args = parser.parse_args(argv)
-    measure(*((QUICK_PLAYS, QUICK_REPEAT) if args.quick else (args.plays, args.repeat)))
+    measure(*((QUICK_PLAYS, QUICK_REPEAT) if args.quick else (args.plays, args.repeat)), postgres=args.postgres)
     return 0
 
 
