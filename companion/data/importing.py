@@ -17,8 +17,8 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import insert, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import insert, text, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from companion.games.base import name_key
@@ -32,6 +32,8 @@ UID_CHUNK = 500
 # What one import takes, far beyond any group's file and small enough that a hostile one stays cheap. The page's
 # 64 MiB hold some 25,000 plays; the settings IMPORT_MAX_PLAYS and IMPORT_MAX_PLAYERS raise the first two.
 MAX_PLAYS = 100_000
+# An import of at least this many plays gathers PostgreSQL's planner statistics at once (_analyze).
+ANALYZE_AFTER_PLAYS = 1_000
 MAX_PLAYERS = 10_000
 # Problems said of a refused file; the others are counted ("and 99,990 more problems").
 MAX_PROBLEMS = 10
@@ -307,7 +309,21 @@ def _write(
     except Exception:
         session.rollback()
         raise
+    if summary.plays_added >= ANALYZE_AFTER_PLAYS:
+        _analyze(session)
     return summary
+
+
+def _analyze(session: Session) -> None:
+    """On PostgreSQL, the planner's statistics of the tables an import filled, gathered now rather than by
+    autovacuum within the minute: the history's pages read right after a big import would scan whole tables."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    try:
+        session.exec(text("ANALYZE play, seat"))  # type: ignore[call-overload]
+        session.commit()
+    except SQLAlchemyError:
+        session.rollback()  # the import is saved; the statistics come with autovacuum
 
 
 def existing_uids(session: Session, uids: Sequence[str]) -> set[str]:

@@ -459,15 +459,15 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
     return staged
 
 
+_CLAIM = update(Play).where(col(Play.id) == bindparam("play_id")).values(version=col(Play.version) + 1)
+
+
 def _claim(session: Session, play_id: int) -> bool:
     """Claim a play for this transaction by moving its version on; False when there is no such play."""
     write_turns.take_turn(session)
-    claimed = session.exec(
-        update(Play)
-        .where(col(Play.id) == play_id)
-        .values(version=col(Play.version) + 1)
-        .execution_options(synchronize_session=False)
-    )
+    # On the session's connection, past the ORM's bulk-update machinery: the play is read again under the claim
+    # (_read_claimed), so no object in the session needs to learn the new version here.
+    claimed = session.connection().execute(_CLAIM, {"play_id": play_id})
     return claimed.rowcount == 1
 
 

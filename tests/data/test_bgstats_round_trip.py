@@ -183,3 +183,23 @@ def test_the_round_trip_in_the_groups_time_zone(db_client) -> None:
     check_round_trip(source, exported)
     first = next(p for p in tokyo["plays"] if p["uuid"].endswith("000000000001"))
     assert first["playDate"] == "2025-10-26 09:30:00"  # 02:30 CEST is 00:30 UTC
+
+
+def test_a_big_import_gathers_postgresqls_statistics_at_once(db_client, monkeypatch) -> None:
+    """An import of many plays (here: ANALYZE_AFTER_PLAYS set to 1) runs ANALYZE on PostgreSQL, so the history read
+    right after it is planned with the new rows; SQLite has nothing to gather."""
+    from sqlalchemy import text
+
+    from companion.data import importing
+
+    client, app = db_client
+    monkeypatch.setattr(importing, "ANALYZE_AFTER_PLAYS", 1)
+    response = upload(client, json.dumps(bg_file(), ensure_ascii=False), "BGStatsExport.json")
+    assert response.status_code == 200 and "6 plays added" in response.get_data(as_text=True)
+    engine = app.extensions["db_engine"]
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            analyzed = connection.execute(
+                text("SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'play'")
+            ).scalar()
+        assert analyzed is not None
