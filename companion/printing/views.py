@@ -5,6 +5,7 @@ Blank score pads (/games/<id>/pad.pdf) and the history report (/history/report.p
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, request, url_for
@@ -21,6 +22,7 @@ from companion.store.history_filter import HistoryFilter
 from companion.web.htmx import page_or_fragments
 
 bp = Blueprint("sheets", __name__)
+JOB_ID = re.compile(r"[0-9a-f]{32}")
 
 
 class PadQuery(BaseModel):
@@ -104,7 +106,8 @@ def pad(game_id: str) -> Response:
 
 def _job(job_id: str) -> JobState:
     """The report job with this id, or 404 (unknown, or made too long ago: the history's link makes a new one)."""
-    job = job_state(get_session(), job_id)
+    # Looked up only when it can be one (32 hex digits): PostgreSQL refuses a NUL in a query's text outright.
+    job = job_state(get_session(), job_id) if JOB_ID.fullmatch(job_id) else None
     if job is None:
         abort(404, description="That report is no longer here: make it again from the history.")
     return job

@@ -285,3 +285,11 @@ def test_the_report_and_the_sheets_on_each_database(db_client) -> None:
     assert "Plays: with bob" in text and "20 Nov 2026 Spires Bob 62 · Ann 43 ★ Bob" in text.splitlines()
     assert "Total 43 62" in pdf_text(client.get(f"/plays/{play}/sheet.pdf").data).splitlines()
     assert client.get("/games/spires/pad.pdf?players=2").status_code == 200
+
+
+@pytest.mark.parametrize("job", ["%00", "a" * 31 + "%00", "../etc", "A" * 32, "0" * 33])
+def test_a_job_id_that_cannot_be_one_is_the_404(db_client, job) -> None:
+    client, _app = db_client
+    for url in (f"/history/report/{job}", f"/history/report/{job}.pdf"):
+        assert client.get(url).status_code == 404
+        assert client.htmx("HEAD", url).status_code == 404
