@@ -53,3 +53,15 @@ def db_client(request, tmp_path) -> Iterator[tuple[Client, object]]:
     yield client, app
     app.extensions["db_engine"].dispose()
     next(urls, None)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request, tmp_path) -> Iterator[str]:
+    """A fresh database: a SQLite file in the test's folder, or a throwaway PostgreSQL database (skipped when
+    PostgreSQL is unreachable)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'companion.sqlite'}"
+        return
+    urls = postgres_url()
+    yield next(urls)
+    next(urls, None)

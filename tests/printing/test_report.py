@@ -7,7 +7,6 @@ import io
 import re
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,7 +18,7 @@ from companion import create_app
 from companion.printing import report
 from companion.store.history_filter import HistoryFilter
 from companion.store.models import Play, ReportJob
-from tests.helpers import SPIRES, SPIRES_SOLO, SPQF, csrf_client, postgres_url
+from tests.helpers import SPIRES, SPIRES_SOLO, SPQF, csrf_client
 
 # Kept before any test replaces it.
 REAL_MAKE_REPORT = report._make_report
@@ -208,21 +207,10 @@ def test_asked_again_while_it_is_made_the_same_report_is_shown(app, client, monk
     assert client.get(f"/history/report/{first}").status_code == 404
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def club_database(request, tmp_path) -> Iterator[str]:
-    """One database for two app servers: a SQLite file, or a throwaway PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'club.sqlite'}"
-        return
-    urls = postgres_url()
-    yield next(urls)
-    next(urls, None)
-
-
-def test_a_report_started_on_one_server_is_served_by_another(club_database) -> None:
+def test_a_report_started_on_one_server_is_served_by_another(database_url) -> None:
     """Two app servers on one database: the report started through the first is followed and downloaded through
     the second, which never made it."""
-    first, second = (create_app({"TESTING": True, "SECRET_KEY": "club", "DATABASE_URL": club_database}) for _ in "ab")
+    first, second = (create_app({"TESTING": True, "SECRET_KEY": "club", "DATABASE_URL": database_url}) for _ in "ab")
     try:
         starter, follower = csrf_client(first), csrf_client(second)
         save(starter, "spires", SPIRES, day="2026-11-20")

@@ -326,9 +326,9 @@ def test_names_sorted_as_a_reader_files_them() -> None:
 def test_a_record_reached_in_many_plays_names_its_first_holders(client) -> None:
     """A record reached in seven plays names the first five holders (oldest first) and counts the other two."""
     players = [{"name": "Ann", "vp_tokens": 30}, {"name": "Bob", "vp_tokens": 10}]
-    for day in range(1, 8):
-        body = {"game": "spqf", "players": players, "played_at": f"2026-01-{day:02d}T20:00:00+00:00"}
+    for date in range(1, 8):
+        body = {"game": "spqf", "players": players, "played_at": f"2026-01-{date:02d}T20:00:00+00:00"}
         assert client.post("/api/v1/plays", json=body, csrf=False).status_code == 201
     text = text_of(client.get("/games/spqf").get_data(as_text=True))
-    shown = ", ".join(f"Ann ( {day} Jan 2026 )" for day in range(1, 6))
+    shown = ", ".join(f"Ann ( {date} Jan 2026 )" for date in range(1, 6))
     assert f"held by {shown}, and in 2 more plays." in text
