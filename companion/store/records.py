@@ -22,7 +22,7 @@ from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
 from companion.games.wording import figure, utc
-from companion.store import history_version, write_turns
+from companion.store import history_version, live_writes, write_turns
 from companion.store.models import (
     ABANDONED,
     FINISHED,
@@ -275,7 +275,7 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
     parts = live.changed_parts(before, applied.state)
     if not parts:
         return None
-    _store_state(play, applied.state, parts)
+    _store_state(session, play, applied.state, parts)
     change = Change(
         play_id=saved_id(play),
         seat_id=play.seats[action.seat].id if action.seat is not None else None,
@@ -290,17 +290,16 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
         },
         device=device,
     )
-    session.add(change)
-    session.info[SAVED] = change
+    session.info[SAVED] = live_writes.add_change(session, change)
     return replace(applied, changed=parts)
 
 
-def _store_state(play: Play, state: State, parts: dict[str, Any]) -> None:
+def _store_state(session: Session, play: Play, state: State, parts: dict[str, Any]) -> None:
     """Write the parts of the live state that changed: the table onto the play, each changed seat's state."""
     if "table" in parts:
-        play.extra = {**play.extra, TABLE: state["table"]}
+        live_writes.set_extra(session, play, {**play.extra, TABLE: state["table"]})
     for index in parts.get("seats", {}):
-        play.seats[int(index)].state = state["seats"][int(index)]
+        live_writes.set_state(session, play.seats[int(index)], state["seats"][int(index)])
 
 
 def undo_last(session: Session, play: Play, device: str) -> Change | None:
@@ -316,10 +315,9 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
         state = live_state(play, ctx)
         restored = live.restore(state, _parts_before(play, change, state))
         parts = live.changed_parts(state, restored)
-        _store_state(play, restored, parts)
+        _store_state(session, play, restored, parts)
         # Both stay out of the next undo, which then goes one action further back.
-        change.undone = True
-        session.add(change)
+        live_writes.mark_undone(session, change)
         undo = Change(
             play_id=saved_id(play),
             field="undo",
@@ -328,7 +326,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
             device=device,
             undone=True,
         )
-        session.add(undo)
+        live_writes.add_change(session, undo)
         return change
 
     return _in_play_transaction(session, play, stage)

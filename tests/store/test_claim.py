@@ -45,7 +45,7 @@ def test_a_saved_tap_claims_reads_and_writes_its_play_once(app, client, play_id)
         data = {"field": "crowns", "delta": "1", "since": str(version), log_field[0]: log_field[1]}
         response = client.htmx("POST", f"/plays/{play_id}/seats/{ann}", data=data)
     assert response.status_code == 200
-    assert seen == ["UPDATE play", "SELECT play", "INSERT INTO change", "UPDATE seat"]
+    assert seen == ["UPDATE play", "SELECT play", "UPDATE seat", "INSERT INTO change"]
     # Undo is offered without asking the database: the tap just saved is there to take back.
     assert 'id="undo-button"' in response.get_data(as_text=True)
     assert shown_version(response.get_data(as_text=True))[0] == version + 1
