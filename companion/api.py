@@ -43,7 +43,11 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "live" (the score answer as the game stands now, null once finished or while it can't be scored),
   "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
   bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
-  finished), "bgstats_url" (null until finished: then BG Stats' createPlay link, which adds the play to the BG Stats
+  finished), "time" (null until finished: then {"minutes": "duration_min" again, "players": [{"name", "turns",
+  "average_seconds", "longest_seconds"}]}, each player's turns timed from the tracker's turn passes, in turn order,
+  a player with no timed turn left out; [] for a game without turns passed seat to seat (Spires, Spyrium), a play
+  where nobody passed the turn on the tracker, or one scored at the end), "bgstats_url" (null until finished: then
+  BG Stats' createPlay link, which adds the play to the BG Stats
   app in one tap; see data/createplay.py), "deleted_at" (ISO, UTC, when the play was deleted from the history: it
   is restorable on its page for 30 days, then gone; null for a play in the history)}.
 - POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game
@@ -141,6 +145,7 @@ from companion.games.base import (
 )
 from companion.games.live import validate_start
 from companion.games.wording import plural, utc
+from companion.play import story
 from companion.play.standing import stand
 from companion.store import play_log, records
 from companion.store.db import get_session
@@ -406,6 +411,7 @@ def _play_view(play: Play, acted: records.Acted | None = None, **more: Any) -> d
         "table": play.extra.get(records.TABLE, {}),
         **standing,
         "result": _stored_result(play) if play.status == FINISHED else None,
+        "time": story.play_time(get_session(), play),
         "bgstats_url": createplay.url(play),
         "deleted_at": utc(play.deleted_at).isoformat() if play.deleted_at else None,
         **more,

@@ -170,6 +170,13 @@ class Live:
     # Read-only facts a program reading the play view gets beside a seat's live state (Spyrium's residence_value):
     # worked out from the seat's state and the options, never stored, never renaming a stored field.
     seat_facts: Callable[[dict[str, Any], Any], dict[str, Any]] = lambda seat, options: {}
+    # Where turns pass from seat to seat (table, seat count -> the seat whose turn it is): the story of a play
+    # times each player's turns from it. None: the game has no such turns.
+    turn_seat: Callable[[dict[str, Any], int], int] | None = None
+    # The round a table stands in (table, seat count -> from 1), marked on the score chart; None: no rounds.
+    round_of: Callable[[dict[str, Any], int], int] | None = None
+    # What the game calls that round ("Round"; Spyrium's turns are every player's).
+    round_name: str = "Round"
 
     def __post_init__(self) -> None:
         """A parameter named like the envelope's own fields would never reach its action: refuse to declare one."""

@@ -44,7 +44,7 @@ from companion.games.live import (
     State,
     counter_actions,
 )
-from companion.games.turns import active_seat, seat_of_turn, turns_left
+from companion.games.turns import active_seat, round_number, seat_of_turn, turns_left
 from companion.games.wording import capital, figure, join_names, plural, sum_text
 
 Colour = Literal["green", "red", "blue", "black"]
@@ -1407,6 +1407,8 @@ LIVE = Live(
     notes=live_notes,
     end=end,
     view=view,
+    turn_seat=active_seat,
+    round_of=round_number,
     end_fields=BONUS_FIELDS,
     labels={f"bonus_{n}": f"Bonus Objective {n} VP" for n in range(1, BONUS_OBJECTIVES_DEALT + 1)},
     untracked=(

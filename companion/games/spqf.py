@@ -611,6 +611,8 @@ LIVE = Live(
     notes=live_notes,
     end=end,
     view=view,
+    turn_seat=active_seat,
+    round_of=round_number,
     end_fields=("monument_modifiers",),
     labels={
         "vp_tokens": "VP tokens",

@@ -707,6 +707,9 @@ LIVE = Live(
     notes=live_notes,
     end=end,
     view=view,
+    # Every player plays in each of the six turns: the chart marks them; no seat's turn is timed.
+    round_of=lambda table, count: int(table["turn"]),
+    round_name="Turn",
     labels={
         "vp_track": "score track VP",
         "money": "money (£)",

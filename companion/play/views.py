@@ -12,7 +12,7 @@ from companion.data import createplay
 from companion.games import get_game
 from companion.games.base import Game, InputErrors, name_key, nul_errors
 from companion.games.live import Context, validate_start
-from companion.play import facts, sync_check
+from companion.play import facts, story, story_view, sync_check
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
 from companion.play.shared_answers import shared_answers
@@ -540,7 +540,14 @@ def _result_context(play: Play) -> dict[str, Any]:
         "again": again,
         "again_first": rows[0].name if rows else "",
         "marks": facts.marks(play),
+        "story": _story(play),
     }
+
+
+def _story(play: Play) -> story_view.StoryView | None:
+    """The story of a tracked play, as the result page and the sheet draw it; None for a play with no log."""
+    told = story.read_story(get_session(), play)
+    return story_view.story_view(told) if told is not None else None
 
 
 @bp.get(f"/<{ID_IN_URL}:play_id>/sheet.pdf")

@@ -10,7 +10,7 @@ for a screen reader (role="img"). Every label is escaped: names come in every al
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -195,3 +195,126 @@ def line_chart(name: str, title: str, points: Sequence[Point], top: str = "", bo
     said = " ".join(point.said for point in points)
     height = ABOVE + PLOT + BELOW
     return Markup(_open(name, title, said, height, "line") + "".join(parts) + "</svg>")
+
+
+@dataclass(frozen=True)
+class Series:
+    """One player's line: a value per step (None where it can't be said), and the name it is labelled with."""
+
+    name: str
+    values: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A step marked on a chart: a dot on one line (a lead taken) or, with no line, a rule across the plot."""
+
+    step: int
+    label: str
+    line: int | None = None
+
+
+# The lines of a race told apart by their dashes, never by colour alone (the page may colour them too).
+DASHES = ("", "8 4", "2 4", "12 4 2 4", "6 2 2 2 2 2")
+# The race chart's room: a gutter on the left for the scale, a little on the right for the last step's dots. The
+# players' names stand in a legend beside the chart (race_legend), where a long name wraps instead of overflowing.
+RACE_LEFT = 8
+RACE_RIGHT = 2
+RACE_PLOT = 180
+
+
+def race_chart(
+    name: str, title: str, series: Sequence[Series], ticks: Sequence[tuple[int, str]], marks: Sequence[Mark] = ()
+) -> Markup:
+    """Every player's score after each step as a stepped line (the score holds until the step that changes it),
+    the steps' `ticks` labelled under the plot (a round's start), `marks` on it; race_legend names the lines."""
+    steps = max((len(line.values) for line in series), default=0)
+    known = [value for line in series for value in line.values if value is not None]
+    if steps < 2 or not known:
+        return Markup("")
+    low, high = min(0, *known), max(1, *known)
+    span = high - low
+    width = 100 - RACE_LEFT - RACE_RIGHT
+
+    def x(step: int) -> float:
+        return RACE_LEFT + step / (steps - 1) * width
+
+    def y(value: float) -> float:
+        return ABOVE + (1 - (value - low) / span) * RACE_PLOT
+
+    parts = [
+        f'<line class="guide" x1="{_pct(RACE_LEFT)}" x2="{_pct(RACE_LEFT + width)}" y1="{y(level):.1f}" '
+        f'y2="{y(level):.1f}" stroke="currentColor" stroke-opacity="0.3" stroke-dasharray="4 4"/>'
+        f'<text class="tick" x="0" y="{y(level) + 4:.1f}" font-size="{SMALL}">{level}</text>'
+        for level in sorted({low, high, 0})
+    ]
+    base = ABOVE + RACE_PLOT
+    for step, label in ticks:
+        parts.append(
+            f'<line class="guide" x1="{_pct(x(step))}" x2="{_pct(x(step))}" y1="{ABOVE}" y2="{base + 4}" '
+            f'stroke="currentColor" stroke-opacity="0.15"/>'
+            f'<text class="tick" x="{_pct(x(step))}" y="{base + 18}" text-anchor="middle" font-size="{SMALL}">'
+            f"{escape(label)}</text>"
+        )
+    for index, line in enumerate(series):
+        parts.extend(_stairs(line.values, index, x, y))
+    for mark in marks:
+        if mark.line is None:
+            parts.append(
+                f'<line class="rule" x1="{_pct(x(mark.step))}" x2="{_pct(x(mark.step))}" y1="{ABOVE - 6}" '
+                f'y2="{base}" stroke="currentColor" stroke-width="1.5" stroke-opacity="0.7"/>'
+                f'<text class="label" x="{_pct(x(mark.step))}" y="{ABOVE - 10}" text-anchor="end" '
+                f'font-size="{SMALL}">{escape(mark.label)}</text>'
+            )
+            continue
+        value = series[mark.line].values[mark.step]
+        if value is not None:
+            parts.append(
+                f'<circle class="dot strong race-{mark.line}" cx="{_pct(x(mark.step))}" cy="{y(value):.1f}" r="5" '
+                f'fill="currentColor" stroke="currentColor"><title>{escape(mark.label)}</title></circle>'
+            )
+    said = " ".join(f"{line.name}: {', '.join('–' if v is None else str(v) for v in line.values)}." for line in series)
+    said += "".join(f" {mark.label}." for mark in marks)
+    return Markup(_open(name, title, said, base + BELOW, "race") + "".join(parts) + "</svg>")
+
+
+def _dashes(index: int) -> str:
+    """The dash attribute of a race's line (the first one solid)."""
+    dash = DASHES[index % len(DASHES)]
+    return f' stroke-dasharray="{dash}"' if dash else ""
+
+
+def _stairs(
+    values: Sequence[int | None], index: int, x: Callable[[int], float], y: Callable[[float], float]
+) -> list[str]:
+    """A line's segments: flat while its value holds, up or down at the step that changes it, a gap where unknown."""
+    style = _dashes(index)
+    drawn: list[str] = []
+    held: tuple[int, int] | None = None  # (the step its value began at, the value)
+
+    def segment(x1: float, y1: float, x2: float, y2: float) -> str:
+        return (
+            f'<line class="race race-{index}" x1="{_pct(x1)}" y1="{y1:.1f}" x2="{_pct(x2)}" y2="{y2:.1f}" '
+            f'stroke="currentColor" stroke-width="2.5"{style}/>'
+        )
+
+    for step, value in enumerate(values):
+        if held is not None and value != held[1]:
+            drawn.append(segment(x(held[0]), y(held[1]), x(step), y(held[1])))
+            if value is not None:
+                drawn.append(segment(x(step), y(held[1]), x(step), y(value)))
+            held = None
+        if held is None and value is not None:
+            held = (step, value)
+    if held is not None and held[0] < len(values) - 1:
+        drawn.append(segment(x(held[0]), y(held[1]), x(len(values) - 1), y(held[1])))
+    return drawn
+
+
+def race_legend_line(index: int) -> Markup:
+    """A short sample of a race's line, as the legend shows it beside the player's name (decorative: the name says it)."""
+    return Markup(
+        f'<svg class="chart race-sample" width="32" height="10" aria-hidden="true" focusable="false" '
+        f'xmlns="http://www.w3.org/2000/svg"><line class="race race-{index}" x1="0" y1="5" x2="32" y2="5" '
+        f'stroke="currentColor" stroke-width="2.5"{_dashes(index)}/></svg>'
+    )

@@ -313,7 +313,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
             return None
         ctx = live_context(play)
         state = live_state(play, ctx)
-        restored = live.restore(state, _parts_before(play, change, state))
+        restored = live.restore(state, parts_before(play, change, state))
         parts = live.changed_parts(state, restored)
         _store_state(session, play, restored, parts)
         # Both stay out of the next undo, which then goes one action further back.
@@ -332,7 +332,7 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
     return _in_play_transaction(session, play, stage)
 
 
-def _parts_before(play: Play, change: Change, state: State) -> dict[str, Any]:
+def parts_before(play: Play, change: Change, state: State) -> dict[str, Any]:
     """What the action of a Change replaced; a tap saved before actions existed holds one counter's old value."""
     if is_action(change):
         return change.old

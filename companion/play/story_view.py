@@ -1,0 +1,155 @@
+"""The story of a play as the result page and the score sheet show it: the score race chart, who took the lead
+when, where the end began, and each player's turn times, in words beside the chart (play/_story.html)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from companion.games.wording import join_names, plural
+from companion.play.story import Step, Story
+from companion.stats.charts import Mark, Series, race_chart, race_legend_line
+
+CHART_TITLE = "Score over time"
+# At most this many round labels under the chart: a long game labels every second round, or every third, ...
+ROUND_LABELS = 8
+# Up to this many changes of the lead are told one by one; more, and only how many and the last.
+LEADS_TOLD = 4
+
+
+@dataclass(frozen=True)
+class StoryRow:
+    """One line of the table under the chart: the step, what happened, every player's score after it."""
+
+    number: str
+    said: str
+    totals: tuple[str, ...]
+    marked: str
+
+
+@dataclass(frozen=True)
+class StoryView:
+    """What the template draws of a story."""
+
+    chart: Markup
+    sentences: tuple[str, ...]
+    rows: tuple[StoryRow, ...]
+    names: tuple[str, ...]
+    turn_rows: tuple[tuple[str, str, str, str], ...]
+    # Each line's sample, the player's name and last score, highest first.
+    legend: tuple[tuple[Markup, str, str], ...]
+
+
+def story_view(story: Story) -> StoryView:
+    """The chart, the sentences and the tables of a story."""
+    steps = story.steps
+    series = [Series(name, tuple(step.totals[i] for step in steps)) for i, name in enumerate(story.names)]
+    chart = race_chart("story-chart", CHART_TITLE, series, _ticks(story), _marks(story))
+    rows = tuple(
+        StoryRow(
+            _number(step),
+            step.said,
+            tuple("–" if total is None else str(total) for total in step.totals),
+            _step_marks(story, step),
+        )
+        for step in steps
+    )
+    turn_rows = tuple(
+        (times.name, str(times.turns), seconds_text(times.average_seconds), seconds_text(times.longest_seconds))
+        for times in story.turn_times
+    )
+    last = steps[-1].totals
+    order = sorted(range(len(story.names)), key=lambda i: (last[i] is None, -(last[i] or 0), i))
+    legend = tuple((race_legend_line(i), story.names[i], "–" if last[i] is None else str(last[i])) for i in order)
+    return StoryView(chart, tuple(_sentences(story)), rows, story.names, turn_rows, legend)
+
+
+def _number(step: Step) -> str:
+    """The step as the table numbers it: the log's number of its action; the start and the result by name."""
+    return {0: "Start", -1: "End"}.get(step.seq, str(step.seq))
+
+
+def _where(story: Story, step: Step) -> str:
+    """Where a step lies, in words: "action 12 (round 3)"."""
+    at = f"action {step.seq}"
+    return f"{at} ({story.round_name.lower()} {step.round})" if step.round else at
+
+
+def _leaders(story: Story, step: Step) -> str:
+    """The names of a step's leaders."""
+    return join_names([story.names[i] for i in step.leaders])
+
+
+def _step_marks(story: Story, step: Step) -> str:
+    """What a step of the table is marked with: the lead taken, the end begun."""
+    said = []
+    if step.lead_change:
+        said.append(f"{_leaders(story, step)} {'lead' if len(step.leaders) == 1 else 'level'}")
+    if step.end_begins:
+        said.append("The end begins")
+    return "; ".join(said)
+
+
+def _sentences(story: Story) -> list[str]:
+    """The chart in words: who led, each change of the lead (the last one alone when there were many), where the
+    end began, and a replay that had to stop."""
+    said = []
+    taken = [step for step in story.actions if step.lead_change and len(step.leaders) == 1]
+    if not taken and story.actions and len(story.actions[-1].leaders) == 1:
+        said.append(f"{_leaders(story, story.actions[-1])} led from start to finish.")
+    elif len(taken) > LEADS_TOLD:
+        said.append(f"The lead changed hands {plural(len(taken), 'time')}.")
+        step = taken[-1]
+        said.append(f"{_leaders(story, step)} took the lead for good at {_where(story, step)}: {step.said}.")
+    else:
+        said.extend(f"{_leaders(story, step)} took the lead at {_where(story, step)}: {step.said}." for step in taken)
+    ended = next((step for step in story.actions if step.end_begins), None)
+    if ended is not None:
+        said.append(f"The end began at {_where(story, ended)}: {ended.end_begins}")
+    if not story.complete:
+        said.append("The rest of the log could not be replayed under today's rules: the chart stops there.")
+    if story.corrected:
+        said.append("The play was corrected after the game: its final scores are the corrected ones.")
+    return said
+
+
+def _ticks(story: Story) -> list[tuple[int, str]]:
+    """The steps where a new round began, labelled; none for a game without rounds or of one round only."""
+    starts = [
+        (index, step.round)
+        for index, step in enumerate(story.steps)
+        if step.round and (index == 0 or step.round != story.steps[index - 1].round)
+    ]
+    if len(starts) < 2:
+        return []
+    every = -(-len(starts) // ROUND_LABELS)
+    letter = story.round_name[0]
+    return [(index, f"{letter}{number}") for index, number in starts[::every]]
+
+
+def _marks(story: Story) -> list[Mark]:
+    """A dot where a player took the lead alone, and a rule where the end began."""
+    marks = []
+    for index, step in enumerate(story.steps):
+        if step.lead_change and len(step.leaders) == 1 and step.seq > 0:
+            marks.append(Mark(index, f"{_leaders(story, step)} takes the lead", step.leaders[0]))
+        if step.end_begins:
+            marks.append(Mark(index, "The end begins"))
+    return marks
+
+
+def seconds_text(seconds: int) -> str:
+    """A turn's length for people: "45 s", "2 min 05 s", "1 h 02 min"."""
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def turn_count_text(story: Story) -> str:
+    """How many turns were timed, for the turn table's caption."""
+    return plural(sum(times.turns for times in story.turn_times), "turn")
