@@ -101,6 +101,12 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   "said" "Took back: ...", "undoes" the seq of the entry it took back (null on every other entry), "undone"
   false. Works for a play in progress, finished or put aside (a play scored at the end has an empty log); 404
   for no such play.
+- GET /api/v1/games/<game>/ladder answers the game's ladder: {"game", "players": [{"name", "rating", "plays",
+  "rank"}]}, best first: "rating" openskill's Plackett-Luce ordinal (mu − 3σ, one decimal; a new player is 0)
+  from every finished multiplayer play of the game in date order (deleted, ignored and solo plays left out, and
+  plays whose ranks are not all known), players sharing a rank as ties, recomputed whenever a play is finished,
+  corrected, deleted, restored or imported; "plays" the plays rated; "rank" from 1, equal ratings sharing one.
+  Guests have no place on it. {"players": []} before any such play; 404 for an unknown game.
 - POST /api/v1/plays/<id>/finish (with {}, or no body, sent as application/json) scores the play as it stands by the
   official rules and keeps the result: 200 with the play view, "result" filled in; 422 when the state can't be
   scored; 409 when the play is already finished or put aside.
@@ -147,7 +153,8 @@ from companion.games.live import validate_start
 from companion.games.wording import plural, utc
 from companion.play import story
 from companion.play.standing import stand
-from companion.store import play_log, records
+from companion.stats import views as stats_views
+from companion.store import play_log, records, statistics
 from companion.store.db import get_session
 from companion.store.models import DURATION_MAX, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, NOTES_MAX, Play
 from companion.web.errors import json_errors
@@ -480,6 +487,19 @@ def play_log_entries(play_id: int) -> Response:
     """The log of a play, in progress or finished: every action in order, what it said, and whether it was undone."""
     play = _load_play(play_id)
     return jsonify(log=[entry.to_dict() for entry in play_log.read_log(get_session(), play)])
+
+
+@bp.get("/games/<game_id>/ladder")
+def game_ladder(game_id: str) -> Response:
+    """A game's ladder: each rostered player's rating from the group's finished plays, best first."""
+    game = _game(game_id)
+    rated = stats_views.game_ladder(game.id)
+    names = statistics.read_names(get_session())
+    players = [
+        {"name": names.get(rung.player_id, ""), "rating": rung.rating, "plays": rung.plays, "rank": rung.rank}
+        for rung in rated.rungs
+    ]
+    return jsonify(game=game.id, players=players)
 
 
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/finish")

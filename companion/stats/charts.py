@@ -202,7 +202,7 @@ class Series:
     """One player's line: a value per step (None where it can't be said), and the name it is labelled with."""
 
     name: str
-    values: tuple[int | None, ...]
+    values: tuple[float | None, ...]
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ def race_chart(
     parts = [
         f'<line class="guide" x1="{_pct(RACE_LEFT)}" x2="{_pct(RACE_LEFT + width)}" y1="{y(level):.1f}" '
         f'y2="{y(level):.1f}" stroke="currentColor" stroke-opacity="0.3" stroke-dasharray="4 4"/>'
-        f'<text class="tick" x="0" y="{y(level) + 4:.1f}" font-size="{SMALL}">{level}</text>'
+        f'<text class="tick" x="0" y="{y(level) + 4:.1f}" font-size="{SMALL}">{_said(level)}</text>'
         for level in sorted({low, high, 0})
     ]
     base = ABOVE + RACE_PLOT
@@ -278,6 +278,11 @@ def race_chart(
     return Markup(_open(name, title, said, base + BELOW, "race") + "".join(parts) + "</svg>")
 
 
+def _said(value: float) -> str:
+    """A chart's number in words: whole numbers as they are, others to one decimal."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
 def _dashes(index: int) -> str:
     """The dash attribute of a race's line (the first one solid)."""
     dash = DASHES[index % len(DASHES)]
@@ -285,12 +290,12 @@ def _dashes(index: int) -> str:
 
 
 def _stairs(
-    values: Sequence[int | None], index: int, x: Callable[[int], float], y: Callable[[float], float]
+    values: Sequence[float | None], index: int, x: Callable[[int], float], y: Callable[[float], float]
 ) -> list[str]:
     """A line's segments: flat while its value holds, up or down at the step that changes it, a gap where unknown."""
     style = _dashes(index)
     drawn: list[str] = []
-    held: tuple[int, int] | None = None  # (the step its value began at, the value)
+    held: tuple[int, float] | None = None  # (the step its value began at, the value)
 
     def segment(x1: float, y1: float, x2: float, y2: float) -> str:
         return (
@@ -314,7 +319,7 @@ def _stairs(
 def race_legend_line(index: int) -> Markup:
     """A short sample of a race's line, as the legend shows it beside the player's name (decorative: the name says it)."""
     return Markup(
-        f'<svg class="chart race-sample" width="32" height="10" aria-hidden="true" focusable="false" '
+        f'<svg class="race-sample" width="32" height="10" aria-hidden="true" focusable="false" '
         f'xmlns="http://www.w3.org/2000/svg"><line class="race race-{index}" x1="0" y1="5" x2="32" y2="5" '
         f'stroke="currentColor" stroke-width="2.5"{_dashes(index)}/></svg>'
     )

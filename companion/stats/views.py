@@ -22,7 +22,19 @@ from companion.games import GAMES, game_name
 from companion.games.base import name_key
 from companion.games.wording import NO_FIGURE, day, decimal, duration, figure, ordinal, percent
 from companion.stats import figures
-from companion.stats.charts import Bar, BarGroup, ChartColumn, Point, bar_chart, histogram_chart, line_chart
+from companion.stats.charts import (
+    Bar,
+    BarGroup,
+    ChartColumn,
+    Point,
+    Series,
+    bar_chart,
+    histogram_chart,
+    line_chart,
+    race_chart,
+    race_legend_line,
+)
+from companion.stats.ladder import Ladder, checkpoints, ladder
 from companion.store import history_version
 from companion.store import statistics as queries
 from companion.store.db import get_session
@@ -32,6 +44,9 @@ bp = Blueprint("stats", __name__)
 T = TypeVar("T")
 # A record reached in many plays names its first holders and counts the others: a sentence, not a list.
 RECORD_HOLDERS_SHOWN = 5
+# The ladder's chart follows its best few players, at most this many moments of the game's history.
+LADDER_LINES = 5
+LADDER_MOMENTS = 120
 
 
 def place(point: figures.FormPoint) -> str:
@@ -161,6 +176,25 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
     return charts
 
 
+def game_ladder(game_id: str) -> Ladder:
+    """The game's ladder, rated once per history version (the game's page and the API's ladder read it)."""
+    session = get_session()
+    return kept(("ladder", game_id), lambda: ladder(game_id, queries.read_game(session, game_id)))
+
+
+def ladder_chart(rated: Ladder, names: Mapping[int, str]) -> tuple[Markup, list[tuple[Markup, str, str]]]:
+    """The ratings of the ladder's best players over the game's history, and the chart's legend."""
+    top = [rung.player_id for rung in rated.rungs[:LADDER_LINES]]
+    lines = checkpoints(rated, top, LADDER_MOMENTS)
+    series = [Series(names.get(player, "Unknown player"), values) for player, values in zip(top, lines, strict=True)]
+    chart = race_chart("chart-ladder", "Ratings over time", series, [])
+    legend = [
+        (race_legend_line(i), line.name, f"{rung.rating:.1f}")
+        for i, (line, rung) in enumerate(zip(series, rated.rungs, strict=False))
+    ]
+    return chart, legend
+
+
 def kept(key: tuple[object, ...], count: Callable[[], T]) -> T:
     """The figures `count` makes, counted once per history version (read first, so they are never older)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -231,6 +265,8 @@ def game(game_id: str) -> Response:
         return stats, queries.read_dates(session, stats.record_plays), game_charts(stats)
 
     stats, dates, charts = kept(("game", game_id), count)
+    rated = game_ladder(game_id)
+    chart, legend = kept(("ladder chart", game_id), lambda: ladder_chart(rated, names))
     return make_response(
         render_template(
             "stats/game.html",
@@ -239,6 +275,9 @@ def game(game_id: str) -> Response:
             stats=stats,
             dates=dates,
             charts=charts,
+            ladder=rated,
+            ladder_chart=chart,
+            ladder_legend=legend,
             day=play_day,
             spent=spent,
             time_note=time_note,

@@ -41,7 +41,8 @@ CHART_COLOURS = """() => {
   probe.remove();
   return [...document.querySelectorAll('svg.chart')].map(svg => ({
     text: css(svg.querySelector('text'), 'fill'),
-    bar: svg.querySelector('.bar') ? css(svg.querySelector('.bar'), 'fill') : css(svg.querySelector('.dot'), 'stroke'),
+    bar: svg.querySelector('.bar') ? css(svg.querySelector('.bar'), 'fill')
+      : css(svg.querySelector('.dot, .race'), 'stroke'),
     ink: [css(document.body, 'color'), muted],
     card: css(card, 'background-color'),
     width: svg.getBoundingClientRect().width,

@@ -282,7 +282,8 @@ def test_game_page(client, history) -> None:
     assert "Winners gain most over the others on 1 VP cards : 24.8 VP more on average." in text
     assert "From the 9 scores with their lines; 2 imported without a breakdown are left out here." in text
     assert "99" not in text  # the deleted play's record
-    assert html.count("<svg") == 3
+    # The three charts of the figures and the ladder's (its legend's line samples are no charts of their own).
+    assert html.count('<svg class="chart') == 4
     assert "20 to 29 VP: 4." in html  # the histogram's description
     assert "4 of 4 (100%)" not in html and "3 of 4 (75%)" in html  # wins by seat: the 1st player
     assert "Winners, 1 VP cards" not in html and "1 VP cards, Winners: 28.8 VP." in html
