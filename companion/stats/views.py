@@ -35,6 +35,7 @@ from companion.stats.charts import (
     race_legend_line,
 )
 from companion.stats.ladder import Ladder, checkpoints, ladder
+from companion.stats.player_records import PlayerRecords, player_records
 from companion.store import history_version
 from companion.store import statistics as queries
 from companion.store.db import get_session
@@ -219,14 +220,17 @@ def player(player_id: int) -> Response:
     if player_id not in names:
         abort(404)
 
-    def count() -> tuple[figures.PlayerStats, dict[int, datetime], dict[str, Markup]]:
-        """The player's figures, the days of their recent form and the charts drawn from both."""
-        stats = figures.player_stats(player_id, queries.read_player(session, player_id))
-        dates = queries.read_dates(session, [point.play_id for point in stats.form])
-        return stats, dates, player_charts(stats, dates)
+    def count() -> tuple[figures.PlayerStats, PlayerRecords, dict[int, datetime], dict[str, Markup]]:
+        """The player's figures and records, the days of their recent form and streak, and the charts."""
+        plays = queries.read_player(session, player_id)
+        stats = figures.player_stats(player_id, plays)
+        records = player_records(player_id, plays)
+        streak = [records.streak.first_play, records.streak.last_play] if records.streak else []
+        dates = queries.read_dates(session, [point.play_id for point in stats.form] + streak)
+        return stats, records, dates, player_charts(stats, dates)
 
     # The charts are kept with the figures: they are drawn from them alone (and the days, which move with them).
-    stats, dates, charts = kept(("player", player_id), count)
+    stats, records, dates, charts = kept(("player", player_id), count)
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
         render_template(
@@ -234,6 +238,7 @@ def player(player_id: int) -> Response:
             name=names[player_id],
             names=names,
             stats=stats,
+            records=records,
             versus=versus,
             dates=dates,
             charts=charts,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, case, cast, func, text
+from sqlalchemy import Text, case, cast, extract, func, text
 from sqlalchemy import select as core_select  # typed for more columns than sqlmodel's select (4)
 from sqlmodel import Session, col, select
 
@@ -43,6 +43,8 @@ class CountedSeat:
     lines: tuple[tuple[str, int], ...] = ()
     seats_known: bool = True
     duration_min: int | None = None
+    # The year the play was played in, where the page needs it (a player's year by year).
+    year: int | None = None
 
     @property
     def has_breakdown(self) -> bool:
@@ -60,6 +62,7 @@ class PlayRows:
     seats: tuple[CountedSeat, ...]
     seats_known: bool = True
     duration_min: int | None = None
+    year: int | None = None
 
     @property
     def solo(self) -> bool:
@@ -80,7 +83,12 @@ def group_plays(rows: Iterable[CountedSeat]) -> list[PlayRows]:
         seats[row.play_id].append(row)
     return [
         PlayRows(
-            play_id, found[0].game, tuple(sorted(found, key=_position)), found[0].seats_known, found[0].duration_min
+            play_id,
+            found[0].game,
+            tuple(sorted(found, key=_position)),
+            found[0].seats_known,
+            found[0].duration_min,
+            found[0].year,
         )
         for play_id, found in seats.items()
     ]
@@ -153,10 +161,10 @@ def _counted() -> tuple[Any, ...]:
     return (col(Play.status) == FINISHED, col(Play.deleted_at).is_(None), ~col(Play.ignored))
 
 
-def _seat(row: _SeatColumns, scored: bool = False) -> CountedSeat:
+def _seat(row: _SeatColumns, scored: bool = False, year: int | None = None) -> CountedSeat:
     """A counted seat from the columns of _SEAT_COLUMNS."""
     play_id, game, player_id, position, total, rank, seats_known, minutes = row
-    return CountedSeat(play_id, game, player_id, position, total, rank, scored, (), bool(seats_known), minutes)
+    return CountedSeat(play_id, game, player_id, position, total, rank, scored, (), bool(seats_known), minutes, year)
 
 
 def read_names(session: Session) -> dict[int, str]:
@@ -175,16 +183,17 @@ def read_dates(session: Session, play_ids: Iterable[int]) -> dict[int, datetime]
 
 
 def read_player(session: Session, player_id: int) -> list[PlayRows]:
-    """Every counted play the player sat at, oldest first, with all its seats (one query; no breakdowns)."""
+    """Every counted play the player sat at, oldest first, with all its seats and its year (one query; no
+    breakdowns; the year worked out by the database, so that no date is parsed per seat)."""
     theirs = select(Seat.play_id).where(col(Seat.player_id) == player_id)
     query = (
-        core_select(*_SEAT_COLUMNS)
+        core_select(*_SEAT_COLUMNS, extract("year", col(Play.played_at)))
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(col(Seat.play_id).in_(theirs), *_counted())
         .order_by(*_OLDEST_FIRST)
     )
-    rows = typing.cast("Iterable[_SeatColumns]", session.connection().execute(query))
-    return group_plays(_seat(row) for row in rows)
+    rows = typing.cast("Iterable[tuple[*_SeatColumns, int]]", session.connection().execute(query))
+    return group_plays(_seat(row[:8], year=int(row[8])) for row in rows)
 
 
 def read_game(session: Session, game: str) -> list[PlayRows]:

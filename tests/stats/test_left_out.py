@@ -224,8 +224,11 @@ def site(request, tmp_path_factory) -> Iterator[tuple[FlaskClient, Any]]:
 
 def test_queries_read_what_the_pure_figures_expect(site) -> None:
     _, engine = site
-    # A player's rows come without the lines (their page sums none).
-    expected = [replace(p, seats=tuple(replace(s, lines=()) for s in p.seats)) for p in rows()]
+    # A player's rows come without the lines (their page sums none), with each play's year (year by year).
+    year = {play_id: day(d).year for play_id, _, d, *_ in HISTORY}
+    expected = [
+        replace(p, year=year[p.id], seats=tuple(replace(s, lines=(), year=year[p.id]) for s in p.seats)) for p in rows()
+    ]
     with Session(engine) as session:
         for player_id in ROSTER:
             read = store_stats.read_player(session, player_id)
