@@ -1,5 +1,6 @@
-"""How the statistics pages grow with the history: a player's page, a game's page and the roster at 10,000 plays
-against the same pages at 10 plays, served by two apps in the same run.
+"""How the statistics pages grow with the history: a player's page, a game's page (with its ladder), the roster, the
+API's ladder and a tracked play's result with its score race at 10,000 plays against the same pages at 10 plays,
+served by two apps in the same run.
 
 Run: python3 bench/stats.py [repeat] [plays] [--postgres] [--quick]. Two databases (SQLite files in a temporary
 folder, or two PostgreSQL databases dropped afterwards), seeded by bench/seed.py (the same roster of twelve, so the
@@ -32,11 +33,30 @@ QUICK_PLAYS = 200
 QUICK_REPEAT = 2
 
 
+# The tracked play whose result page draws its score race: SPQF for three, this many rounds of taps.
+RACE_ROUNDS = 8
+
+
 def app_with(url: str, plays: int):
     """An app on its own database holding `plays` seeded plays, and its test client."""
     app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
     seed_plays(app.extensions["db_engine"], plays, seed=0)
     return app, app.test_client()
+
+
+def tracked_play(client) -> str:
+    """A tracked SPQF play of RACE_ROUNDS rounds, finished through the API; its result page's path."""
+    names = ["Ann", "Bob", "Cy"]
+    started = client.post(
+        "/api/v1/plays", json={"game": "spqf", "track": True, "players": [{"name": n} for n in names]}
+    )
+    play = started.get_json()
+    for turn in range(RACE_ROUNDS * len(names)):
+        body = {"action": "add", "player": names[turn % 3], "field": "vp_tokens", "delta": 1 + turn % 3}
+        assert client.post(f"/api/v1/plays/{play['id']}/actions", json=body).status_code == 200
+        assert client.post(f"/api/v1/plays/{play['id']}/actions", json={"action": "next_turn"}).status_code == 200
+    assert client.post(f"/api/v1/plays/{play['id']}/finish", json={}).status_code == 200
+    return str(play["url"])
 
 
 def measure(repeat: int = 30, plays: int = 10_000, postgres: bool = False) -> None:
@@ -69,19 +89,24 @@ def measure(repeat: int = 30, plays: int = 10_000, postgres: bool = False) -> No
             return get
 
         static = getter(small, "/static/css/stats.css")
+        big_race, small_race = tracked_play(big), tracked_play(small)
         where = "PostgreSQL" if postgres else "SQLite"
         print(f"{plays:,} plays against {SMALL} plays on {where}, each the median of {repeat} requests taken in turns")
-        for label, url in (
-            ("player page (Ann)", "/players/1"),
-            ("game page (Spires)", "/games/spires"),
-            ("game page (Conquest of Speros)", "/games/speros"),
-            ("roster /players", "/players"),
+        for label, big_url, small_url in (
+            ("player page (Ann)", "/players/1", "/players/1"),
+            ("game page (Spires)", "/games/spires", "/games/spires"),
+            ("game page (Conquest of Speros)", "/games/speros", "/games/speros"),
+            ("roster /players", "/players", "/players"),
+            ("ladder API (Spires)", "/api/v1/games/spires/ladder", "/api/v1/games/spires/ladder"),
+            (f"result with its score race ({RACE_ROUNDS * 6} actions)", big_race, small_race),
         ):
-            getter(big, url)()
-            getter(small, url)()
-            spent, baseline = timed_against(getter(big, url), getter(small, url), repeat)
-            versus_static, static_time = timed_against(getter(small, url), static, repeat)
-            moved, moved_baseline = timed_against(getter(big, url, moved=True), getter(small, url, moved=True), repeat)
+            getter(big, big_url)()
+            getter(small, small_url)()
+            spent, baseline = timed_against(getter(big, big_url), getter(small, small_url), repeat)
+            versus_static, static_time = timed_against(getter(small, small_url), static, repeat)
+            moved, moved_baseline = timed_against(
+                getter(big, big_url, moved=True), getter(small, small_url, moved=True), repeat
+            )
             print(
                 f"{label}: read again {spent * 1e3:.1f} ms at {plays:,} plays, {baseline * 1e3:.1f} ms at {SMALL} "
                 f"({spent / baseline:.2f}x); after a write {moved * 1e3:.1f} ms against {moved_baseline * 1e3:.1f} ms "
