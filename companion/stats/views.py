@@ -34,7 +34,7 @@ from companion.stats.charts import (
     race_chart,
     race_legend_line,
 )
-from companion.stats.ladder import Ladder, checkpoints, ladder
+from companion.stats.ladder import Ladder, Rater, checkpoints
 from companion.stats.player_records import PlayerRecords, player_records
 from companion.store import history_version
 from companion.store import statistics as queries
@@ -48,6 +48,8 @@ RECORD_HOLDERS_SHOWN = 5
 # The ladder's chart follows its best few players, at most this many moments of the game's history.
 LADDER_LINES = 5
 LADDER_MOMENTS = 120
+# The app's extension holding each game's Rater (companion/stats/ladder.py).
+RATERS = "ladder_raters"
 
 
 def place(point: figures.FormPoint) -> str:
@@ -178,9 +180,12 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
 
 
 def game_ladder(game_id: str) -> Ladder:
-    """The game's ladder, rated once per history version (the game's page and the API's ladder read it)."""
+    """The game's ladder, rated once per history version (the game's page and the API's ladder read it) by this
+    server's rater of the game, which rates again only from where the history changed."""
     session = get_session()
-    return kept(("ladder", game_id), lambda: ladder(game_id, queries.read_game(session, game_id)))
+    raters = current_app.extensions.setdefault(RATERS, {})
+    rater = raters.setdefault(game_id, Rater(game_id))
+    return kept(("ladder", game_id), lambda: rater.rate(queries.read_game(session, game_id)))
 
 
 def ladder_chart(rated: Ladder, names: Mapping[int, str]) -> tuple[Markup, list[tuple[Markup, str, str]]]:

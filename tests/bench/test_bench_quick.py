@@ -76,7 +76,8 @@ def test_history_quick(capsys) -> None:
 
 
 def test_stats_quick(capsys) -> None:
-    """The player's, the games' and the roster's pages, each against the small history and a static file."""
+    """The player's, the games' and the roster's pages, the API's ladder and a tracked play's result with its score
+    race, each against the small history and a static file."""
     lines = run_quick("stats", capsys)
     stats = bench("stats")
     assert lines[0].startswith(f"{stats.QUICK_PLAYS} plays against {stats.SMALL} plays")
@@ -85,6 +86,8 @@ def test_stats_quick(capsys) -> None:
         "game page (Spires)",
         "game page (Conquest of Speros)",
         "roster /players",
+        "ladder API (Spires)",
+        f"result with its score race ({stats.RACE_ROUNDS * 6} actions)",
     ]
     assert all("x a static file" in line for line in lines[1:])
 

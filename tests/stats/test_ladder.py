@@ -4,10 +4,12 @@ corrected back, deleted and restored; on the game's page and at GET /api/v1/game
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from openskill.models import PlackettLuce
 
-from companion.stats.ladder import checkpoints, ladder
+from companion.stats.ladder import Rater, checkpoints, ladder
 from companion.store.statistics import CountedSeat, PlayRows
 from tests.helpers import post_json
 
@@ -136,3 +138,29 @@ def test_the_games_page_shows_the_ladder_and_its_chart(client) -> None:
     order = [name for name in ("Ann", "Bob", "Cy") if f">{name}</a></th>" in page]
     assert order and "The best players, by rating" in page
     assert "Ladder" not in client.get("/games/spqf").get_data(as_text=True)
+
+
+def test_a_rater_rates_a_changed_history_exactly_as_from_the_first_play() -> None:
+    # Plays appended, changed, taken out and put back, in random order: a rater that resumes from its snapshots
+    # gives the very ladder of rating every play again from the first.
+    rng = random.Random(22)
+    rater = Rater("spires", every=4)
+    plays: list[PlayRows] = []
+    for step in range(120):
+        move = rng.random()
+        if move < 0.5 or len(plays) < 3:
+            who = rng.sample(range(1, 7), rng.randint(2, 4))
+            plays.append(play(1000 + step, *((w, rng.randint(1, len(who))) for w in who)))
+        elif move < 0.7:
+            index = rng.randrange(len(plays))
+            seats = plays[index].seats
+            plays[index] = play(plays[index].id, *((s.player_id, rng.randint(1, len(seats))) for s in seats))
+        elif move < 0.85:
+            plays.pop(rng.randrange(len(plays)))
+        else:
+            plays.insert(rng.randrange(len(plays)), play(1000 + step, (1, 1), (2, 2)))
+        assert rater.rate(plays) == ladder("spires", plays), step
+    # A play finished after all the others is the only one rated again.
+    plays.append(play(5000, (1, 1), (3, 2)))
+    rater.rate(plays)
+    assert rater.rated_again <= 4
