@@ -11,7 +11,7 @@ they name are kept with the figures: drawn from them, they move with them).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TypeVar
 
@@ -34,7 +34,7 @@ from companion.stats.charts import (
     race_chart,
     race_legend_line,
 )
-from companion.stats.ladder import Ladder, Rater, checkpoints
+from companion.stats.ladder import Ladder, Rater, Rung, checkpoints
 from companion.stats.player_records import PlayerRecords, player_records
 from companion.store import history_version
 from companion.store import statistics as queries
@@ -201,6 +201,29 @@ def ladder_chart(rated: Ladder, names: Mapping[int, str]) -> tuple[Markup, list[
     return chart, legend
 
 
+def player_ratings(
+    player_id: int, games: Sequence[str]
+) -> tuple[list[tuple[str, Rung, int]], Markup, list[tuple[Markup, str, str]]]:
+    """The player's place on each game's ladder (the game, their rung, how many are on it) and their rating after
+    each of their plays of each game, as a chart with a line per game and its legend."""
+    places: list[tuple[str, Rung, int]] = []
+    series: list[Series] = []
+    for game_id in games:
+        rated = game_ladder(game_id)
+        rung = next((rung for rung in rated.rungs if rung.player_id == player_id), None)
+        if rung is None:
+            continue
+        places.append((game_id, rung, len(rated.rungs)))
+        series.append(Series(game_name(game_id), tuple(value for _, value in rated.history.get(player_id, ()))))
+    # Each line is the player's own plays of that game, first to last: the lines share the count, not the dates.
+    chart = race_chart("chart-ratings", "Ratings after each play of each game", series, [])
+    legend = [
+        (race_legend_line(i), line.name, f"{place[1].rating:.1f}")
+        for i, (line, place) in enumerate(zip(series, places, strict=True))
+    ]
+    return places, chart, legend
+
+
 def kept(key: tuple[object, ...], count: Callable[[], T]) -> T:
     """The figures `count` makes, counted once per history version (read first, so they are never older)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -236,6 +259,7 @@ def player(player_id: int) -> Response:
 
     # The charts are kept with the figures: they are drawn from them alone (and the days, which move with them).
     stats, records, dates, charts = kept(("player", player_id), count)
+    ratings, ratings_chart, ratings_legend = player_ratings(player_id, [record.game for record in stats.games])
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
         render_template(
@@ -244,6 +268,9 @@ def player(player_id: int) -> Response:
             names=names,
             stats=stats,
             records=records,
+            ratings=ratings,
+            ratings_chart=ratings_chart,
+            ratings_legend=ratings_legend,
             versus=versus,
             dates=dates,
             charts=charts,

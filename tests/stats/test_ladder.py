@@ -5,10 +5,12 @@ corrected back, deleted and restored; on the game's page and at GET /api/v1/game
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from openskill.models import PlackettLuce
 
+from companion.games.wording import ordinal
 from companion.stats.ladder import Rater, checkpoints, ladder
 from companion.store.statistics import CountedSeat, PlayRows
 from tests.helpers import post_json
@@ -164,3 +166,15 @@ def test_a_rater_rates_a_changed_history_exactly_as_from_the_first_play() -> Non
     plays.append(play(5000, (1, 1), (3, 2)))
     rater.rate(plays)
     assert rater.rated_again <= 4
+
+
+def test_a_players_page_shows_their_place_and_ratings_on_each_ladder(client) -> None:
+    group_history(client)
+    api = {p["name"]: p for p in ladder_api(client)["players"]}
+    roster = client.get("/players").get_data(as_text=True)
+    cy = re.search(r'href="/players/(\d+)">Cy<', roster).group(1)
+    page = client.get(f"/players/{cy}").get_data(as_text=True)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    place = f"Spires : {api['Cy']['rating']:.1f}, {ordinal(api['Cy']['rank'])} of 3 on the ladder, from 4 plays."
+    assert place in text
+    assert '<title id="chart-ratings-title">Ratings after each play of each game</title>' in page

@@ -255,8 +255,9 @@ def test_player_page(client, history) -> None:
     assert "Bob 4 1 1 2–2" in text and "Cleo 4 2 1 3–2" in text
     assert f'href="/players/{BOB}"' in html and 'href="/games/spqf"' in html and 'href="/plays/6"' in html
     assert 'href="/history?player=Ann"' in html
-    # The charts: SVG with their names and every value written as text.
-    assert html.count("<svg") == 2
+    # The charts: SVG with their names and every value written as text (the figures' two and the ratings'; the
+    # legend's line samples are no charts of their own).
+    assert html.count('<svg class="chart') == 3
     assert 'aria-labelledby="chart-form-title chart-form-desc"' in html
     assert "2 of 4 (50%)" in html
     assert "9 Jan 2026, SPQF: 2nd of 3, 25 VP." in html
