@@ -10,7 +10,7 @@ the chart always ends on the final table, a correction's included.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -78,7 +78,6 @@ class Story:
     complete: bool = True
     corrected: bool = False
     minutes: int | None = None
-    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def actions(self) -> tuple[Step, ...]:

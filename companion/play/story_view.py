@@ -148,8 +148,3 @@ def seconds_text(seconds: int) -> str:
         return f"{minutes} min {rest:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
-
-
-def turn_count_text(story: Story) -> str:
-    """How many turns were timed, for the turn table's caption."""
-    return plural(sum(times.turns for times in story.turn_times), "turn")

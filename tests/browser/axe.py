@@ -49,6 +49,17 @@ def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
     return [v for v in page.evaluate(RUN) if v["impact"] in impacts]
 
 
+def violations_within(page, selector: str, impacts=("serious", "critical")) -> list[dict]:
+    """axe's violations inside one part of the page (the rest of the page has tests of its own)."""
+    inject_axe(page)
+    found = page.evaluate(
+        """async (selector) => (await axe.run(document.querySelector(selector), {resultTypes: ['violations']}))
+        .violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target.join(' '))}))""",
+        selector,
+    )
+    return [v for v in found if v["impact"] in impacts]
+
+
 def describe(violations: list[dict]) -> str:
     """One line per violation, with the selectors of the offending nodes, for an assert message."""
     return "\n".join(f"{v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}" for v in violations)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.axe import axe_violations, describe, inject_axe
+from tests.browser.axe import axe_violations, describe, violations_within
 from tests.browser.tracker import VIEWPORTS
 
 pytestmark = pytest.mark.browser
@@ -78,11 +78,7 @@ def shoot(page, name: str) -> None:
 
 def result_violations(page) -> list[dict]:
     """axe-core's serious and critical violations inside #result only (the rest of the page has its own tests)."""
-    inject_axe(page)
-    found = page.evaluate("""async () => (await axe.run(document.querySelector('#result'),
-        {resultTypes: ['violations']})).violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-        targets: v.nodes.map(n => n.target.join(' '))}))""")
-    return [v for v in found if v["impact"] in ("serious", "critical")]
+    return violations_within(page, "#result")
 
 
 def check_opened(page, row_label: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.axe import describe, inject_axe
+from tests.browser.axe import describe, violations_within
 from tests.browser.tracker import VIEWPORTS
 
 pytestmark = pytest.mark.browser
@@ -52,15 +52,6 @@ def long_game(base: str) -> str:
     return base + play["url"]
 
 
-def story_violations(page) -> list[dict]:
-    """axe-core's serious and critical violations inside the story section."""
-    inject_axe(page)
-    found = page.evaluate("""async () => (await axe.run(document.querySelector('#story'),
-        {resultTypes: ['violations']})).violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-        targets: v.nodes.map(n => n.target.join(' '))}))""")
-    return [v for v in found if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", VIEWPORTS, ids=[f"{w}px" for w in VIEWPORTS])
 def test_the_score_race_fits_and_reads(browser, live_server: str, width: int, scheme: str) -> None:
@@ -86,7 +77,7 @@ def test_the_score_race_fits_and_reads(browser, live_server: str, width: int, sc
         page.locator("#story").screenshot(path=str(SHOTS / f"story-{width}-{scheme}.png"), animations="disabled")
         page.locator("#story summary", has_text="Scores after each action").click()
         expect(page.locator("#story .story-steps tbody tr").first).to_be_visible()
-        violations = story_violations(page)
+        violations = violations_within(page, "#story")
         assert not violations, describe(violations)
         assert not errors, errors
     finally:
