@@ -179,13 +179,16 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
     return charts
 
 
-def game_ladder(game_id: str) -> Ladder:
+def game_ladder(game_id: str, plays: Sequence[queries.PlayRows] | None = None) -> Ladder:
     """The game's ladder, rated once per history version (the game's page and the API's ladder read it) by this
-    server's rater of the game, which rates again only from where the history changed."""
+    server's rater of the game, which rates again only from where the history changed; from `plays` when the
+    caller has just read the game's rows, else read here."""
     session = get_session()
     raters = current_app.extensions.setdefault(RATERS, {})
     rater = raters.setdefault(game_id, Rater(game_id))
-    return kept(("ladder", game_id), lambda: rater.rate(queries.read_game(session, game_id)))
+    return kept(
+        ("ladder", game_id), lambda: rater.rate(plays if plays is not None else queries.read_game(session, game_id))
+    )
 
 
 def ladder_chart(rated: Ladder, names: Mapping[int, str]) -> tuple[Markup, list[tuple[Markup, str, str]]]:
@@ -299,6 +302,8 @@ def game(game_id: str) -> Response:
         records and the charts."""
         plays = queries.read_game(session, game_id)
         stats = figures.game_stats(game_id, plays, rules.breakdown, queries.read_line_sums(session, game_id, plays))
+        # The ladder is rated from the same rows, so that the first reader after a write reads them once.
+        game_ladder(game_id, plays)
         return stats, queries.read_dates(session, stats.record_plays), game_charts(stats)
 
     stats, dates, charts = kept(("game", game_id), count)
