@@ -38,6 +38,8 @@ SINCE = "since"
 # or, never opened, the newest it knows of.
 LOG_AFTER = "log_after"
 LOG_WAITING = "log_waiting"
+# Where a check handed to the app leaves the version and status it read, so the view does not ask them again.
+READ_VERSION = "companion.play_version"
 NOTHING_NEW_HEADERS = [
     ("Content-Type", "text/html; charset=utf-8"),
     ("Content-Length", "0"),
@@ -130,6 +132,7 @@ class NothingNew:
                 saved = records.play_version(connection, play_id)
         except SQLAlchemyError:
             return None
+        environ[READ_VERSION] = (play_id, saved)
         if saved is None or saved[1] != IN_PROGRESS:
             return None
         if saved[0] == since:

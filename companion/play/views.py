@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request, url_for
 
@@ -208,10 +208,13 @@ def _tracker_context(
     `only`: the scopes (seat ids, 'table') whose counters a tap's answer redraws; None redraws every counter.
     """
     standing = stand(play, acted)
+    log = _log_context(play, standing.ctx)
     return {
         "play": play,
         "game": standing.game,
-        "can_undo": acted is not None or records.last_change(get_session(), play) is not None,
+        "can_undo": acted is not None
+        or _standing_action_in(log["log_news"])
+        or records.last_change(get_session(), play) is not None,
         "sync_every_ms": SYNC_EVERY_MS,
         "tapped": None,
         "notice": None,
@@ -219,10 +222,15 @@ def _tracker_context(
         "error_seat": None,
         "end_errors": {},
         "end_values": {},
-        **_log_context(play, standing.ctx),
+        **log,
         **standing.tracker_parts(only),
         **more,
     }
+
+
+def _standing_action_in(news: play_log.News | None) -> bool:
+    """Whether the log's news holds an action not taken back: then there is one for Undo, without asking."""
+    return news is not None and any(entry.action != play_log.UNDO and not entry.undone for entry in news.entries)
 
 
 def _log_context(play: Play, ctx: Context | None) -> dict[str, Any]:
@@ -438,7 +446,7 @@ def live(play_id: int) -> Response:
     copied to every device that asks the same (play/shared_answers.py)."""
     answers = shared_answers(current_app._get_current_object())  # type: ignore[attr-defined]
     if is_fragment_request():
-        saved = records.play_version(get_session().connection(), play_id)
+        saved = _saved_version(play_id)
         if saved is not None and saved[1] == IN_PROGRESS:
             if saved[0] == _known_version():
                 return make_response("", 200)
@@ -450,12 +458,20 @@ def live(play_id: int) -> Response:
     context = _tracker_context(play)
     # What another device's actions said to the table (the end begun, a first-to-level token, an undo's "Took
     # back: ...") is said here as on the device that made them; a plain tap said nothing and leaves the notice be.
-    if context["log_news"] is not None and (said := play_log.news_said(get_session(), context["log_news"])):
+    if context["log_news"] is not None and (said := play_log.news_said(context["log_news"])):
         context["notice"] = said
     response = page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
     if is_fragment_request() and play.status == IN_PROGRESS:
         answers.keep((play_id, play.version, *_known_log_entry()), response)
     return response
+
+
+def _saved_version(play_id: int) -> tuple[int, str] | None:
+    """The play's version and status: as the check in front of the app read them for this request, else asked."""
+    read = request.environ.get(sync_check.READ_VERSION)
+    if read is not None and read[0] == play_id:
+        return cast(tuple[int, str] | None, read[1])
+    return records.play_version(get_session().connection(), play_id)
 
 
 def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:

@@ -43,6 +43,8 @@ class Entry:
     undone: bool
     # An undo's entry: the seq of the entry it took back (None in a device's news).
     undoes: int | None = None
+    # What the action announced to the table as it was saved (its Change's said lines), "" for none and for an undo.
+    announced: str = ""
 
     @property
     def clock(self) -> str:
@@ -120,19 +122,10 @@ def news_since(session: Session, play: Play, after: int, ctx: Context | None = N
     return News(entries, _entries(play, earlier, first_seq=None, known={}, ctx=ctx))
 
 
-def news_said(session: Session, news: News) -> str:
+def news_said(news: News) -> str:
     """What the news said to the table, in order: each undo's sentence and what each action still standing
-    announced (its Change's said lines, one small query when there are any actions among the news)."""
-    actions = [entry.change_id for entry in news.entries if entry.action != UNDO and not entry.undone]
-    announced: dict[int, str] = {}
-    if actions:
-        rows = session.exec(select(Change.id, Change.new).where(col(Change.id).in_(actions)))
-        announced = {
-            change_id: " ".join(str(line) for line in new.get("said") or [])
-            for change_id, new in rows
-            if change_id is not None and isinstance(new, dict)  # a saved row's id is never None
-        }
-    parts = [entry.said if entry.action == UNDO else announced.get(entry.change_id, "") for entry in news.entries]
+    announced (read with the news: no query)."""
+    parts = [entry.said if entry.action == UNDO else "" if entry.undone else entry.announced for entry in news.entries]
     return " ".join(part for part in parts if part)
 
 
@@ -177,9 +170,16 @@ def _entries(
                 str(action or change.field),
                 records.action_text(play, change, ctx),
                 bool(change.undone),
+                announced=_announced(change),
             )
         )
     return entries
+
+
+def _announced(change: Change) -> str:
+    """What an action's Change says it announced to the table when it was saved ("" for a tap of before actions)."""
+    said = change.new.get("said") if isinstance(change.new, dict) else None
+    return " ".join(str(line) for line in said or [])
 
 
 def _context(play: Play) -> Context | None:

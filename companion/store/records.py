@@ -171,7 +171,15 @@ def create_play(
 
 def get_play(session: Session, play_id: int) -> Play | None:
     """A play with its seats, or None."""
-    return session.get(Play, play_id)
+    return session.exec(_play_with_seats(play_id)).unique().first()
+
+
+def _play_with_seats(play_id: int) -> Any:
+    """The query of a play with its seats in one round trip (where the relationship's own loading takes two), each
+    seat's roster player left to be read if asked for: only the exports ask (the tracker, the API and the result
+    name a seat as played)."""
+    seats = joinedload(Play.seats)  # type: ignore[arg-type]
+    return select(Play).where(col(Play.id) == play_id).options(seats, seats.lazyload(Seat.player))  # type: ignore[arg-type]
 
 
 def claim_play(session: Session, play_id: int) -> Play | None:
@@ -471,9 +479,8 @@ def _claim(session: Session, play_id: int) -> bool:
 
 def _read_claimed(session: Session, play_id: int) -> Play:
     """The play and its seats as they are under the claim (over any copy loaded earlier)."""
-    # Seats joined into the play's query: one round trip where the relationship's own loading takes two.
-    query = select(Play).where(col(Play.id) == play_id).options(joinedload(Play.seats))  # type: ignore[arg-type]
-    return session.exec(query.execution_options(populate_existing=True)).unique().one()
+    query = _play_with_seats(play_id).execution_options(populate_existing=True)
+    return session.exec(query).unique().one()
 
 
 def finish_play(

@@ -86,3 +86,21 @@ def test_undo_is_offered_once_there_is_something_to_take_back(client, play_id) -
     refused = tap_since(client, play_id, ann, "crowns", -5, since=None)
     assert refused.status_code == 422
     assert UNDO_BUTTON.search(refused.get_data(as_text=True)).group(1) is None
+
+
+def test_a_follower_finds_another_tap_in_three_reads(app, client, play_id) -> None:
+    """A device one tap behind reads the play's version once (the check in front of the app hands it on), the play
+    with its seats in one query and the log's news in one more; Undo and what the news said come with the news."""
+    ann, _bob = seat_ids(client, play_id)
+    page = client.get(f"/plays/{play_id}").get_data(as_text=True)
+    version, _ = shown_version(page)
+    log_field = re.search(r'id="log-after" name="(log_\w+)" value="(\d+)"', page).groups()
+    client.post(f"/plays/{play_id}/seats/{ann}", data={"field": "crowns", "delta": "1"})
+    with statements(app) as seen:
+        response = client.htmx("GET", f"/plays/{play_id}/live?since={version}&{log_field[0]}={log_field[1]}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert seen == ["SELECT play", "SELECT play", "SELECT change"]
+    assert re.search(rf'id="c-{ann}-crowns-value"[^>]*>1<', html)
+    assert 'id="undo-button"' in html and "disabled" not in html.split('id="undo-button"')[1].split(">")[0]
+    assert shown_version(html)[0] == version + 1
