@@ -7,6 +7,10 @@ reused (every write to a play moves it on), so a kept answer is never out of dat
 
 The answer carries this session's CSRF token (the Undo form's hidden field): it is kept with a placeholder where
 the token was, and every device gets its own token put back.
+
+Devices of a table ask within moments of each other, so several may find no answer kept yet: the first draws it and
+the others wait for that drawing (`drawing`) rather than each drawing its own. On a busy server the drawing takes
+longer and more devices would come in meanwhile, each adding a drawing to the load that slowed it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import cast
 
 from flask import Flask, Response, make_response
@@ -23,6 +29,9 @@ from companion.web.security import csrf_token
 EXTENSION = "companion_shared_answers"
 # Plays followed at once on one server, a few log positions each: a club night's 40 tables fit many times over.
 KEPT = 256
+# How long a device waits for another's drawing of the same answer before it draws one itself (the other failed,
+# or its play moved on meanwhile and it kept the answer under a newer version).
+WAIT_SECONDS = 1.0
 
 AnswerKey = tuple[int, int, int | None, bool]
 
@@ -32,6 +41,7 @@ class SharedAnswers:
 
     def __init__(self) -> None:
         self._answers: OrderedDict[AnswerKey, tuple[bytes, int, list[tuple[str, str]]]] = OrderedDict()
+        self._drawing: dict[AnswerKey, threading.Event] = {}
         self._lock = threading.Lock()
         # Stands in for the session's token in a kept answer; random, so no drawn text can hold it by chance.
         self.placeholder = secrets.token_hex(16).encode()
@@ -56,6 +66,25 @@ class SharedAnswers:
         response = make_response(body, status)
         response.headers.update(headers)
         return response
+
+    @contextmanager
+    def drawing(self, key: AnswerKey) -> Iterator[bool]:
+        """Around drawing the answer of `key`: True for the first request to come, which draws it; False for one
+        that came while another drew it, once that drawing is done (or WAIT_SECONDS passed): get() may have it."""
+        with self._lock:
+            underway = self._drawing.get(key)
+            if underway is None:
+                self._drawing[key] = done = threading.Event()
+        if underway is not None:
+            underway.wait(WAIT_SECONDS)
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with self._lock:
+                del self._drawing[key]
+            done.set()
 
     def keep(self, key: AnswerKey, response: Response) -> None:
         """Keep a drawn answer (its body with the token taken out, its status and content headers)."""

@@ -450,8 +450,18 @@ def live(play_id: int) -> Response:
         if saved is not None and saved[1] == IN_PROGRESS:
             if saved[0] == _known_version():
                 return make_response("", 200)
-            if (kept := answers.get((play_id, saved[0], *_known_log_entry()))) is not None:
+            key = (play_id, saved[0], *_known_log_entry())
+            if (kept := answers.get(key)) is not None:
                 return kept
+            with answers.drawing(key) as first:
+                if not first and (kept := answers.get(key)) is not None:
+                    return kept
+                return _draw_live(play_id)
+    return _draw_live(play_id)
+
+
+def _draw_live(play_id: int) -> Response:
+    """The sync check's answer drawn from the play as saved (kept for the other devices that ask the same)."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
@@ -462,6 +472,7 @@ def live(play_id: int) -> Response:
         context["notice"] = said
     response = page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
     if is_fragment_request() and play.status == IN_PROGRESS:
+        answers = shared_answers(current_app._get_current_object())  # type: ignore[attr-defined]
         answers.keep((play_id, play.version, *_known_log_entry()), response)
     return response
 

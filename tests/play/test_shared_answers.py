@@ -4,12 +4,13 @@ its own CSRF token (companion/play/shared_answers.py, issue 21)."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 
 import pytest
 from flask import Flask, template_rendered
 
-from companion.play.shared_answers import KEPT, shared_answers
+from companion.play.shared_answers import KEPT, SharedAnswers, shared_answers
 from tests.helpers import api_act, csrf_client, shown_version, start_play
 
 
@@ -113,3 +114,47 @@ def test_a_copy_is_answered_before_the_app_a_device_without_a_session_by_the_app
     answer = check(stranger, play_id, version)
     assert reached[-1] == f"/plays/{play_id}/live" and len(reached) == 2
     assert undo_token(answer.get_data(as_text=True)) not in ("token-one", "token-two", "")
+
+
+def test_a_device_that_asks_while_another_draws_waits_for_that_drawing() -> None:
+    """Devices of a table ask within moments of each other: the first draws, the one that comes meanwhile waits for
+    that drawing and takes its copy instead of drawing another."""
+    answers = SharedAnswers()
+    key = (7, 3, 12, True)
+    steps: list[str] = []
+    inside, finish = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with answers.drawing(key) as draws:
+            steps.append(f"first draws: {draws}")
+            inside.set()
+            finish.wait(5)
+            steps.append("first done")
+
+    def second() -> None:
+        with answers.drawing(key) as draws:
+            steps.append(f"second draws: {draws}")
+
+    one = threading.Thread(target=first)
+    one.start()
+    assert inside.wait(5)
+    two = threading.Thread(target=second)
+    two.start()
+    two.join(0.2)
+    assert two.is_alive(), "the second device waits while the first draws"
+    finish.set()
+    one.join(5)
+    two.join(5)
+    assert steps == ["first draws: True", "first done", "second draws: False"]
+    # The drawing is over: the next to come (the answer not kept, say) draws again.
+    with answers.drawing(key) as draws:
+        assert draws
+
+
+def test_a_drawing_that_fails_lets_the_next_device_draw() -> None:
+    answers = SharedAnswers()
+    key = (7, 3, None, False)
+    with pytest.raises(RuntimeError), answers.drawing(key):
+        raise RuntimeError("the database went away")
+    with answers.drawing(key) as draws:
+        assert draws
