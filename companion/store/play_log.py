@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -101,15 +101,21 @@ def _changes() -> Any:
     return select(Change).options(defer(Change.old))
 
 
+# Built once, as every sync answer that brings news runs it: SQLAlchemy keeps its cache key and compiled form.
+_NEWS = (
+    _changes()
+    .where(col(Change.play_id) == bindparam("play_id"), col(Change.id) > bindparam("after"))
+    .order_by(col(Change.id))
+)
+
+
 def news_since(session: Session, play: Play, after: int, ctx: Context | None = None) -> News:
     """The entries saved after the Change `after` (the newest a device shows), unnumbered (the list numbers them).
 
     One small query on the play's Change rows after it; only an undo among them costs one more, to read the entry
     it took back, which the device shows already and marks taken back.
     """
-    changes = list(
-        session.exec(_changes().where(Change.play_id == play.id, col(Change.id) > after).order_by(col(Change.id)))
-    )
+    changes = list(session.exec(_NEWS, params={"play_id": play.id, "after": after}))
     if not changes:
         return News([], [])
     targets = {_undone_id(change) for change in changes} - {change.id for change in changes} - {None}

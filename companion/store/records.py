@@ -171,15 +171,17 @@ def create_play(
 
 def get_play(session: Session, play_id: int) -> Play | None:
     """A play with its seats, or None."""
-    return session.exec(_play_with_seats(play_id)).unique().first()
+    return session.exec(_PLAY_WITH_SEATS, params={"play_id": play_id}).unique().first()
 
 
-def _play_with_seats(play_id: int) -> Any:
-    """The query of a play with its seats in one round trip (where the relationship's own loading takes two), each
-    seat's roster player left to be read if asked for: only the exports ask (the tracker, the API and the result
-    name a seat as played)."""
-    seats = joinedload(Play.seats)  # type: ignore[arg-type]
-    return select(Play).where(col(Play.id) == play_id).options(seats, seats.lazyload(Seat.player))  # type: ignore[arg-type]
+_SEATS = joinedload(Play.seats)  # type: ignore[arg-type]
+# A play with its seats in one round trip (where the relationship's own loading takes two), each seat's roster
+# player left to be read if asked for: only the exports ask (the tracker, the API and the result name a seat as
+# played). Built once, as a tap and a sync answer each run it: SQLAlchemy keeps its cache key and compiled form.
+_PLAY_WITH_SEATS = (
+    select(Play).where(col(Play.id) == bindparam("play_id")).options(_SEATS, _SEATS.lazyload(Seat.player))  # type: ignore[arg-type]
+)
+_CLAIMED_PLAY = _PLAY_WITH_SEATS.execution_options(populate_existing=True)
 
 
 def claim_play(session: Session, play_id: int) -> Play | None:
@@ -421,15 +423,17 @@ def saved_change(session: Session) -> Change | None:
     return session.info.pop(SAVED, None)
 
 
+_LAST_CHANGE = (
+    select(Change)
+    .where(col(Change.play_id) == bindparam("play_id"), col(Change.undone).is_(False))
+    .order_by(col(Change.id).desc())
+    .limit(1)
+)
+
+
 def last_change(session: Session, play: Play) -> Change | None:
     """The newest action of a play that has not been undone."""
-    query = (
-        select(Change)
-        .where(Change.play_id == play.id, col(Change.undone).is_(False))
-        .order_by(col(Change.id).desc())
-        .limit(1)
-    )
-    return session.exec(query).first()
+    return session.exec(_LAST_CHANGE, params={"play_id": play.id}).first()
 
 
 def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | None]) -> T | None:
@@ -479,8 +483,7 @@ def _claim(session: Session, play_id: int) -> bool:
 
 def _read_claimed(session: Session, play_id: int) -> Play:
     """The play and its seats as they are under the claim (over any copy loaded earlier)."""
-    query = _play_with_seats(play_id).execution_options(populate_existing=True)
-    return session.exec(query).unique().one()
+    return session.exec(_CLAIMED_PLAY, params={"play_id": play_id}).unique().one()
 
 
 def finish_play(
