@@ -15,7 +15,7 @@ from companion.games.live import Context, validate_start
 from companion.play import facts, story, story_view, sync_check
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
-from companion.play.shared_answers import shared_answers
+from companion.play.shared_answers import SharedAnswers, shared_answers
 from companion.play.standing import stand
 from companion.printing.pdf import render_pdf
 from companion.store import play_log, records
@@ -456,12 +456,13 @@ def live(play_id: int) -> Response:
             with answers.drawing(key) as first:
                 if not first and (kept := answers.get(key)) is not None:
                     return kept
-                return _draw_live(play_id)
-    return _draw_live(play_id)
+                return _draw_live(play_id, answers)
+    return _draw_live(play_id, answers)
 
 
-def _draw_live(play_id: int) -> Response:
-    """The sync check's answer drawn from the play as saved (kept for the other devices that ask the same)."""
+def _draw_live(play_id: int, answers: SharedAnswers) -> Response:
+    """The sync check's answer drawn from the play as saved (kept in `answers` for the other devices that ask the
+    same)."""
     play = _load_play(play_id)
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
@@ -472,7 +473,6 @@ def _draw_live(play_id: int) -> Response:
         context["notice"] = said
     response = page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
     if is_fragment_request() and play.status == IN_PROGRESS:
-        answers = shared_answers(current_app._get_current_object())  # type: ignore[attr-defined]
         answers.keep((play_id, play.version, *_known_log_entry()), response)
     return response
 
