@@ -12,7 +12,13 @@ Debian's wrk (/usr/bin/wrk; `apt-get install wrk`) drives, from 127.0.0.1, each 
   (COMPANION_ACCESS_CODE; the device's session cookie sent, as a phone that entered the code once does);
 - (c) a tap through the JSON API (a wrk Lua script POSTing {"action": "add", "field": "scroll_vp", "delta": ±1}
   to the actions of PLAYS plays in turn; each play's counter first set to the middle of its range, so no tap is
-  refused), on the server without a code.
+  refused), on the server without a code;
+- (d) the floor of a tap: the least write a request through the app can make. The same app as `companion serve`
+  (create_app, every request hook, the request log), served by the same code (companion/cli.py serve_app) with one
+  route more, registered in this child alone: POST /api/v1/floor/<id>, the same JSON body as the tap's, read with
+  Flask's get_json; it moves the play's version on (the claim every tap begins with) in the request's session,
+  commits and answers {"version": n}. No game rule, no read of the play, no log row: what the stack itself costs a
+  write. The table's last line gives the tap's rate as a share of this floor's.
 Each companion server is a child process with a fresh database (SQLite in a temporary folder, or with --postgres
 a PostgreSQL database on 127.0.0.1:5432 made for the run and dropped after it), logging as it does by default (a
 line per request, into a file; --log-level WARNING leaves that out). For each case it prints requests per second, wrk's latency
@@ -62,7 +68,7 @@ request = function()
   local play = plays[(n %% #plays) + 1]
   local delta = (math.floor(n / #plays) %% 2 == 0) and 1 or -1
   local body = '{"action": "add", "player": "%(player)s", "field": "scroll_vp", "delta": ' .. delta .. '}'
-  return wrk.format("POST", "/api/v1/plays/" .. play .. "/actions", {["Content-Type"] = "application/json"}, body)
+  return wrk.format("POST", "%(path)s" .. play .. "%(end)s", {["Content-Type"] = "application/json"}, body)
 end
 """
 
@@ -138,6 +144,35 @@ def hello_process() -> int:
         server.run()
     finally:
         server.close()
+    return 0
+
+
+def floor_process() -> int:
+    """Serve the app as `companion serve` does, with the floor route of (d) added (the child of (d))."""
+    from flask import jsonify, request
+    from sqlalchemy import update
+
+    from companion import create_app
+    from companion.cli import serve_app
+    from companion.store.db import get_session
+    from companion.store.models import Play
+    from companion.web import logs
+
+    port = int(sys.argv[sys.argv.index("--floor") + 1])
+    logs.configure(os.environ.get("COMPANION_LOG_LEVEL", "INFO"))
+    app = create_app()
+
+    @app.post("/api/v1/floor/<int:play_id>")
+    def floor(play_id: int) -> object:
+        """The least write through the app: the tap's body read, the play's version moved on, committed."""
+        request.get_json()
+        session = get_session()
+        moved = update(Play).where(Play.id == play_id).values(version=Play.version + 1).returning(Play.version)
+        version = session.connection().execute(moved).scalar_one()
+        session.commit()
+        return jsonify(version=version)
+
+    serve_app(app, HOST, port, 8)
     return 0
 
 
@@ -264,9 +299,10 @@ def measure(args: argparse.Namespace) -> list[Rate]:
         with (
             fresh_database(folder / "open", args.postgres) as open_url,
             fresh_database(folder / "code", args.postgres) as code_url,
+            fresh_database(folder / "floor", args.postgres) as floor_url,
         ):
-            (folder / "open").mkdir()
-            (folder / "code").mkdir()
+            for name in ("open", "code", "floor"):
+                (folder / name).mkdir()
             hello = ChildServer(
                 [sys.executable, __file__, "--hello", "{port}"], clean_environment({}), folder / "hello.log"
             )
@@ -278,7 +314,13 @@ def measure(args: argparse.Namespace) -> list[Rate]:
                 folder / "code.log",
                 settings={**level, "COMPANION_ACCESS_CODE": ACCESS_CODE},
             )
-            servers = [hello, open_server, code_server]
+            floor_environment = {"DATABASE_URL": floor_url, "COMPANION_INSTANCE": str(folder / "floor" / "instance")}
+            floor_server = ChildServer(
+                [sys.executable, __file__, "--floor", "{port}"],
+                clean_environment({**floor_environment, "COMPANION_SECRET_KEY": "bench", **level}),
+                folder / "floor.log",
+            )
+            servers = [hello, open_server, code_server, floor_server]
             try:
                 # Started together, then waited for: three imports of the app take turns on the cores anyway.
                 for server in servers:
@@ -300,7 +342,16 @@ def measure(args: argparse.Namespace) -> list[Rate]:
                     middle = {"action": "set", "player": PLAYERS[0], "field": "scroll_vp", "value": SCROLL_VP_MAX // 2}
                     api(open_server.port, "POST", f"/api/v1/plays/{play}/actions", middle)
                 script = folder / "tap.lua"
-                script.write_text(TAP_SCRIPT % {"plays": ", ".join(map(str, tapped)), "player": PLAYERS[0]})
+                plays = ", ".join(map(str, tapped))
+                script.write_text(
+                    TAP_SCRIPT % {"plays": plays, "player": PLAYERS[0], "path": "/api/v1/plays/", "end": "/actions"}
+                )
+                # (d) as many plays on the floor's server, written to in the same turns with the same bodies.
+                floored = ", ".join(str(start_play(floor_server)) for _ in range(PLAYS))
+                floor_script = folder / "floor.lua"
+                floor_script.write_text(
+                    TAP_SCRIPT % {"plays": floored, "player": PLAYERS[0], "path": "/api/v1/floor/", "end": ""}
+                )
                 htmx = ["-H", "HX-Request: true"]
                 checks = {
                     "hello": answers(hello.port, "/", {}),
@@ -323,6 +374,7 @@ def measure(args: argparse.Namespace) -> list[Rate]:
                     )
                 )
                 rates.append(run_wrk("(c) tap through the API", open_server, "/", args, ["-s", str(script)]))
+                rates.append(run_wrk("(d) the least write", floor_server, "/", args, ["-s", str(floor_script)]))
                 rates.append(run_wrk("(a) hello again", hello, "/", args, []))
             finally:
                 for server in servers:
@@ -346,6 +398,13 @@ def report(rates: list[Rate]) -> str:
             f"{rate.case:<28} {rate.per_second:>8.0f} {rate.p50_ms:>7.2f} {rate.p99_ms:>7.2f} {rate.requests:>8}"
             f" {rate.not_2xx:>7} {rate.socket_errors:>8} {rate.server_cpu:>5.0%} {ratio:>8}"
         )
+    taps = [rate.per_second for rate in rates if rate.case.startswith("(c)")]
+    floors = [rate.per_second for rate in rates if rate.case.startswith("(d)")]
+    if taps and floors and floors[0] and baseline:
+        lines.append(
+            f"The tap answers {taps[0] / floors[0]:.2f}x the least write through the app, which answers "
+            f"{floors[0] / baseline:.2f}x the hello."
+        )
     lines.append(
         f"CPU 100% = one core of {os.cpu_count()}; the machine's load average (1, 5, 15 min) at the end: "
         + ", ".join(f"{load:.1f}" for load in os.getloadavg())
@@ -357,6 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     """Measure every case and print the table; 2 when wrk is missing, 1 when a quick run saw a refused answer."""
     if argv is None and "--hello" in sys.argv:
         return hello_process()
+    if argv is None and "--floor" in sys.argv:
+        return floor_process()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per wrk run (default 10)")
     parser.add_argument("--connections", type=int, default=16, help="wrk's connections, at most 24 (default 16)")

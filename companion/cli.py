@@ -26,6 +26,12 @@ SERVER_DEFAULTS = {
 
 def serve(host: str, port: int, threads: int) -> None:
     """Upgrade the database if it is older than the app, then serve the app with waitress and say where to open it."""
+    serve_app(_upgraded_app(), host, port, threads)
+
+
+def serve_app(app: Flask, host: str, port: int, threads: int) -> None:
+    """Serve an app of create_app's with waitress at the server settings (its config may change them), each device's
+    share of connections guarded, and say where to open it (bench/server_rate.py serves its floor case so too)."""
     import logging
 
     from waitress.server import create_server
@@ -33,7 +39,6 @@ def serve(host: str, port: int, threads: int) -> None:
     from companion.play.join import EVERY_INTERFACE, OPEN_COMMAND, SERVE_HOST, is_loopback, lan_address
     from companion.web.security import guard_connections, is_trusted_proxy
 
-    app = _upgraded_app()
     # Where it listens decides whether a phone can follow the Join panel's QR code (companion/play/join.py).
     app.config[SERVE_HOST] = host
     settings = {name: int(app.config.get(name, default)) for name, default in SERVER_DEFAULTS.items()}

@@ -1,11 +1,13 @@
 """bench/server_rate.py's quick mode runs in the suite: wrk for a second against a bare Flask app on companion
-serve's waitress settings, the sync check with and without an access code, and taps through the API, each
-answered as it should and given its ratio to the hello; skipped, with the reason, where wrk is not installed."""
+serve's waitress settings, the sync check with and without an access code, taps through the API and the least
+write through the app (the floor a tap stands on), each answered as it should and given its ratio to the hello;
+skipped, with the reason, where wrk is not installed."""
 
 from __future__ import annotations
 
 import importlib
 import os
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -45,7 +47,11 @@ def test_the_quick_server_rate_runs(capsys) -> None:
     assert bench.main(["--quick"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1].startswith("CPU 100% = one core of ") and "load average" in out[-1]
-    lines = out[:-1]
+    floor = re.fullmatch(
+        r"The tap answers ([\d.]+)x the least write through the app, which answers ([\d.]+)x the hello\.", out[-2]
+    )
+    assert floor and float(floor.group(1)) > 0 and float(floor.group(2)) > 0, out[-2]
+    lines = out[:-2]
     assert lines[0].split()[:2] == ["case", "req/s"] and lines[0].split()[-2:] == ["vs", "hello"]
     cases = [line[:28].strip() for line in lines[1:]]
     assert cases == [
@@ -54,6 +60,7 @@ def test_the_quick_server_rate_runs(capsys) -> None:
         "(b) sync, nothing new",
         "(b) sync, access code set",
         "(c) tap through the API",
+        "(d) the least write",
         "(a) hello again",
     ]
     for line in lines[1:]:
