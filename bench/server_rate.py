@@ -16,8 +16,8 @@ Debian's wrk (/usr/bin/wrk; `apt-get install wrk`) drives, from 127.0.0.1, each 
 - (d) the floor of a tap: the least write a request through the app can make. The same app as `companion serve`
   (create_app, every request hook, the request log), served by the same code (companion/cli.py serve_app) with one
   route more, registered in this child alone: POST /api/v1/floor/<id>, the same JSON body as the tap's, read with
-  Flask's get_json; it moves the play's version on (the claim every tap begins with) in the request's session,
-  commits and answers {"version": n}. No game rule, no read of the play, no log row: what the stack itself costs a
+  Flask's get_json; it takes its write turn and moves the play's version on (the claim every tap begins with) in
+  the request's session, commits and answers {"version": n}. No game rule, no read of the play, no log row: what the stack itself costs a
   write. The table's last line gives the tap's rate as a share of this floor's.
 Each companion server is a child process with a fresh database (SQLite in a temporary folder, or with --postgres
 a PostgreSQL database on 127.0.0.1:5432 made for the run and dropped after it), logging as it does by default (a
@@ -154,6 +154,7 @@ def floor_process() -> int:
 
     from companion import create_app
     from companion.cli import serve_app
+    from companion.store import write_turns
     from companion.store.db import get_session
     from companion.store.models import Play
     from companion.web import logs
@@ -167,6 +168,8 @@ def floor_process() -> int:
         """The least write through the app: the tap's body read, the play's version moved on, committed."""
         request.get_json()
         session = get_session()
+        # In its turn, as every write of the app takes it (on SQLite, never left to SQLite's busy handler's sleeps).
+        write_turns.take_turn(session)
         moved = update(Play).where(Play.id == play_id).values(version=Play.version + 1).returning(Play.version)
         version = session.connection().execute(moved).scalar_one()
         session.commit()
