@@ -15,7 +15,7 @@ import copy
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -97,6 +97,10 @@ class Applied:
     # The parts of the state before it that the action changed (changed_parts), once it is saved: what a device
     # that was up to date must redraw.
     changed: dict[str, Any] = field(default_factory=dict)
+    # The new state's scoring input (players, options) as the game validated it after the action, so that the
+    # standing after it is scored without validating it again; None where it was let through with errors it had
+    # before (a later rules version's), which the standing then reports.
+    checked: tuple[list[Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -249,14 +253,15 @@ def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
     live = game.live
     applied = live.actions[action.name].run(copy.deepcopy(state), action, ctx)
     try:
-        game.validate(*live.scoring_input(applied.state, ctx))
+        checked = game.validate(*live.scoring_input(applied.state, ctx))
     except InputErrors as after:
         # Counts a later rules version refuses can be corrected one at a time: allowed, unless it adds an error.
         before = _errors(game, state, ctx)
         found = {(e.field, e.message) for e in after.errors}
         if not before or not found <= before:
             raise
-    return applied
+        return applied
+    return replace(applied, checked=checked)
 
 
 def _errors(game: Game, state: State, ctx: Context) -> set[tuple[str, str]]:
@@ -268,9 +273,10 @@ def _errors(game: Game, state: State, ctx: Context) -> set[tuple[str, str]]:
     return set()
 
 
-def standing(game: Game, state: State, ctx: Context) -> Standing:
-    """The state scored as it stands now (InputErrors while it can't be scored)."""
-    players, options = game.validate(*game.live.scoring_input(state, ctx))
+def standing(game: Game, state: State, ctx: Context, checked: tuple[list[Any], Any] | None = None) -> Standing:
+    """The state scored as it stands now (InputErrors while it can't be scored); `checked`: its scoring input as
+    already validated (Applied.checked), else it is validated here."""
+    players, options = checked or game.validate(*game.live.scoring_input(state, ctx))
     return Standing(state, ctx, players, options, game.score(players, options))
 
 

@@ -118,7 +118,10 @@ def stand(play: Play, acted: records.Acted | None = None) -> PlayStanding:
     ctx = acted.ctx if acted else None
     try:
         ctx = ctx or records.live_context(play)
-        scored = live.standing(game, acted.applied.state if acted else records.live_state(play, ctx), ctx)
+        if acted:
+            scored = live.standing(game, acted.applied.state, ctx, acted.applied.checked)
+        else:
+            scored = live.standing(game, records.live_state(play, ctx), ctx)
     except InputErrors as broken:
         options = game.options_model.model_construct(**play.options)
         state = {"table": play.extra.get(records.TABLE, {}), "seats": [seat.state for seat in play.seats]}
