@@ -6,6 +6,9 @@ Debian's wrk (/usr/bin/wrk; `apt-get install wrk`) drives, from 127.0.0.1, each 
   uses (companion/cli.py's create_server arguments and SERVER_DEFAULTS, 8 threads, its per-device connection
   guard): the baseline, measured first and again last, and the ratios are to the mean of the two; (a') the same
   app's empty 200 (Content-Length 0: the least a "nothing new" can be, its connection kept);
+- (a") the floor of the stack itself: the hello's app with one route more, POST /write/<id> (the same body, read with
+  get_json), which moves one row's version on in a SQLModel session on a database of its own (the same kind as the
+  companion servers') and commits: Flask, SQLAlchemy and the database, none of the app's hooks, no request log;
 - (b) the tracker's sync check when nothing is new (GET /plays/<id>/live?since=<version>&log_waiting=<entry>,
   HX-Request: true; an empty 200 from one small query, answered in front of the app by
   companion/play/sync_check.py) on `companion serve`, without an access code and with one set
@@ -17,13 +20,14 @@ Debian's wrk (/usr/bin/wrk; `apt-get install wrk`) drives, from 127.0.0.1, each 
   (create_app, every request hook, the request log), served by the same code (companion/cli.py serve_app) with one
   route more, registered in this child alone: POST /api/v1/floor/<id>, the same JSON body as the tap's, read with
   Flask's get_json; it takes its write turn and moves the play's version on (the claim every tap begins with) in
-  the request's session, commits and answers {"version": n}. No game rule, no read of the play, no log row: what the stack itself costs a
-  write. The table's last line gives the tap's rate as a share of this floor's.
+  the request's session, commits and answers {"version": n}. No game rule, no read of the play, no log row: what
+  the app and its stack cost a write before the tap's own work. The table's last line gives the tap's rate as a
+  share of this floor's, and both floors' as shares of the hello's.
 Each companion server is a child process with a fresh database (SQLite in a temporary folder, or with --postgres
 a PostgreSQL database on 127.0.0.1:5432 made for the run and dropped after it), logging as it does by default (a
-line per request, into a file; --log-level WARNING leaves that out). For each case it prints requests per second, wrk's latency
-p50/p99, the answers that were not 2xx, socket errors, the server's CPU (100% = one core) and the ratio of its rate
-to the hello's. Connections stay within the server's share per device (24, all from 127.0.0.1).
+line per request, into a file; --log-level WARNING leaves that out). For each case it prints requests per second,
+wrk's latency p50/p99, the answers that were not 2xx, socket errors, the server's CPU (100% = one core) and the
+ratio of its rate to the hello's. Connections stay within the server's share per device (24, all from 127.0.0.1).
 
 --quick (1-second runs, 2 connections) is what tests/bench/test_bench_server_rate.py runs, so that this script
 never rots; it is skipped with the reason when wrk is missing.
@@ -96,14 +100,23 @@ def wrk_missing() -> str | None:
 
 def hello_process() -> int:
     """Serve the bare hello app on the port of argv with companion serve's waitress settings (the child of (a))."""
-    from flask import Flask
+    from flask import Flask, jsonify, request
+    from sqlalchemy import update
+    from sqlmodel import Session, SQLModel
     from waitress.server import create_server
 
     from companion.cli import SERVER_DEFAULTS
     from companion.config import SETTINGS
+    from companion.store.db import make_engine
+    from companion.store.models import Play
     from companion.web.security import guard_connections
 
     port = int(sys.argv[sys.argv.index("--hello") + 1])
+    engine = make_engine(os.environ["DATABASE_URL"])
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add_all(Play(game="spires", rules_version="bench") for _ in range(PLAYS))
+        session.commit()
     app = Flask("hello")
     defaults = {setting.name: setting.default for setting in SETTINGS}
     # What companion serve tells waitress at the default settings: twice the larger of the two body limits.
@@ -118,6 +131,16 @@ def hello_process() -> int:
     def nothing() -> str:
         """The least a "nothing new" answer can be: an empty 200 (Content-Length 0, so the connection is kept)."""
         return ""
+
+    @app.post("/write/<int:play_id>")
+    def write(play_id: int) -> object:
+        """The least write on the bare stack (a"): the body read, one row's version moved on, committed."""
+        request.get_json()
+        with Session(engine) as session:
+            moved = update(Play).where(Play.id == play_id).values(version=Play.version + 1).returning(Play.version)
+            version = session.connection().execute(moved).scalar_one()
+            session.commit()
+        return jsonify(version=version)
 
     @app.get("/healthz")
     def healthz() -> str:
@@ -303,11 +326,14 @@ def measure(args: argparse.Namespace) -> list[Rate]:
             fresh_database(folder / "open", args.postgres) as open_url,
             fresh_database(folder / "code", args.postgres) as code_url,
             fresh_database(folder / "floor", args.postgres) as floor_url,
+            fresh_database(folder / "hello", args.postgres) as hello_url,
         ):
-            for name in ("open", "code", "floor"):
+            for name in ("open", "code", "floor", "hello"):
                 (folder / name).mkdir()
             hello = ChildServer(
-                [sys.executable, __file__, "--hello", "{port}"], clean_environment({}), folder / "hello.log"
+                [sys.executable, __file__, "--hello", "{port}"],
+                clean_environment({"DATABASE_URL": hello_url}),
+                folder / "hello.log",
             )
             level = {"COMPANION_LOG_LEVEL": args.log_level} if args.log_level else {}
             open_server = companion_server(open_url, folder / "open" / "instance", folder / "open.log", settings=level)
@@ -352,6 +378,16 @@ def measure(args: argparse.Namespace) -> list[Rate]:
                 # (d) as many plays on the floor's server, written to in the same turns with the same bodies.
                 floored = ", ".join(str(start_play(floor_server)) for _ in range(PLAYS))
                 floor_script = folder / "floor.lua"
+                bare_script = folder / "bare.lua"
+                bare_script.write_text(
+                    TAP_SCRIPT
+                    % {
+                        "plays": ", ".join(map(str, range(1, PLAYS + 1))),
+                        "player": PLAYERS[0],
+                        "path": "/write/",
+                        "end": "",
+                    }
+                )
                 floor_script.write_text(
                     TAP_SCRIPT % {"plays": floored, "player": PLAYERS[0], "path": "/api/v1/floor/", "end": ""}
                 )
@@ -370,6 +406,7 @@ def measure(args: argparse.Namespace) -> list[Rate]:
                     raise RuntimeError(f"a case does not answer as it should before it is measured: {checks}")
                 rates.append(run_wrk("(a) hello", hello, "/", args, []))
                 rates.append(run_wrk("(a') hello's empty 200", hello, "/nothing", args, []))
+                rates.append(run_wrk("(a\") hello's one-row write", hello, "/", args, ["-s", str(bare_script)]))
                 rates.append(run_wrk("(b) sync, nothing new", open_server, sync, args, htmx))
                 rates.append(
                     run_wrk(
@@ -403,10 +440,12 @@ def report(rates: list[Rate]) -> str:
         )
     taps = [rate.per_second for rate in rates if rate.case.startswith("(c)")]
     floors = [rate.per_second for rate in rates if rate.case.startswith("(d)")]
-    if taps and floors and floors[0] and baseline:
+    bare = [rate.per_second for rate in rates if rate.case.startswith('(a") ')]
+    if taps and floors and floors[0] and bare and baseline:
         lines.append(
             f"The tap answers {taps[0] / floors[0]:.2f}x the least write through the app, which answers "
-            f"{floors[0] / baseline:.2f}x the hello."
+            f"{floors[0] / baseline:.2f}x the hello; a bare Flask app's one-row write answers "
+            f"{bare[0] / baseline:.2f}x."
         )
     lines.append(
         f"CPU 100% = one core of {os.cpu_count()}; the machine's load average (1, 5, 15 min) at the end: "
