@@ -26,7 +26,7 @@ from werkzeug.http import parse_cookie
 from werkzeug.wsgi import get_host
 
 from companion.play.shared_answers import shared_answers
-from companion.store import records
+from companion.store import play_version
 from companion.store.models import IN_PROGRESS
 from companion.web import security
 
@@ -128,8 +128,7 @@ class NothingNew:
         query = dict(reversed(parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True)))
         since = known_version(query.get(SINCE))
         try:
-            with self.app.extensions["db_engine"].connect() as connection:
-                saved = records.play_version(connection, play_id)
+            saved = play_version.ask_play_version(self.app.extensions["db_engine"], play_id)
         except SQLAlchemyError:
             return None
         environ[READ_VERSION] = (play_id, saved)

@@ -18,7 +18,7 @@ from companion.play.result_grid import result_grid
 from companion.play.shared_answers import SharedAnswers, shared_answers
 from companion.play.standing import stand
 from companion.printing.pdf import render_pdf
-from companion.store import play_log, records
+from companion.store import play_log, play_version, records
 from companion.store.db import get_session
 from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, Play, saved_id
 from companion.web.forms import (
@@ -482,7 +482,7 @@ def _saved_version(play_id: int) -> tuple[int, str] | None:
     read = request.environ.get(sync_check.READ_VERSION)
     if read is not None and read[0] == play_id:
         return cast(tuple[int, str] | None, read[1])
-    return records.play_version(get_session().connection(), play_id)
+    return play_version.play_version(get_session().connection(), play_id)
 
 
 def _end_counts(play: Play) -> tuple[list[tuple[int, dict[str, int]]], dict[str, str]]:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import Connection, bindparam, delete, update
+from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import joinedload
@@ -196,17 +196,6 @@ def claim_play(session: Session, play_id: int) -> Play | None:
     play = _read_claimed(session, play_id)
     session.info[CLAIM] = (play_id, session.get_transaction())
     return play
-
-
-# Built once: the sync check runs it a few times a second per device, and SQLAlchemy caches its compiled form.
-_PLAY_VERSION = select(col(Play.version), col(Play.status)).where(col(Play.id) == bindparam("play_id"))
-
-
-def play_version(connection: Connection, play_id: int) -> tuple[int, str] | None:
-    """A play's version and status in one small query: what a device's sync check compares with what it shows
-    (on a bare connection, so that companion/play/sync_check.py asks it without an ORM session)."""
-    row = connection.execute(_PLAY_VERSION, {"play_id": play_id}).first()
-    return (row[0], row[1]) if row else None
 
 
 def live_context(play: Play) -> Context:

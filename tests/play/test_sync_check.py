@@ -8,10 +8,11 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 from companion import create_app
 from companion.play import sync_check
+from companion.store import play_version
 from companion.web.security import SECURITY_HEADERS
 from tests.helpers import api_act, csrf_client, shown_version, start_play
 
@@ -163,10 +164,24 @@ def test_a_database_that_fails_leaves_the_answer_to_the_app(client, play_id, hoo
     def failing(*_args):
         raise OperationalError("SELECT", {}, sqlite3.OperationalError("database is locked"))
 
-    monkeypatch.setattr(sync_check.records, "play_version", failing)
+    # Failing for the check in front of the app and for the app's own view alike.
+    monkeypatch.setattr(sync_check.play_version, "ask_play_version", failing)
+    monkeypatch.setattr(sync_check.play_version, "play_version", failing)
     hooks.clear()
     answer = check(client, play_id, version)
     assert hooks and answer.status_code == 503
+
+
+def test_the_driver_s_own_error_is_sqlalchemy_s(app, client, play_id, monkeypatch) -> None:
+    """The version is asked past SQLAlchemy's execution layer; a failure there still reaches the check as the
+    SQLAlchemyError it leaves to the app, the connection back in the pool."""
+    engine = app.extensions["db_engine"]
+    assert play_version.ask_play_version(engine, play_id) == (version_of(client, play_id), "in_progress")
+    monkeypatch.setattr(play_version, "_compiled", lambda _dialect: ("SELECT version FROM no_such_table", False))
+    with pytest.raises(DBAPIError) as raised:
+        play_version.ask_play_version(engine, play_id)
+    assert isinstance(raised.value, SQLAlchemyError) and isinstance(raised.value.orig, sqlite3.OperationalError)
+    assert engine.pool.checkedout() == 0
 
 
 def test_an_outdated_schema_is_the_apps_503(app, client, play_id) -> None:
