@@ -159,11 +159,9 @@ def _shown(rating: PlackettLuceRating) -> float:
 def checkpoints(ladder: Ladder, players: Sequence[int], most: int) -> list[tuple[float | None, ...]]:
     """Each player's rating at up to `most` evenly spaced moments of the game's rated plays (None before their
     first play), for a chart that stays small however long the history is."""
-    total = ladder.rated_plays
-    if total == 0:
+    moments = _moments(ladder.rated_plays, most)
+    if not moments:
         return [() for _ in players]
-    count = min(most, total)
-    moments = [round(k * (total - 1) / (count - 1)) if count > 1 else total - 1 for k in range(count)]
     lines = []
     for player in players:
         points = ladder.history.get(player, ())
@@ -176,3 +174,18 @@ def checkpoints(ladder: Ladder, players: Sequence[int], most: int) -> list[tuple
             values.append(current)
         lines.append(tuple(values))
     return lines
+
+
+def own_checkpoints(ladder: Ladder, player: int, most: int) -> tuple[float, ...]:
+    """The player's rating after up to `most` of their own plays of the game, evenly spaced, their first and their
+    latest included: a line on their page that stays small however many they played."""
+    points = ladder.history.get(player, ())
+    return tuple(points[index][1] for index in _moments(len(points), most))
+
+
+def _moments(total: int, most: int) -> list[int]:
+    """Up to `most` evenly spaced indexes of `total` steps, the first and the last included."""
+    count = min(most, total)
+    if count == 0:
+        return []
+    return [round(k * (total - 1) / (count - 1)) if count > 1 else total - 1 for k in range(count)]

@@ -34,7 +34,7 @@ from companion.stats.charts import (
     race_chart,
     race_legend_line,
 )
-from companion.stats.ladder import Ladder, Rater, Rung, checkpoints
+from companion.stats.ladder import Ladder, Rater, Rung, checkpoints, own_checkpoints
 from companion.stats.player_records import PlayerRecords, player_records
 from companion.store import history_version
 from companion.store import statistics as queries
@@ -207,8 +207,9 @@ def ladder_chart(rated: Ladder, names: Mapping[int, str]) -> tuple[Markup, list[
 def player_ratings(
     player_id: int, games: Sequence[str]
 ) -> tuple[list[tuple[str, Rung, int]], Markup, list[tuple[Markup, str, str]]]:
-    """The player's place on each game's ladder (the game, their rung, how many are on it) and their rating after
-    each of their plays of each game, as a chart with a line per game and its legend."""
+    """The player's place on each game's ladder (the game, their rung, how many are on it) and their rating over
+    their plays of each game (after each, or after LADDER_MOMENTS of them evenly spaced when they played more), as a
+    chart with a line per game and its legend."""
     places: list[tuple[str, Rung, int]] = []
     series: list[Series] = []
     for game_id in games:
@@ -217,9 +218,9 @@ def player_ratings(
         if rung is None:
             continue
         places.append((game_id, rung, len(rated.rungs)))
-        series.append(Series(game_name(game_id), tuple(value for _, value in rated.history.get(player_id, ()))))
+        series.append(Series(game_name(game_id), own_checkpoints(rated, player_id, LADDER_MOMENTS)))
     # Each line is the player's own plays of that game, first to last: the lines share the count, not the dates.
-    chart = race_chart("chart-ratings", "Ratings after each play of each game", series, [])
+    chart = race_chart("chart-ratings", "Ratings over their plays of each game", series, [])
     legend = [
         (race_legend_line(i), line.name, f"{place[1].rating:.1f}")
         for i, (line, place) in enumerate(zip(series, places, strict=True))
@@ -262,7 +263,10 @@ def player(player_id: int) -> Response:
 
     # The charts are kept with the figures: they are drawn from them alone (and the days, which move with them).
     stats, records, dates, charts = kept(("player", player_id), count)
-    ratings, ratings_chart, ratings_legend = player_ratings(player_id, [record.game for record in stats.games])
+    # Kept as the figures are: the ladders it is drawn from move with the history's version.
+    ratings, ratings_chart, ratings_legend = kept(
+        ("player-ratings", player_id), lambda: player_ratings(player_id, [record.game for record in stats.games])
+    )
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
         render_template(

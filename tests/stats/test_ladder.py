@@ -11,7 +11,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from companion.games.wording import ordinal
-from companion.stats.ladder import Rater, checkpoints, ladder
+from companion.stats.ladder import Ladder, Rater, checkpoints, ladder, own_checkpoints
 from companion.store.statistics import CountedSeat, PlayRows
 from tests.helpers import post_json
 
@@ -132,6 +132,27 @@ def test_the_ladder_api_before_any_play_and_for_an_unknown_game(client) -> None:
     assert missing.status_code == 404 and missing.get_json()["errors"][0]["field"] == "game"
 
 
+@pytest.mark.parametrize(
+    ("plays", "most", "expected"),
+    [
+        (0, 120, ()),
+        (1, 120, (0,)),
+        (5, 120, (0, 1, 2, 3, 4)),
+        (5, 3, (0, 2, 4)),
+        (1000, 4, (0, 333, 666, 999)),
+    ],
+)
+def test_a_players_line_is_after_at_most_so_many_of_their_plays_first_and_latest_included(
+    plays: int, most: int, expected: tuple[int, ...]
+) -> None:
+    # A player's page draws a line per game that stays small however many plays they have: their rating after
+    # each play, or after `most` of them evenly spaced, so the page at 10,000 plays is the size it is at 10.
+    history = {7: tuple((index * 3, float(index)) for index in range(plays))}
+    ladder = Ladder("spires", (), plays * 3, history)
+    assert own_checkpoints(ladder, 7, most) == tuple(float(index) for index in expected)
+    assert own_checkpoints(ladder, 8, most) == ()
+
+
 def test_the_games_page_shows_the_ladder_and_its_chart(client) -> None:
     group_history(client)
     page = client.get("/games/spires").get_data(as_text=True)
@@ -177,4 +198,4 @@ def test_a_players_page_shows_their_place_and_ratings_on_each_ladder(client) -> 
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     place = f"Spires : {api['Cy']['rating']:.1f}, {ordinal(api['Cy']['rank'])} of 3 on the ladder, from 4 plays."
     assert place in text
-    assert '<title id="chart-ratings-title">Ratings after each play of each game</title>' in page
+    assert '<title id="chart-ratings-title">Ratings over their plays of each game</title>' in page
