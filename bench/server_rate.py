@@ -43,8 +43,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -77,6 +79,21 @@ end
 """
 
 
+def write_script(path: Path, plays: Sequence[int], route: str, end: str = "") -> Path:
+    """TAP_SCRIPT for these plays, POSTing to <route><play><end>: the tap's, and the floors' with the same bodies."""
+    path.write_text(TAP_SCRIPT % {"plays": ", ".join(map(str, plays)), "player": PLAYERS[0], "path": route, "end": end})
+    return path
+
+
+def version_moved_on(play_id: int) -> Any:
+    """The floors' one write: the play's version moved on (the claim every tap begins with), the new one returned."""
+    from sqlalchemy import update
+
+    from companion.store.models import Play
+
+    return update(Play).where(Play.id == play_id).values(version=Play.version + 1).returning(Play.version)
+
+
 @dataclass
 class Rate:
     """One wrk run: what it measured, and the server's CPU meanwhile."""
@@ -101,7 +118,6 @@ def wrk_missing() -> str | None:
 def hello_process() -> int:
     """Serve the bare hello app on the port of argv with companion serve's waitress settings (the child of (a))."""
     from flask import Flask, jsonify, request
-    from sqlalchemy import update
     from sqlmodel import Session, SQLModel
     from waitress.server import create_server
 
@@ -137,8 +153,7 @@ def hello_process() -> int:
         """The least write on the bare stack (a"): the body read, one row's version moved on, committed."""
         request.get_json()
         with Session(engine) as session:
-            moved = update(Play).where(Play.id == play_id).values(version=Play.version + 1).returning(Play.version)
-            version = session.connection().execute(moved).scalar_one()
+            version = session.connection().execute(version_moved_on(play_id)).scalar_one()
             session.commit()
         return jsonify(version=version)
 
@@ -173,13 +188,11 @@ def hello_process() -> int:
 def floor_process() -> int:
     """Serve the app as `companion serve` does, with the floor route of (d) added (the child of (d))."""
     from flask import jsonify, request
-    from sqlalchemy import update
 
     from companion import create_app
     from companion.cli import serve_app
     from companion.store import write_turns
     from companion.store.db import get_session
-    from companion.store.models import Play
     from companion.web import logs
 
     port = int(sys.argv[sys.argv.index("--floor") + 1])
@@ -193,8 +206,7 @@ def floor_process() -> int:
         session = get_session()
         # In its turn, as every write of the app takes it (on SQLite, never left to SQLite's busy handler's sleeps).
         write_turns.take_turn(session)
-        moved = update(Play).where(Play.id == play_id).values(version=Play.version + 1).returning(Play.version)
-        version = session.connection().execute(moved).scalar_one()
+        version = session.connection().execute(version_moved_on(play_id)).scalar_one()
         session.commit()
         return jsonify(version=version)
 
@@ -370,27 +382,12 @@ def measure(args: argparse.Namespace) -> list[Rate]:
                 for play in tapped:
                     middle = {"action": "set", "player": PLAYERS[0], "field": "scroll_vp", "value": SCROLL_VP_MAX // 2}
                     api(open_server.port, "POST", f"/api/v1/plays/{play}/actions", middle)
-                script = folder / "tap.lua"
-                plays = ", ".join(map(str, tapped))
-                script.write_text(
-                    TAP_SCRIPT % {"plays": plays, "player": PLAYERS[0], "path": "/api/v1/plays/", "end": "/actions"}
-                )
-                # (d) as many plays on the floor's server, written to in the same turns with the same bodies.
-                floored = ", ".join(str(start_play(floor_server)) for _ in range(PLAYS))
-                floor_script = folder / "floor.lua"
-                bare_script = folder / "bare.lua"
-                bare_script.write_text(
-                    TAP_SCRIPT
-                    % {
-                        "plays": ", ".join(map(str, range(1, PLAYS + 1))),
-                        "player": PLAYERS[0],
-                        "path": "/write/",
-                        "end": "",
-                    }
-                )
-                floor_script.write_text(
-                    TAP_SCRIPT % {"plays": floored, "player": PLAYERS[0], "path": "/api/v1/floor/", "end": ""}
-                )
+                script = write_script(folder / "tap.lua", tapped, "/api/v1/plays/", "/actions")
+                # (d) as many plays on the floor's server, and (a") the hello's, written to in the same turns with
+                # the same bodies.
+                floored = [start_play(floor_server) for _ in range(PLAYS)]
+                floor_script = write_script(folder / "floor.lua", floored, "/api/v1/floor/")
+                bare_script = write_script(folder / "bare.lua", range(1, PLAYS + 1), "/write/")
                 htmx = ["-H", "HX-Request: true"]
                 checks = {
                     "hello": answers(hello.port, "/", {}),
