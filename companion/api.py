@@ -114,6 +114,14 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   on one Conquest of Speros Location or Artifact, in the order they were placed, by player) decides the capture by
   the rule text: {"captured_by": "Red" or null, "how": "achieve", "demonstrate" or null, "why": "..."}. More
   placements than encampments, or fewer than 1 encampment (or more than 12), answers 422 in the usual shape.
+- Sent once, whatever the network does: POST /api/v1/plays/<id>/actions and /undo take an `Idempotency-Key: <id>`
+  header (1 to 64 visible ASCII characters, a uuid say; the tracker page sends one with every tap). The same key
+  sent again for the same play, after an answer that never arrived, applies nothing: it answers 200 with the play
+  view as it stands and what the first request said ("said", or "undone"), and the header `Idempotent-Replayed:
+  true`. An action the rules refused is not kept, so its key may be sent again and is checked again. An action
+  made earlier than it is sent (kept by a program while offline) may say how long ago with `Companion-Action-Age:
+  <milliseconds>`: the log (and turn times, the score race) date it then, by the server's clock, never before the
+  play's newest action and never in the future. A malformed header answers 422 naming it.
 - Access: when the server sets COMPANION_ACCESS_CODE, send it on every request as `Authorization: Bearer <code>`;
   without it or wrong: 401 {"errors": [{"field": "", "message"}]} with a WWW-Authenticate: Bearer header. After
   5 wrong codes in a minute from one address, 429 with Retry-After (even for the right code) until the minute is
@@ -156,11 +164,23 @@ from companion.play.standing import stand
 from companion.stats import views as stats_views
 from companion.store import play_log, records, statistics
 from companion.store.db import get_session
-from companion.store.models import DURATION_MAX, FINISHED, ID_IN_URL, IN_PROGRESS, LOCATION_MAX, NOTES_MAX, Play
+from companion.store.models import (
+    DURATION_MAX,
+    FINISHED,
+    ID_IN_URL,
+    IN_PROGRESS,
+    LOCATION_MAX,
+    NOTES_MAX,
+    Change,
+    Play,
+)
 from companion.web.errors import json_errors
+from companion.web.sent import sent_with
 
 # The device a Change names when the API made it.
 API_DEVICE = "api"
+# Said on the answer to an action sent again with the Idempotency-Key of one already saved.
+REPLAYED = "Idempotent-Replayed"
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -462,8 +482,18 @@ def play_action(play_id: int) -> Response:
     _refuse_unless_in_progress(play)
     seat = records.seat_named(play, body.player) if body.player is not None else None
     raw = {key: value for key, value in body.model_dump().items() if key != "player"}
-    acted = records.act(get_session(), play, raw, seat, API_DEVICE, strict=True)
+    try:
+        acted = records.act(get_session(), play, raw, seat, API_DEVICE, strict=True, sent=sent_with(request))
+    except records.AlreadySaved as retry:
+        return _replayed(_play_view(play, said=list(retry.change.new.get("said") or [])))
     return jsonify(_play_view(play, acted, said=list(acted.applied.said) if acted else []))
+
+
+def _replayed(view: dict[str, Any]) -> Response:
+    """The answer to an action sent again with the Idempotency-Key of one saved before: nothing applied again."""
+    response = jsonify(view)
+    response.headers[REPLAYED] = "true"
+    return response
 
 
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/undo")
@@ -471,15 +501,24 @@ def play_undo(play_id: int) -> Response:
     """Take back the newest action of a play in progress, with everything it caused."""
     play = _claim_play(play_id)
     _refuse_unless_in_progress(play)
-    change = records.undo_last(get_session(), play, API_DEVICE)
+    try:
+        change = records.undo_last(get_session(), play, API_DEVICE, sent_with(request))
+    except records.AlreadySaved as retry:
+        return _replayed(_play_view(play, undone=_undone(play, records.undone_by(get_session(), retry.change))))
     if change is None:
         raise ApiRefusal(409, [FieldError("", "Nothing is left to undo.")])
-    undone = {
+    return jsonify(_play_view(play, undone=_undone(play, change)))
+
+
+def _undone(play: Play, change: Change | None) -> dict[str, Any] | None:
+    """What an undo took back, as the API says it: {"action", "text", "said"}."""
+    if change is None:
+        return None
+    return {
         "action": change.new.get("action") if records.is_action(change) else {"field": change.field},
         "text": records.action_text(play, change),
         "said": change.new.get("said", []) if records.is_action(change) else [],
     }
-    return jsonify(_play_view(play, undone=undone))
 
 
 @bp.get(f"/plays/<{ID_IN_URL}:play_id>/log")

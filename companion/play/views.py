@@ -35,6 +35,7 @@ from companion.web.forms import (
 )
 from companion.web.htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
 from companion.web.security import device_id
+from companion.web.sent import sent_with
 
 bp = Blueprint("plays", __name__, url_prefix="/plays")
 # The score pad of a result, drawn by the result page, the history, the statistics and the printed sheets.
@@ -300,7 +301,7 @@ def _act_on_counter(play: Play, path: str, seat: int | None) -> records.Acted | 
     action = _counter_action(path)
     if action is None:
         return None
-    return records.act(get_session(), play, action, seat, device_id(), strict=True)
+    return records.act(get_session(), play, action, seat, device_id(), strict=True, sent=sent_with(request))
 
 
 def _known_version() -> int | None:
@@ -374,7 +375,9 @@ def game_action(play_id: int) -> Response:
         if seat is None:
             abort(404, description="That player is not in this play.")
     raw.pop("seat", None)
-    acted, said, error = _try(lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False))
+    acted, said, error = _try(
+        lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False, sent=sent_with(request))
+    )
     slot = request.form.get("slot") or raw.get("action")
     tapped = {"scope": None, "field": None, "action": raw.get("action"), "slot": slot, "error": error}
     context = _tracker_context(play, acted, _changed_scopes(play, acted), tapped=tapped, notice=said)
@@ -394,10 +397,14 @@ def _gone_while_on_its_way(_error: records.NotInProgress) -> Response:
 def _try(save: Callable[[], records.Acted | None]) -> tuple[records.Acted | None, str, str | None]:
     """Run an action: (it, what it said, None) when saved, (None, '', the messages) when the rules or bounds refused it.
 
-    An action on a play another device finished meanwhile is not answered here: see _gone_while_on_its_way.
+    A retry of an action saved before (its Idempotency-Key) is answered with what it said then, and every value as
+    it stands. An action on a play another device finished meanwhile is not answered here: see
+    _gone_while_on_its_way.
     """
     try:
         acted = save()
+    except records.AlreadySaved as retry:
+        return None, records.said_by(retry.change), None
     except InputErrors as errors:
         return None, "", " ".join(dict.fromkeys(e.message for e in errors.errors))
     return acted, " ".join(acted.applied.said) if acted else "", None
@@ -418,7 +425,9 @@ def undo(play_id: int) -> Response:
     if (finished := _refuse_if_finished(play)) is not None:
         return finished
     try:
-        undone = records.undo_last(get_session(), play, device_id())
+        undone = records.undo_last(get_session(), play, device_id(), sent_with(request))
+    except records.AlreadySaved as retry:
+        notice = records.said_by(retry.change)
     except InputErrors as refused:
         notice = " ".join(e.message for e in refused.errors)
     else:

@@ -19,7 +19,7 @@ from companion.store.models import Change, Play, Seat, saved_id
 
 _SET_EXTRA = update(Play).where(col(Play.id) == bindparam("play_id")).values(extra=bindparam("new_extra"))
 _SET_STATE = update(Seat).where(col(Seat.id) == bindparam("seat_id")).values(state=bindparam("new_state"))
-_CHANGE_COLUMNS = ("play_id", "seat_id", "field", "old", "new", "at", "device", "undone")
+_CHANGE_COLUMNS = ("play_id", "seat_id", "field", "old", "new", "at", "device", "undone", "client_id")
 _ADD_CHANGE = insert(Change).returning(col(Change.id))
 _MARK_UNDONE = update(Change).where(col(Change.id) == bindparam("change_id")).values(undone=True)
 

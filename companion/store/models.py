@@ -140,6 +140,10 @@ class Change(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow)
     device: str = Field(default="", max_length=64)
     undone: bool = False
+    # The Idempotency-Key the device sent with the action: the same key again is the same action, applied once.
+    client_id: str | None = Field(default=None, max_length=64)
+
+    __table_args__ = (Index("ix_change_play_client", "play_id", "client_id", unique=True),)
 
 
 class HistoryVersion(SQLModel, table=True):

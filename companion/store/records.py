@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import bindparam, delete, update
+from sqlalchemy import bindparam, delete, func, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import joinedload
@@ -57,6 +57,27 @@ SAVED = "saved_change"
 class NotInProgress(Exception):
     """An action on a play another device finished or put aside meanwhile: the tracker shows the play as it is, the
     API answers 409."""
+
+
+class AlreadySaved(Exception):
+    """An action whose client id (Idempotency-Key) a saved Change already holds: a retry, answered as the first was
+    and applied no second time."""
+
+    def __init__(self, change: Change) -> None:
+        super().__init__(change.client_id)
+        self.change = change
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What the device says of an action besides the action itself: the id it gave it (the same id is the same
+    action) and when it was made, when that was earlier than now (a tap kept on the device while offline)."""
+
+    client_id: str | None = None
+    made_at: datetime | None = None
+
+
+NOW = Sent()
 
 
 @dataclass(frozen=True)
@@ -242,19 +263,28 @@ def seat_named(play: Play, name: Any) -> int:
 
 
 def act(
-    session: Session, play: Play, raw: dict[str, Any], seat: int | None, device: str, *, strict: bool
+    session: Session,
+    play: Play,
+    raw: dict[str, Any],
+    seat: int | None,
+    device: str,
+    *,
+    strict: bool,
+    sent: Sent = NOW,
 ) -> Acted | None:
     """Apply one game action (raw name and parameters) for a seat or the table, with its Change, in one transaction.
 
-    None when the action changed nothing (the same number typed again): that is no step for undo.
+    None when the action changed nothing (the same number typed again): that is no step for undo. AlreadySaved when
+    `sent.client_id` names an action saved before: nothing is applied again.
     """
 
     def stage() -> Acted | None:
         """Parse and apply the action to the state as read in this attempt, and stage what it changed."""
+        _refuse_if_saved_before(session, play, sent.client_id)
         _refuse_unless_in_progress(play)
         ctx = live_context(play)
         action = live.parse_action(game_of(play), raw, seat, strict=strict)
-        applied = _stage_action(session, play, ctx, action, device)
+        applied = _stage_action(session, play, ctx, action, device, sent)
         return Acted(applied, ctx) if applied else None
 
     return _in_play_transaction(session, play, stage)
@@ -266,7 +296,34 @@ def _refuse_unless_in_progress(play: Play) -> None:
         raise NotInProgress("This play is no longer in progress.")
 
 
-def _stage_action(session: Session, play: Play, ctx: Context, action: Action, device: str) -> Applied | None:
+_SAVED_WITH_ID = select(Change).where(
+    col(Change.play_id) == bindparam("play_id"), col(Change.client_id) == bindparam("client_id")
+)
+_NEWEST_AT = select(func.max(col(Change.at))).where(col(Change.play_id) == bindparam("play_id"))
+
+
+def _refuse_if_saved_before(session: Session, play: Play, client_id: str | None) -> None:
+    """Read under the play's claim, so that the same id sent twice at once is still applied once."""
+    if client_id is None:
+        return
+    saved = session.exec(_SAVED_WITH_ID, params={"play_id": play.id, "client_id": client_id}).first()
+    if saved is not None:
+        raise AlreadySaved(saved)
+
+
+def _when_made(session: Session, play: Play, made_at: datetime | None) -> datetime:
+    """When an action was made, by the server's clock: the device's time, never in the future and never before the
+    play's newest action (its log stays in order, and a turn never lasts less than nothing)."""
+    now = utcnow()
+    if made_at is None or utc(made_at) >= now:
+        return now
+    newest = session.exec(_NEWEST_AT, params={"play_id": play.id}).one()
+    return max(utc(made_at), utc(newest) if newest is not None else utc(play.created_at))
+
+
+def _stage_action(
+    session: Session, play: Play, ctx: Context, action: Action, device: str, sent: Sent = NOW
+) -> Applied | None:
     """Apply the action through the game and stage the new state and its Change (not yet committed)."""
     game = game_of(play)
     before = live_state(play, ctx)
@@ -287,7 +344,9 @@ def _stage_action(session: Session, play: Play, ctx: Context, action: Action, de
             "named": True,
             "said": list(applied.said),
         },
+        at=_when_made(session, play, sent.made_at),
         device=device,
+        client_id=sent.client_id,
     )
     session.info[SAVED] = live_writes.add_change(session, change)
     return replace(applied, changed=parts)
@@ -301,11 +360,14 @@ def _store_state(session: Session, play: Play, state: State, parts: dict[str, An
         live_writes.set_state(session, play.seats[int(index)], state["seats"][int(index)])
 
 
-def undo_last(session: Session, play: Play, device: str) -> Change | None:
-    """Take back the newest action whole, with all it caused; returns its Change, or None when nothing is left."""
+def undo_last(session: Session, play: Play, device: str, sent: Sent = NOW) -> Change | None:
+    """Take back the newest action whole, with all it caused; returns its Change, or None when nothing is left.
+
+    AlreadySaved (holding the undo's own Change) when `sent.client_id` names an undo saved before."""
 
     def stage() -> Change | None:
         """Stage the undo of the newest action as read in this attempt."""
+        _refuse_if_saved_before(session, play, sent.client_id)
         _refuse_unless_in_progress(play)
         change = last_change(session, play)
         if change is None:
@@ -322,8 +384,10 @@ def undo_last(session: Session, play: Play, device: str) -> Change | None:
             field="undo",
             old=parts,
             new={"action": {"action": "undo", "change": change.id}, "text": undo_text(play, change, ctx), "said": []},
+            at=_when_made(session, play, sent.made_at),
             device=device,
             undone=True,
+            client_id=sent.client_id,
         )
         live_writes.add_change(session, undo)
         return change
@@ -369,6 +433,19 @@ def action_text(play: Play, change: Change, ctx: Context | None = None) -> str:
     what = what.replace("_", " ")
     moved = f"{_plain_value(change.old)} → {_plain_value(change.new)}"
     return f"{play.seats[index].name}, {what} {moved}" if index is not None else f"{what[:1].upper()}{what[1:]} {moved}"
+
+
+def undone_by(session: Session, undo: Change) -> Change | None:
+    """The Change an undo took back (None for a row that is no undo)."""
+    target = undo.new.get("action", {}).get("change") if isinstance(undo.new, dict) else None
+    return session.get(Change, target) if isinstance(target, int) else None
+
+
+def said_by(change: Change) -> str:
+    """What a saved action said to the table when it was made (an undo: what it took back), for a retry's answer."""
+    if change.field == "undo":
+        return str(change.new.get("text") or "")
+    return " ".join(change.new.get("said") or []) if is_action(change) else ""
 
 
 def undo_text(play: Play, change: Change, ctx: Context | None = None) -> str:
