@@ -8,7 +8,10 @@ turns with its baseline, so that a moment of a noisy machine weighs on both):
   the write under the play's claim, its Change row, the counters it changed, the scoreboard, undo and the log's one
   new entry) and, for comparison, from a device that sent no version (every counter redrawn); ratios to the minimal
   endpoint (issue 10 asks for at most 3x);
-- the tracker's sync check when nothing changed (an empty 200 from one small query), as a ratio to the static GET.
+- the tracker's sync check when nothing changed (an empty 200 from one small query), as a ratio to the static GET;
+- a Spires tap sent with an Idempotency-Key (a new one each tap, as the tracker sends them; the server looks it up
+  under the play's claim) and one sent from the device's queue (its Companion-Action-Age too), each measured in turns
+  with the same tap sent without (issue 34 asks for at most 1.1x).
 Ratios, not seconds, are what to compare between machines. --quick takes a few of each (QUICK_TAPS) and asserts
 no time: tests/bench/test_bench_quick.py runs it so that this script never rots.
 """
@@ -21,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,6 +34,8 @@ from sqlalchemy import text
 
 from companion import create_app
 from companion.store.db import get_session
+from companion.web.sent import ACTION_AGE as AGE
+from companion.web.sent import IDEMPOTENCY_KEY as KEY
 
 TOKEN = "bench"
 FULL_TAPS = 300
@@ -94,10 +100,12 @@ def measure(taps: int = FULL_TAPS) -> None:
         versions: dict[str, int] = {}
         log_shown: dict[str, int] = {}
 
-        def tap_back_and_forth(url: str, field: str, up_to_date: bool = True) -> None:
+        def tap_back_and_forth(
+            url: str, field: str, up_to_date: bool = True, sent: dict[str, str] | None = None
+        ) -> None:
             """One tap on a counter of the first seat: +1, then -1 the next time, so it never runs out of room.
 
-            Up to date, it sends the version its last answer showed, as the tracker does.
+            Up to date, it sends the version its last answer showed, as the tracker does; `sent`: more headers.
             """
             delta = steps[url + field] = -steps.get(url + field, -1)
             data = {"field": field, "delta": str(delta)}
@@ -105,7 +113,7 @@ def measure(taps: int = FULL_TAPS) -> None:
                 data["since"] = str(versions[url])
                 # The newest entry of its open "What happened" panel: the answer adds only the tap's own entry.
                 data["log_after"] = str(log_shown[url])
-            response = client.post(url, data=data, headers=headers)
+            response = client.post(url, data=data, headers={**headers, **(sent or {})})
             html = response.get_data(as_text=True)
             versions[url] = int(re.search(r'id="play-version" name="since" value="(\d+)"', html).group(1))
             log_shown[url] = int(re.search(r'id="log-after" name="\w+" value="(\d+)"', html).group(1))
@@ -150,6 +158,17 @@ def measure(taps: int = FULL_TAPS) -> None:
             # A level up and back down: the first-to-level token given and taken back each time.
             level = against_minimal(lambda url=url: tap_back_and_forth(url, "civ_level"))
             print(f"SPQF, {players} players: VP tokens tap {tokens}, level tap with its token {level}")
+        _location, url = start_play(client, "spires", 4)
+        for what, more in (("Idempotency-Key", {}), ("Idempotency-Key and Companion-Action-Age", {AGE: "1500"})):
+
+            def keyed(url: str = url, more: dict[str, str] = more) -> None:
+                """The same tap, with a new key as every tap of the tracker has."""
+                tap_back_and_forth(url, "scroll_vp", sent={KEY: uuid.uuid4().hex, **more})
+
+            spent, plain = timed_against(keyed, lambda url=url: tap_back_and_forth(url, "scroll_vp"), taps)
+            print(
+                f"Spires, 4 players, tap with its {what}: {spent * 1e3:.2f} ms ({spent / plain:.2f}x the same tap without)"
+            )
         app.extensions["db_engine"].dispose()
 
 

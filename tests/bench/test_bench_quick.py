@@ -54,6 +54,8 @@ def test_taps_quick(capsys) -> None:
         assert any(line.startswith(f"Spires, {players} players: tap ") and "x minimal" in line for line in lines)
         assert any(line.startswith(f"SPQF, {players} players: VP tokens tap ") for line in lines)
     assert sum("sync check, nothing new (empty 200):" in line for line in lines) == 2
+    keyed = [line for line in lines if line.startswith("Spires, 4 players, tap with its Idempotency-Key")]
+    assert len(keyed) == 2 and all("x the same tap without)" in line for line in keyed)
 
 
 def test_resource_sets_quick(capsys) -> None:
