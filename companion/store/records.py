@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import bindparam, delete, func, update
+from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import joinedload
@@ -299,7 +299,10 @@ def _refuse_unless_in_progress(play: Play) -> None:
 _SAVED_WITH_ID = select(Change).where(
     col(Change.play_id) == bindparam("play_id"), col(Change.client_id) == bindparam("client_id")
 )
-_NEWEST_AT = select(func.max(col(Change.at))).where(col(Change.play_id) == bindparam("play_id"))
+# The newest row's time: rows are dated in the order they are saved (_when_made), so the last id holds the latest.
+_NEWEST_AT = (
+    select(col(Change.at)).where(col(Change.play_id) == bindparam("play_id")).order_by(col(Change.id).desc()).limit(1)
+)
 
 
 def _refuse_if_saved_before(session: Session, play: Play, client_id: str | None) -> None:
@@ -317,7 +320,7 @@ def _when_made(session: Session, play: Play, made_at: datetime | None) -> dateti
     now = utcnow()
     if made_at is None or utc(made_at) >= now:
         return now
-    newest = session.exec(_NEWEST_AT, params={"play_id": play.id}).one()
+    newest = session.exec(_NEWEST_AT, params={"play_id": play.id}).first()
     return max(utc(made_at), utc(newest) if newest is not None else utc(play.created_at))
 
 
