@@ -24,70 +24,70 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   with 422 on that field: a tracked play's minutes are counted from its start to its finish). Answers 201 with
   the play view (below) and a Location header.
 - GET /api/v1/plays/<id> answers the play view: {"id", "url", "game", "status" ("in_progress", "finished" or
-  "abandoned": put aside, resumable on the page), "source", "rules_version", "played_at" (ISO, UTC), "notes"
-  (the play's own notes, text), "location" (the name of the place it was played, as the group first wrote it, or
-  null), "duration_min" (whole minutes at the table, or null when unknown: for a play tracked live, the minutes
-  from its start to its finish, the time it was put aside left out, 0 for under a minute, null until finished;
-  for a play scored at the end, the minutes given when it was saved), "players" (each {"name", "colour" (when
-  the player has one), ...state}: the player's input as validated, defaults filled in, or for a tracked play
-  their live state, which holds at least the game's scoring input under the same names), "options" (as chosen
-  at the start; once a tracked play is finished, as scored: a Spires solo discard pile as counted at the table),
-  "table" (the table-wide live state, e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "reached":
-  {level: {seat: turn}} (present once someone has expanded: the turn each player reached each level on),
-  "last_card", "end_round"}, where a "seat" is a player's index in "players" and the active player is
-  players[(turn - 1) % count]; Spyrium's {"turn"}, 0 before the first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null),
-  "mastery": [{"name", "vp", "leaders"}], "ended" (why the game is over: a turn started with an empty Base Camp,
-  or the final turns after the last Location card were played; null while it goes on)}; {} when there is none),
-  and for a play in progress a seat may carry read-only facts worked out from its state, never stored (Spyrium's
-  "residence_value": the value printed on the Residence space the token is on),
-  "live" (the score answer as the game stands now, null once finished or while it can't be scored),
-  "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score), "end" ({"triggered":
-  bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null until
-  finished), "time" (null until finished: then {"minutes": "duration_min" again, "players": [{"name", "turns",
-  "average_seconds", "longest_seconds"}]}, each player's turns timed from the tracker's turn passes, in turn order,
-  a player with no timed turn left out; [] for a game without turns passed seat to seat (Spires, Spyrium), a play
-  where nobody passed the turn on the tracker, or one scored at the end), "bgstats_url" (null until finished: then
-  BG Stats' createPlay link, which adds the play to the BG Stats
-  app in one tap; see data/createplay.py), "deleted_at" (ISO, UTC, when the play was deleted from the history: it
-  is restorable on its page for 30 days, then gone; null for a play in the history)}.
-- POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game
-  action to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one
-  undo step). Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player",
-  "field", "value"} ("player": null or left out for table-wide counters such as Spires' solo "discard.crowns").
-  SPQF adds {"action": "next_turn"}, {"action": "last_card", "placed": bool} and {"action": "first_token",
-  "player", "level"} (hand a level's first-player token to the player who really was first). Spyrium adds
-  {"action": "start_turn"} (every player's Residence income paid), {"action": "bonus", "player", "choice":
-  "worker" or "money"} (the 8 VP choice; at 20 VP the other bonus comes by itself), {"action": "build",
-  "player", "vp", "cost"?, "replace"?, "matching"?} (the printed VP and cost; the building space's price is worked
-  out and paid, none when it replaces building number "replace"; "matching": true takes £3 off the card's cost,
-  for a replacement only), {"action": "technique", "player", "beside"?} (a new technique paying £6, and £1 for each of
-  "beside" workers beside its card, default 0; the older "vp" gives its end VP, and "number" sets the end VP of
-  that technique, as technique_vp does), {"action": "technique_vp", "player", "number", "vp"} (a technique's end
-  VP, 0-7), {"action": "pay", "player", "amount"} (an amount of 1 or more paid at once; 422 on "amount" when the
-  player has less) and {"action": "residence_vp", "player"} (a Residence action scoring the value printed on the
-  token's space as score-track VP; the 8 and 20 VP bonuses follow as for any VP); "build" also takes "replace":
-  "<n> matching" (replace building n, its icon matching: −£3), and "vp" and "cost" as lists, of which the last
-  value given counts (as the page's chips and boxes send them); its counters are "vp_track", "money", "workers" (at most
-  7), "spyrium" and "residence" (space 1 to 6; see "residence_value"). Conquest of Speros adds {"action":
-  "explore", "player"? (who explores: deploys a Minion unless the Location is of their colour), "terrain",
-  "encampments" (an Artifact's may be left out, or must be 5), "vp", "resources": [...] (at least one),
-  "end_turn"?: bool (default false: true, for the player whose turn it is, makes the exploring their turn's
-  action)}, {"action": "deploy" | "remove", "player", "card", "kind": "minion" | "general"} (units placed or
-  taken away by abilities, at any time), {"action": "attack", "player", "card"} (the turn's action of the player
-  whose turn it is: one Minion onto the card) and {"action": "lead", "player", "card", "minion"?: bool (default
-  true)} (the General, and a Minion where an encampment and a Minion are left), {"action": "move", "player",
-  "card", "to", "kind"}, {"action": "capture", "player", "card"} (refused unless the rules give that player the
-  card), {"action": "next_turn"}, {"action":
-  "last_drawn", "drawn": bool} and {"action": "mastery", "number", "vp", "leaders": [names]}; its counters are
-  "bonus_1" to "bonus_3" (what each Bonus Objective would score; the best counts). Cards are numbered from 1 in
-  the table's "cards" (each {"id", "terrain", "encampments", "vp", "resources", "units": [[seat, kind], ...] in
-  the order placed, "captured_by": seat or null, "locked"?}). A turn's action (attack, lead, explore with
-  end_turn) passes the turn to the next player, unless it lets someone capture that card: then the turn waits
-  (the table's "acted": {"turn", "card"}, absent otherwise) until the capture, or next_turn, passes it; a second
-  action in one turn, or one out of turn, is refused. Answers 200 with
-  the play view plus "said" (what the action caused, sentences for the table), 422 with nothing changed when
-  the rules or bounds refuse it, 409 when the play is finished or put aside. An action that changes nothing (the
-  same value set again) answers 200 with "said": [] and is no step for undo.
+  "abandoned": put aside, resumable on the page), "source", "rules_version", "played_at" (ISO, UTC), "notes" (the
+  play's own notes, text), "location" (the name of the place it was played, as the group first wrote it, or null),
+  "duration_min" (whole minutes at the table, or null when unknown: for a play tracked live, the minutes from its
+  start to its finish, the time it was put aside left out, 0 for under a minute, null until finished; for a play
+  scored at the end, the minutes given when it was saved), "players" (each {"name", "colour" (when the player has
+  one), ...state}: the player's input as validated, defaults filled in, or for a tracked play their live state, which
+  holds at least the game's scoring input under the same names), "options" (as chosen at the start; once a tracked
+  play is finished, as scored: a Spires solo discard pile as counted at the table), "table" (the table-wide live
+  state, e.g. SPQF's {"turn", "first": {level: {"seat", "turn"}}, "reached": {level: {seat: turn}} (present once
+  someone has expanded: the turn each player reached each level on), "last_card", "end_round"}, where a "seat" is a
+  player's index in "players" and the active player is players[(turn - 1) % count]; Spyrium's {"turn"}, 0 before the
+  first; Speros' {"turn", "cards", "next_card", "last_drawn" (the turn it was drawn, or null), "mastery": [{"name",
+  "vp", "leaders"}], "ended" (why the game is over: a turn started with an empty Base Camp, or the final turns after
+  the last Location card were played; null while it goes on)}; {} when there is none), and for a play in progress a
+  seat may carry read-only facts worked out from its state, never stored (Spyrium's "residence_value": the value
+  printed on the Residence space the token is on), "live" (the score answer as the game stands now, null once finished
+  or while it can't be scored), "tracker_notes" ([{"text", "warning"}]: what the tracker says beside the live score),
+  "end" ({"triggered": bool, "why": text or null}: whether the game's end has begun), "result" (the score answer, null
+  until finished), "time" (null until finished: then {"minutes": "duration_min" again, "players": [{"name", "turns",
+  "average_seconds", "longest_seconds"}]}, each player's turns timed from the tracker's turn passes, in turn order, a
+  player with no timed turn left out; [] for a game without turns passed seat to seat (Spires, Spyrium), a play where
+  nobody passed the turn on the tracker, or one scored at the end), "bgstats_url" (null until finished: then BG Stats'
+  createPlay link, which adds the play to the BG Stats app in one tap; see data/createplay.py), "deleted_at" (ISO,
+  UTC, when the play was deleted from the history: it is restorable on its page for 30 days, then gone; null for a
+  play in the history)}.
+- POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game action
+  to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one undo step).
+  Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player", "field", "value"}
+  ("player": null or left out for table-wide counters such as Spires' solo "discard.crowns"). SPQF adds {"action":
+  "next_turn"}, {"action": "last_card", "placed": bool} and {"action": "first_token", "player", "level"} (hand a
+  level's first-player token to the player who really was first). Spyrium adds {"action": "start_turn"} (every
+  player's Residence income paid), {"action": "bonus", "player", "choice": "worker" or "money"} (the 8 VP choice; at
+  20 VP the other bonus comes by itself), {"action": "build", "player", "vp", "cost"?, "replace"?, "matching"?} (the
+  printed VP and cost; the building space's price is worked out and paid, none when it replaces building number
+  "replace"; "matching": true takes £3 off the card's cost, for a replacement only), {"action": "technique", "player",
+  "beside"?} (a new technique paying £6, and £1 for each of "beside" workers beside its card, default 0; the older
+  "vp" gives its end VP, and "number" sets the end VP of that technique, as technique_vp does), {"action":
+  "technique_vp", "player", "number", "vp"} (a technique's end VP, 0-7), {"action": "pay", "player", "amount"} (an
+  amount of 1 or more paid at once; 422 on "amount" when the player has less) and {"action": "residence_vp", "player"}
+  (a Residence action scoring the value printed on the token's space as score-track VP; the 8 and 20 VP bonuses follow
+  as for any VP); "build" also takes "replace" as text, "<n>" or "<n> matching" (replace building n; "matching" after
+  it: its icon matches, −£3, the same as "replace": n, "matching": true; text that names no building, or "<n>
+  matching" beside "matching": false, answers 422 on "replace"), and "vp" and "cost" as lists, of which the last value
+  given counts (as the page's chips and boxes send them); its counters are "vp_track", "money", "workers" (at most 7),
+  "spyrium" and "residence" (space 1 to 6; see "residence_value"). Conquest of Speros adds {"action": "explore",
+  "player"? (who explores: deploys a Minion unless the Location is of their colour), "terrain", "encampments" (an
+  Artifact's may be left out, or must be 5), "vp", "resources": [...] (at least one), "end_turn"?: bool (default
+  false; true makes the exploring the turn's action: for the player whose turn it is only, refused with 422 on
+  "player" from any other player, as attack and lead are; with no player, a card of the setup or an ability, it
+  changes nothing)}, {"action": "deploy" | "remove", "player", "card", "kind": "minion" | "general"} (units placed or
+  taken away by abilities, at any time), {"action": "attack", "player", "card"} (the turn's action of the player whose
+  turn it is: one Minion onto the card) and {"action": "lead", "player", "card", "minion"?: bool (default true)} (the
+  General, and a Minion where an encampment and a Minion are left), {"action": "move", "player", "card", "to",
+  "kind"}, {"action": "capture", "player", "card"} (refused unless the rules give that player the card), {"action":
+  "next_turn"}, {"action": "last_drawn", "drawn": bool} and {"action": "mastery", "number", "vp", "leaders": [names]};
+  its counters are "bonus_1" to "bonus_3" (what each Bonus Objective would score; the best counts). Cards are numbered
+  from 1 in the table's "cards" (each {"id", "terrain", "encampments", "vp", "resources", "units": [[seat, kind], ...]
+  in the order placed, "captured_by": seat or null, "locked"?}). A turn's action (attack, lead, explore with end_turn)
+  passes the turn to the next player, unless it lets someone capture that card: then the turn waits (the table's
+  "acted": {"turn", "card"}, absent otherwise) until the capture, or next_turn, passes it; a second action in one
+  turn, or one out of turn, is refused. Answers 200 with the play view plus "said" (what the action caused, sentences
+  for the table), 422 with nothing changed when the rules or bounds refuse it, 409 when the play is finished or put
+  aside. An action that changes nothing (the same value set again) answers 200 with "said": [] and is no step for
+  undo.
 - POST /api/v1/plays/<id>/undo takes back the newest action whole, with everything it caused: 200 with the play
   view plus "undone" ({"action", "text", "said"} of the action taken back), 409 when nothing is left to undo or
   the play is not in progress.

@@ -778,8 +778,10 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
     table, params = state["table"], action.params
     artifact = params.terrain == "artifact"
     errors = []
-    if params.end_turn and action.seat == active_seat(table, len(ctx.names)):
-        _one_action_a_turn(table, ctx)
+    if params.end_turn and action.seat is not None:
+        # Said as the turn's action, it is the active player's alone, as Attack and Lead are; a card put in by
+        # nobody (the setup, an ability) is no turn's action, whatever the page's form says.
+        _the_turn_of(table, action, ctx, "Explore", _EXPLORE_INSTEAD)
     artifacts = sum(1 for card in table["cards"] if card["terrain"] == "artifact")
     if artifact and artifacts >= len(ctx.names):
         errors.append(
@@ -866,17 +868,23 @@ def _one_action_a_turn(table: dict[str, Any], ctx: Context) -> None:
         raise InputErrors([FieldError("card", f"{who} has taken this turn's action: capture {card} or tap Next turn.")])
 
 
-def _the_turn_of(table: dict[str, Any], action: Action, ctx: Context, what: str) -> None:
-    """A turn's action (Attack, Lead) is taken by the player whose turn it is, once."""
+# What to do instead of a turn's action out of turn: said after the refusal.
+_ATTACK_INSTEAD = "A unit an ability deploys is added with + Minion or + General."
+_EXPLORE_INSTEAD = "A card the setup or an ability puts into play is explored by nobody."
+
+
+def _the_turn_of(
+    table: dict[str, Any], action: Action, ctx: Context, what: str, instead: str = _ATTACK_INSTEAD
+) -> None:
+    """A turn's action (Explore, Attack, Lead) is taken by the player whose turn it is, once: 'Starting with the
+    first player and rotating clockwise, a player must complete the following 3 steps, in order, on their turn.'"""
     active = active_seat(table, len(ctx.names))
     if action.seat != active:
         raise InputErrors(
             [
                 FieldError(
                     "player",
-                    f"It is {ctx.names[active]}'s turn: {what} is the action of the "
-                    "player whose turn it is. A unit an ability deploys is added with "
-                    "+ Minion or + General.",
+                    f"It is {ctx.names[active]}'s turn: {what} is the action of the player whose turn it is. {instead}",
                 )
             ]
         )

@@ -6,6 +6,7 @@ docs/rules.md, "Spyrium".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
@@ -222,6 +223,9 @@ BONUS_MONEY = 5
 MATCHING_ICON_DISCOUNT = 3
 # A replacement chip's value when the icons match: 'replace' "2 matching" is replace 2 with the −£3.
 REPLACE_MATCHING = "matching"
+# 'replace' as text, the page's chips and the API's "<n> matching": a building's number, maybe said to match (a
+# longer run of digits than any bound is no number, so it is refused in words).
+REPLACE_TEXT = re.compile(rf"\s*([+-]?[0-9]{{1,9}})\s*({REPLACE_MATCHING})?\s*", re.ASCII)
 # The one-tap amounts on the page: VP and money gained or paid 2-7 at a time (±1 is the counter's own step), a
 # building's printed VP 0-11 and its card cost £0-£11; anything else is typed.
 QUICK_AMOUNTS = tuple(range(2, 8))
@@ -373,10 +377,31 @@ class BuildParams(Params):
                 if data[key] is None:
                     del data[key]
         where = data.get("replace")
-        if isinstance(where, str) and where.strip().endswith(REPLACE_MATCHING):
-            data["replace"] = where.strip().removesuffix(REPLACE_MATCHING).strip()
-            data["matching"] = True
+        said = REPLACE_TEXT.fullmatch(where) if isinstance(where, str) else None
+        # Read here, in strict (JSON) and lax (form) parsing alike, so that the API's documented "2 matching" is
+        # taken as the page's chip is; a "matching" that says otherwise is left for _replace_text to refuse.
+        if said is not None and (said[2] is None or data.get("matching", True) is True):
+            data["replace"] = int(said[1])
+            if said[2] is not None:
+                data["matching"] = True
         return data
+
+    @field_validator("replace", mode="before")
+    @classmethod
+    def _replace_text(cls, value: Any) -> Any:
+        """Text _chips_and_boxes could not read as a building's number is refused in words (a number is checked
+        against the bounds as usual)."""
+        if not isinstance(value, str):
+            return value
+        if (said := REPLACE_TEXT.fullmatch(value)) is not None and said[2] is not None:
+            raise ValueError(
+                f"'{said[1]} {REPLACE_MATCHING}' says the icons match, but 'matching' does not: leave 'matching' "
+                "out, or give the building's number alone."
+            )
+        raise ValueError(
+            f"Give the number of the building it replaces (from 1), with '{REPLACE_MATCHING}' after it when the "
+            f"icons match: '2' or '2 {REPLACE_MATCHING}'."
+        )
 
 
 class PatentParams(Params):

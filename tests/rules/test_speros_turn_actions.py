@@ -7,7 +7,8 @@ Rule sentences checked (rulebook, "Turn Structure", "3. Action Step" and "Setup"
 - "Take one of the following four actions": a second action in the same turn is refused
   (test_one_action_a_turn).
 - "A. Explore: ... If the Location's color does not match your Units' color, deploy one of your Minions to that
-  Location." (test_explore_of_the_active_player_passes_the_turn)
+  Location." (test_explore_of_the_active_player_passes_the_turn); as the turn's action it is the active player's
+  alone (test_explore_as_the_turn_s_action_out_of_turn_is_refused, test_explore_after_the_turn_s_action_is_refused).
 - "B. Attack: Deploy one of your Minions to any Location in the Skirmish Area." (test_attack_*)
 - "C. Lead: Deploy your General to any Location in the Skirmish Area. If that Location has a remaining unoccupied
   encampment, you may also deploy one of your Minions to that Location." (test_lead_*)
@@ -133,14 +134,50 @@ def test_explore_of_the_active_player_passes_the_turn() -> None:
     state, ctx, said = play(3, [(None, explore("ocean", 3)), ("Ann", explore("mountain", 2) | {"end_turn": True})])
     assert units(state, ctx, 2) == [("Ann", "minion")]
     assert said[-1] == "Bob's turn."
-    # By nobody (an ability) or by another player, the turn stays.
-    state, ctx, said = play(
-        3, [(None, explore("ocean", 3) | {"end_turn": True}), ("Cy", explore("mountain", 2) | {"end_turn": True})]
-    )
+    # By nobody (the setup, an ability), the turn stays, end_turn or not: the page's form always says it.
+    state, ctx, said = play(3, [(None, explore("ocean", 3) | {"end_turn": True})])
     assert turn(state) == 1 and "turn" not in said[-1]
-    # Without end_turn (the API as before), the turn stays too.
+    # Without end_turn (the API as before), the turn stays too, whoever explores.
     state, _ctx, _said = play(3, [("Ann", explore("mountain", 2))])
     assert turn(state) == 1
+    state, ctx, _said = play(3, [("Cy", explore("mountain", 2))])
+    assert turn(state) == 1 and units(state, ctx, 1) == [("Cy", "minion")]
+
+
+EXPLORE_OUT_OF_TURN = (
+    "It is {active}'s turn: Explore is the action of the player whose turn it is. A card the setup or an ability "
+    "puts into play is explored by nobody."
+)
+
+
+@pytest.mark.parametrize(
+    ("steps", "who", "active"),
+    [
+        pytest.param([(None, explore("ocean", 3))], "Bob", "Ann", id="Bob explores on Ann's turn"),
+        pytest.param([(None, explore("ocean", 3))], "Cy", "Ann", id="Cy explores on Ann's turn"),
+        pytest.param([(None, explore("ocean", 3)), (None, NEXT)], "Ann", "Bob", id="Ann explores on Bob's turn"),
+        pytest.param([], "Bob", "Ann", id="during the setup, whose cards go in by nobody"),
+    ],
+)
+def test_explore_as_the_turn_s_action_out_of_turn_is_refused(steps: list, who: str, active: str) -> None:
+    """'Starting with the first player and rotating clockwise, a player must complete the following 3 steps, in
+    order, on their turn' and '3. Action Step ... Take one of the following four actions: Explore, Attack, Lead, or
+    Plan': an Explore said to be the turn's action (end_turn) is the active player's alone, refused out of turn as
+    Attack and Lead are, nothing changed."""
+    state, ctx, _said = play(3, steps)
+    message = EXPLORE_OUT_OF_TURN.format(active=active)
+    assert refusal(state, ctx, who, explore("mountain", 2) | {"end_turn": True}) == {"player": message}
+    # The same message shape as Attack's and Lead's out of turn.
+    assert refusal(state, ctx, who, attack(1) if steps else lead(1))["player"].startswith(f"It is {active}'s turn: ")
+
+
+def test_explore_after_the_turn_s_action_is_refused() -> None:
+    """'Take one of the following four actions': the active player's Explore after an Attack that waits for its
+    capture is a second action."""
+    state, ctx, _said = play(3, [(None, explore("ocean", 1)), ("Ann", attack(1))])
+    assert refusal(state, ctx, "Ann", explore("mountain", 2) | {"end_turn": True}) == {
+        "card": "Ann has taken this turn's action: capture Ocean card 1 or tap Next turn."
+    }
 
 
 def test_the_final_turns_capture_is_taken_before_the_end() -> None:

@@ -28,7 +28,9 @@ The rule text, sentence by sentence, against the live rules (what each test chec
   _a_change, test_build_refused.
 - "Furthermore, if the building being discarded has an icon at the top that matches an icon on the newly-acquired
   building, the cost of the newly-acquired building is discounted by £3.": test_build (matching icon cases),
-  test_build_refused (no discount without a discarded building).
+  test_build_refused (no discount without a discarded building), test_replace_as_a_number_or_n_matching and
+  test_replace_n_matching_through_the_api_pays_the_discounted_card (the API's "replace": "<n> matching"),
+  test_replace_text_refused_in_words.
 - "Pay the cost to acquire the benefit listed on that card" (a character; an activation cost, a building used):
   test_pay, test_pay_refused (an amount typed once, never more than the player has). "an activation cost of £1 to the
   bank for each remaining worker next to that card": test_technique_with_workers_beside. Decision (docs/rules.md,
@@ -982,6 +984,73 @@ def test_the_page_s_matching_box_and_empty_replace_choice() -> None:
     )
     assert parsed.params == spyrium.BuildParams(vp=4, cost=5, replace=1, matching=True)
     assert live.parse_action(GAME, {"action": "build", "vp": "2"}, 0, strict=False).params.replace is None
+
+
+# "Furthermore, if the building being discarded has an icon at the top that matches an icon on the newly-acquired
+# building, the cost of the newly-acquired building is discounted by £3." The API's documented "replace": "<n>
+# matching" says both at once, as the page's chip does: read alike from JSON (strict) and from a form (lax).
+REPLACE_FORMS = [
+    pytest.param({"replace": "1"}, (1, False), id="'1': replace building 1, no discount"),
+    pytest.param({"replace": "1 matching"}, (1, True), id="'1 matching': replace building 1 with the −£3"),
+    pytest.param({"replace": " 1  matching "}, (1, True), id="spaces around the words are no matter"),
+    pytest.param({"replace": 1, "matching": True}, (1, True), id="replace 1 with matching true"),
+    pytest.param({"replace": "1 matching", "matching": True}, (1, True), id="'1 matching' with matching true agree"),
+    pytest.param({"replace": 1}, (1, False), id="replace 1 alone: no discount"),
+]
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["json", "form"])
+@pytest.mark.parametrize(("raw", "parsed"), REPLACE_FORMS)
+def test_replace_as_a_number_or_n_matching(raw: dict[str, Any], parsed: tuple[int, bool], strict: bool) -> None:
+    """Every form of 'replace' the contract documents is the same replacement, JSON or form."""
+    action = live.parse_action(GAME, {"action": "build", "vp": 6, "cost": 5, **raw}, 0, strict=strict)
+    assert (action.params.replace, action.params.matching) == parsed
+
+
+def test_replace_n_matching_through_the_api_pays_the_discounted_card() -> None:
+    """'the cost of the newly-acquired building is discounted by £3': "1 matching" from JSON takes the £3 off, as
+    "replace": 1 with "matching": true does, and is stored and said as that."""
+    state, ctx, _ = play([("Ann", build(2, 5))])
+    by_text = act(state, ctx, "Ann", {"action": "build", "vp": 6, "cost": 5, "replace": "1 matching"})
+    by_flag = act(state, ctx, "Ann", build(6, 5, replace=1, matching=True))
+    assert by_text.state == by_flag.state
+    assert by_text.said == by_flag.said
+    assert ann(by_text.state)["money"] == 8 - 5 - 2
+    action = live.parse_action(GAME, {"action": "build", "vp": 6, "cost": 5, "replace": "1 matching"}, 0, strict=True)
+    assert action.to_dict(ctx)["replace"] == 1 and action.to_dict(ctx)["matching"] is True
+
+
+NOT_A_BUILDING_NUMBER = (
+    "Give the number of the building it replaces (from 1), with 'matching' after it when the icons match: '2' or "
+    "'2 matching'."
+)
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["json", "form"])
+@pytest.mark.parametrize(
+    ("replace", "extra", "message"),
+    [
+        pytest.param("two", {}, NOT_A_BUILDING_NUMBER, id="a word is no building's number"),
+        pytest.param("matching", {}, NOT_A_BUILDING_NUMBER, id="'matching' without the building's number"),
+        pytest.param("1 match", {}, NOT_A_BUILDING_NUMBER, id="any other word after the number"),
+        pytest.param("1.5", {}, NOT_A_BUILDING_NUMBER, id="no fraction of a building"),
+        pytest.param("", {}, NOT_A_BUILDING_NUMBER, id="empty text (JSON; the page sends none for a new space)"),
+        pytest.param("9" * 30, {}, NOT_A_BUILDING_NUMBER, id="a run of digits past every bound"),
+        pytest.param("0", {}, "Must be at least 1.", id="'0': building numbers start at 1"),
+        pytest.param("0 matching", {}, "Must be at least 1.", id="'0 matching': building numbers start at 1"),
+        pytest.param(
+            "1 matching",
+            {"matching": False},
+            "'1 matching' says the icons match, but 'matching' does not: leave 'matching' out, or give the "
+            "building's number alone.",
+            id="'1 matching' with matching false: contradicted, never one silently chosen",
+        ),
+    ],
+)
+def test_replace_text_refused_in_words(replace: str, extra: dict[str, Any], message: str, strict: bool) -> None:
+    """A 'replace' that names no building, as text, is refused on 'replace' with what to send."""
+    raw = {"action": "build", "vp": 6, "cost": 5, "replace": replace, **extra}
+    assert parse_refusal(raw, 0, strict=strict) == {"replace": message}
 
 
 # --- Techniques: "A technique (green background) - Pay £6 to acquire the technique card. These cards provide an
