@@ -215,7 +215,7 @@ def export(target: str, kind: str = "json") -> int:
         return 2
     with Session(app.extensions["db_engine"], expire_on_commit=False) as session:
         if kind == "bgstats":
-            body = bgstats.export_json(session, bgstats_zone(app.config))
+            body = bgstats.export_json(session, bgstats_zone(app.config), bgstats.owner_setting(app.config))
         else:
             body = {"csv": transfer.export_csv}.get(kind, transfer.export_json)(session)
     # Written aside and renamed: a full disk or Ctrl+C never leaves half an export under the asked name.
@@ -259,7 +259,8 @@ def import_(source: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the asked command."""
-    from companion import __version__, config
+    from companion import config
+    from companion.version import __version__
     from companion.web import logs
 
     parser = argparse.ArgumentParser(prog="companion", description="The board-game table companion.")

@@ -194,6 +194,15 @@ SETTINGS: tuple[Setting, ...] = (
         shown_default="unset: the server's own time zone",
     ),
     Setting(
+        "BGSTATS_OWNER",
+        None,
+        str,
+        "The roster name of the player who owns the BG Stats the export goes to: its `userInfo.meRefId`, whom "
+        'tools such as bgstats-merger take as "me" (a name in none of the exported plays counts as unset).',
+        environment=_prefixed("BGSTATS_OWNER"),
+        shown_default="unset: the player in the most exported plays (ties by name)",
+    ),
+    Setting(
         "SERVER_CONNECTION_LIMIT",
         500,
         int,

@@ -17,17 +17,31 @@ What the format is, from public code that reads and writes it (BG Stats itself p
   Conquest of Speros: they are matched by name only and exported with bggId 0, as readers take a game on no BGG page.
 - Real backups and the tools that read them (issue 20: sqrtxander/bgstats-wrapped, TalitaJames/bgStats-dataVisualiser,
   luceleaftea/end-of-year-bgstats-summary, adrianocola/bgstats-merger, gnidan/bgstats-elo-ratings): the top level
-  also holds "groups", "tags" and "challenges"; player 1 is the "Anonymous player" (isAnonymous true), the one
-  BG Stats seats for anyone not on the player list; a game always has "bggId", "bggName", "minPlayTime" and
-  "maxPlayTime", and "isBaseGame"/"isExpansion" as 0 or 1; players are numbered 1..n in list order (one reader finds
-  a player at players[playerRefId - 1]); a score is the text typed, which may be a sum or a difference
+  also holds "groups", "tags" and "challenges"; the "Anonymous player" (isAnonymous true) is the one BG Stats seats
+  for anyone not on the player list; a game always has "bggId", "bggName", "minPlayTime" and "maxPlayTime", and
+  "isBaseGame"/"isExpansion" as 0 or 1; one reader finds a player at players[playerRefId - 1], so our export numbers
+  them 1..n in list order, the anonymous player first; a score is the text typed, which may be a sum or a difference
   ("66-5-0-11-17", "52+18+41-3") or hold decimals; "locationRefId" 0 (or none) is a play without a place, and the
-  merger skips it so.
+  merger skips it so. "userInfo.meRefId" is the device owner's player: the merger names each file by that player
+  (and fails on a file whose meRefId is no player of it), end-of-year-bgstats-summary counts as friends the players
+  other than that one and the anonymous one, and that player's "newPlayer" flags as the games played first.
+- A BG Stats backup as its owner published it (issue 33: Deniedpluto/BoardGamePlays, BGStatsExport.json, written
+  by BG Stats v5.5.6 on Android, userInfo.appVersion): ids are BG Stats' database ids, not list positions
+  (players listed by name: 159, 17, 53, ...), and a file may list several anonymous players; "meRefId" is a player
+  with plays; uuids are in either case; a score is null where none was typed, "role" is left out where none was
+  given and otherwise a character or faction ("Paladin", "Medic"), "comments" and "board" only where given, "team"
+  a text ("1"); "metaData" a JSON text; the top level also holds "deletedObjects" (uuids of players, places, games
+  and plays deleted), so a play may name what the file no longer lists. Where BG Stats writes null, other writers
+  (bga_bgstats above) leave the field out; we read both as none, and a number written as text ("3") as the number,
+  since a file written by another tool or edited by hand may hold one.
 
-Our choices, export: a seat's colour travels as the player score's "role"; the first player (position 0) is
-"startPlayer" and seats keep their order as "seatOrder" 1, 2, ..., except in a play imported without seat order,
-written as it came (every seatOrder 0, no startPlayer). "userInfo.meRefId" names the anonymous player, since the file
-is the group's, not one member's, and that player is in every file; a guest seat is that player. "durationMin" is the
+Our choices, export: a seat's colour travels as the player score's "role", as BG Stats shows a role ("Red"; a
+Conquest of Speros play scored at the end keeps its colours with its result, and they go there too); the first player
+(position 0) is "startPlayer" and seats keep their order as "seatOrder" 1, 2, ..., except in a play imported without
+seat order, written as it came (every seatOrder 0, no startPlayer). "userInfo.meRefId" is the device owner's player:
+the one BGSTATS_OWNER names, else the player in the most exported plays (ties by name), always one in the file's
+plays; only a file without a roster player in its plays names the anonymous player, the one in them then (a guest
+seat is that player). "durationMin" is the
 play's minutes at the table (Play.duration_min: a tracked play's start to finish without the time it was put aside),
 0 where unknown; "rounds" is the round the tracker's table ended in, 0 where it counts none. "locations" holds every
 place an exported play was played at (numbered 1..n by name), "ignored" is the play's mark. A solo play is won when
@@ -39,8 +53,12 @@ BGSTATS_TIME_ZONE; unset, the server's own).
 
 Our choices, import: a play's BG Stats uuid is its uid, stored as the 32 hex digits of that UUID (the form the
 companion's own uids take, so our export imported back into the database it came from adds nothing); a uuid that is
-no UUID is kept as it is when it fits 36 characters, else as a stable hash of it. Players', places' and our games'
-uuids are kept the same way where the database has none yet. Imported plays have totals and winners but no
+no UUID is kept as it is when it fits 36 characters, else as a stable hash of it; a play without one gets a hash of
+its game, date, players and scores, the same in every import. Players', places' and our games' uuids are kept the
+same way where the database has none yet (a player or place without one is let be). What makes a play is its game,
+date and player scores: a file whose entries lack those, or hold a value of a type no file has ("long" minutes, a
+list for a name), is damaged and refused; everything else is read as BG Stats reads it, nulls and missing fields as
+none, fields we do not read let be. Imported plays have totals and winners but no
 breakdown lines: seats store their total, a rank and an empty breakdown, with source "bgstats"; a play's place,
 minutes (durationMin above 0), comments and "ignored" mark come with it (an ignored play is kept and listed, left out
 of every statistic). Ranks: winners first (a shared win is several), then the others by score, equal scores sharing
@@ -57,8 +75,10 @@ a rank (1, 1, 3), seats without a score last; ranks the file gives are kept wher
 - A play with no score but a winner flagged is a winner-only play: no totals, the winners rank 1, the others after
   them. With some scores and a winner flagged, the scores there are kept and the missing ones are none: the flags
   say who won, which is what BG Stats counts. Without a winner, a missing score leaves the play out; so does a score
-  that is no number (or beyond any game's points), a number of players the game is not for, a player without a name
-  or the same player twice.
+  that is no number (or beyond any game's points), a number of players the game is not for, a player without a
+  name, the same player twice, or a player the file does not list (a player deleted in BG Stats).
+- A play naming a place the file does not list has no place; one naming a game the file does not list is left out,
+  counted apart from the plays of other games.
 Plays of our games left out are each named in the summary (date, game, players) with why; plays of other games only
 counted (a backup holds hundreds).
 """
@@ -68,16 +88,18 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import logging
 import math
 import re
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from decimal import ROUND_FLOOR, Decimal
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from sqlmodel import Session, select
 
 from companion.data.importing import (
@@ -105,6 +127,8 @@ from companion.games.wording import MINUS, join_names, plain_minus, plural, utc
 from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, GameUid, Location, Play, Player, Seat
 from companion.store.records import TABLE
 
+log = logging.getLogger(__name__)
+
 SOURCE = "bgstats"
 RULES_VERSION = "bgstats-import"
 # BoardGameGeek ids that could be found (see above); the other games are matched by name.
@@ -130,6 +154,8 @@ GUEST = "Guest"
 TYPED_SCORES = "bgstats_scores"
 # Minutes at the table beyond a week are a slip of the finger, not a play's time: left unknown.
 DURATION_MAX = 7 * 24 * 60
+# Why a play naming a game the file does not list is left out (counted, never named: its game is unknown).
+UNLISTED_GAME = "of a game the file does not list"
 # Plays left out named in the summary (the others counted), and the players named in each.
 MAX_NAMED = 100
 MAX_NAMES = 8
@@ -151,13 +177,21 @@ def local_text(moment: datetime, zone: tzinfo | None = None) -> str:
     return utc(moment).astimezone(zone).strftime(DATE_FORMAT)
 
 
-def export_json(session: Session, zone: tzinfo | None = None) -> bytes:
+def owner_setting(config: Mapping[str, Any]) -> str | None:
+    """The roster name BGSTATS_OWNER gives the device owner's player, or None (unset or blank)."""
+    value = config.get("BGSTATS_OWNER")
+    name = "" if value is None else str(value).strip()
+    return name or None
+
+
+def export_json(session: Session, zone: tzinfo | None = None, owner: str | None = None) -> bytes:
     """The BG Stats backup as a UTF-8 JSON file (names in every alphabet written as they are)."""
-    return json.dumps(export_backup(session, zone), ensure_ascii=False).encode()
+    return json.dumps(export_backup(session, zone, owner), ensure_ascii=False).encode()
 
 
-def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any]:
-    """The finished plays (not deleted) as a BG Stats backup, every list its files have, dates in that zone."""
+def export_backup(session: Session, zone: tzinfo | None = None, owner: str | None = None) -> dict[str, Any]:
+    """The finished plays (not deleted) as a BG Stats backup, every list its files have, dates in that zone, and
+    userInfo.meRefId the owner's player (BGSTATS_OWNER's name, else the player with the most plays)."""
     games = list(GAMES.values())
     game_ref = {game.id: index + 1 for index, game in enumerate(games)}
     game_uids = {row.game: row.uid for row in session.exec(select(GameUid))}
@@ -172,11 +206,14 @@ def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any
             places.setdefault(play.location_id, play.location)
     roster = sorted(players.items(), key=lambda item: item[1].key)
     player_ref = {player_id: ref for ref, (player_id, _) in enumerate(roster, start=ANONYMOUS_REF + 1)}
+    owner_player = owner_id(plays, players, owner)
+    # No roster player in the plays (none exported, or only guests'): the anonymous player, the one in them.
+    me = ANONYMOUS_REF if owner_player is None else player_ref[owner_player]
     sites = sorted(places.items(), key=lambda item: item[1].key)
     place_ref = {place_id: ref for ref, (place_id, _) in enumerate(sites, start=1)}
     return {
         "groups": [],
-        "userInfo": {"meRefId": ANONYMOUS_REF},
+        "userInfo": {"meRefId": me},
         "players": [
             {"id": ANONYMOUS_REF, "uuid": bg_uuid("anonymous"), "name": "Anonymous player", "isAnonymous": True},
             *(
@@ -204,6 +241,50 @@ def export_backup(session: Session, zone: tzinfo | None = None) -> dict[str, Any
         "tags": [],
         "challenges": [],
     }
+
+
+def owner_id(plays: Sequence[Play], players: Mapping[int, Player], owner: str | None = None) -> int | None:
+    """The id of the player the export is the device of: the one the owner's name names (BGSTATS_OWNER, matched as
+    a name typed at the table), else the one in the most plays (ties by name); None when no roster player is in them.
+
+    The tools that follow userInfo.meRefId need a player with plays here (bgstats-merger names each file by that
+    player, end-of-year-bgstats-summary counts friends and first plays around it), so a name of no player in these
+    plays is said in the log and the most plays decide.
+    """
+    if owner is not None:
+        key = name_key(owner)
+        named = next((player_id for player_id, player in players.items() if player.key == key), None)
+        if named is not None:
+            return named
+        log.warning(
+            "BGSTATS_OWNER is %r, who is in none of the exported plays: userInfo.meRefId names the player with the "
+            "most plays instead.",
+            owner[:NAME_MAX],
+        )
+    # A play counts once for each player in it; a guest (no player id) is no one's device.
+    counts: Counter[int] = Counter()
+    for play in plays:
+        counts.update(
+            {seat.player_id for seat in play.seats if seat.player_id is not None and seat.player_id in players}
+        )
+    if not counts:
+        return None
+    return min(counts, key=lambda player_id: (-counts[player_id], players[player_id].key))
+
+
+def seat_colours(play: Play) -> list[str]:
+    """Each seat's colour as BG Stats shows a role ("Red"), "" for none: the seat's own, else the one its game
+    scored it by (a Conquest of Speros play scored at the end keeps its players' colours with the result only)."""
+    game = get_game(play.game)
+    known = game.colours if game is not None else ()
+    scored = play.extra.get("players")
+    if not isinstance(scored, list) or len(scored) != len(play.seats):
+        scored = [{}] * len(play.seats)
+    said = []
+    for seat, extra in zip(play.seats, scored, strict=True):
+        colour = seat.colour or (extra.get("color") if isinstance(extra, dict) else None) or ""
+        said.append(colour.capitalize() if colour in known else "")
+    return said
 
 
 def _bg_game(game: Game, ref: int, uid: str | None) -> dict[str, Any]:
@@ -257,9 +338,9 @@ def _play(
                 "seatOrder": seat.position + 1 if known else 0,
                 "startPlayer": known and seat.position == 0,
                 "newPlayer": False,
-                "role": seat.colour,
+                "role": role,
             }
-            for seat, score in zip(play.seats, typed_scores(play), strict=True)
+            for seat, score, role in zip(play.seats, typed_scores(play), seat_colours(play), strict=True)
         ],
     }
 
@@ -302,17 +383,44 @@ def won(play: Play, seat: Seat) -> bool:
 
 # The backup's shape -------------------------------------------------------------------------------------------
 
+# A reference to a row of BG Stats' database (SQLite's 64-bit row ids): a larger number is no reference, and
+# refusing it keeps a 4,000-digit "id" out of every sentence that names it.
+Ref = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+
+
+def _blank_none(value: Any) -> Any:
+    """A number written as empty text: none, as null or no key at all is."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+OptionalRef = Annotated[Ref | None, BeforeValidator(_blank_none)]
+Minutes = Annotated[float | None, BeforeValidator(_blank_none)]
+# A seat number or a rank: 0, BG Stats' "none", where the file leaves it empty.
+Count = Annotated[int, BeforeValidator(lambda value: 0 if _blank_none(value) is None else value)]
+
 
 class Loose(BaseModel):
-    """BG Stats writes many more fields than we read: those are let be; the ones we read must have their type."""
+    """What a BG Stats file may hold: many more fields than we read (let be), null or nothing for a field without a
+    value (its default); and, from another tool or a hand's edit, a number where text is declared or a number or a
+    flag written as text ("3", "1", "true"), read as meant. A value no file has (a list for a name, "long" minutes)
+    is still damage."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nulls(cls, data: Any) -> Any:
+        """A null is no value: BG Stats writes null where it has none (a score not typed), other writers leave the
+        key out, and both mean the field's default."""
+        if isinstance(data, dict):
+            return {key: value for key, value in data.items() if value is not None}
+        return data
 
 
 class BgPlayer(Loose):
     """A player of the backup."""
 
-    id: int
+    id: Ref
     # A nameless player damages no file: a play of ours seating one is left out and named.
     name: str = ""
     uuid: str | None = None
@@ -322,7 +430,7 @@ class BgPlayer(Loose):
 class BgLocation(Loose):
     """A place of the backup."""
 
-    id: int
+    id: Ref
     name: str = ""
     uuid: str | None = None
 
@@ -330,36 +438,39 @@ class BgLocation(Loose):
 class BgGame(Loose):
     """A game of the backup."""
 
-    id: int
+    id: Ref
     name: str = ""
     bggName: str | None = None
-    bggId: int | None = None
+    bggId: OptionalRef = None
     uuid: str | None = None
 
 
 class BgScore(Loose):
     """A player's line of a play."""
 
-    playerRefId: int
-    score: str | int | float | None = None
+    playerRefId: Ref
+    # Whatever was typed, or none: a score that is no number leaves a play of ours out, named, not the file.
+    score: Any = None
     winner: bool = False
     startPlayer: bool = False
-    seatOrder: int = 0
+    seatOrder: Count = 0
     role: str | None = None
     # 0 when the play left ranks to the scores; our own export writes the rank a tie-break decided.
-    rank: int = 0
+    rank: Count = 0
 
 
 class BgPlay(Loose):
-    """A play of the backup."""
+    """A play of the backup: its game, date and player scores are what make it one; the rest may be missing."""
 
-    uuid: str = Field(min_length=1)
-    gameRefId: int
+    # None (or blank): a play written by a tool that gives none; its uid is then made from what the play holds.
+    uuid: str | None = None
+    gameRefId: Ref
     playDate: str
     ignored: bool = False
-    comments: str | None = ""
-    durationMin: float | None = None
-    locationRefId: int | None = None
+    comments: str = ""
+    durationMin: Minutes = None
+    # 0 or none is a play without a place; so is one naming a place the file does not list (one deleted in BG Stats).
+    locationRefId: OptionalRef = None
     playerScores: list[BgScore]
 
 
@@ -378,10 +489,12 @@ def looks_like(data: dict[str, Any]) -> bool:
 
 
 def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> BgBackup:
-    """The backup checked entry by entry (types, dates, every reference resolving), or ImportRefused.
+    """The backup checked entry by entry (types and dates), or ImportRefused.
 
     The lists are measured first and each entry validated on its own, a play's scores counted before: a small file
-    of many empty plays costs a few problems' worth of work to say, not one error per field.
+    of many empty plays costs a few problems' worth of work to say, not one error per field. A reference to a game,
+    a player or a place the file does not list damages no file (BG Stats lists what was deleted apart, in
+    "deletedObjects"): the import leaves such a play out, or without its place, and says so.
     """
     if not looks_like(data):
         raise ImportRefused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
@@ -405,17 +518,7 @@ def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Bg
     )
     plays = validate_each(BgPlay, data["plays"], lambda index, entry: f"Play {index + 1}", problems, _play_fits)
     if not problems:
-        game_ids = {game.id for game in games}
-        player_ids = {player.id for player in players}
-        place_ids = {place.id for place in places}
         for index, play in enumerate(plays):
-            if play.gameRefId not in game_ids:
-                problems.add(f"Play {index + 1}: its game ({play.gameRefId}) is not in the file.")
-            missing = [str(s.playerRefId) for s in play.playerScores if s.playerRefId not in player_ids]
-            if missing:
-                problems.add(f"Play {index + 1}: player {', '.join(missing)} is not in the file.")
-            if play.locationRefId and play.locationRefId not in place_ids:
-                problems.add(f"Play {index + 1}: its location ({play.locationRefId}) is not in the file.")
             try:
                 played_at(play.playDate)
             except (ValueError, OverflowError):
@@ -462,9 +565,9 @@ def played_at(text: str, zone: tzinfo | None = None) -> datetime:
     return moment.astimezone(UTC)
 
 
-def exact(value: str | float | None) -> Decimal | None:
+def exact(value: Any) -> Decimal | None:
     """A player's score as the number typed (sums and differences worked out), or None when there is none, it is no
-    number or beyond any game's points."""
+    number (a flag, a list: whatever a file holds) or beyond any game's points."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -473,6 +576,8 @@ def exact(value: str | float | None) -> Decimal | None:
         if not math.isfinite(value):
             return None
         number = Decimal(repr(value))
+    elif not isinstance(value, str):
+        return None
     else:
         text = "".join(plain_minus(value).split())
         if len(text) > SCORE_TEXT_MAX or not SCORE.fullmatch(text):
@@ -481,18 +586,18 @@ def exact(value: str | float | None) -> Decimal | None:
     return number if abs(number) <= POINTS_MAX else None
 
 
-def score_of(value: str | float | None) -> int | None:
+def score_of(value: Any) -> int | None:
     """A player's score as the whole points a seat stores (a decimal rounded down: 45.5 is 45), or None."""
     number = exact(value)
     return None if number is None else int(number.to_integral_value(rounding=ROUND_FLOOR))
 
 
-def blank(value: str | float | None) -> bool:
+def blank(value: Any) -> bool:
     """Whether a player has no score at all (BG Stats writes "" for a score not typed)."""
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def typed(value: str | float | None) -> str:
+def typed(value: Any) -> str:
     """A score as the text it was typed (a number in the file as it reads: 45.5 as "45.5")."""
     if isinstance(value, str):
         return value.strip()
@@ -595,7 +700,7 @@ def import_backup(session: Session, backup: BgBackup, zone: tzinfo | None = None
     games = {game.id: our_game(game) for game in backup.games}
     people = {player.id: (None if player.isAnonymous else player.name.strip()[:NAME_MAX]) for player in backup.players}
     places = {place.id: place_name(place.name) for place in backup.locations}
-    plays = [_our_play(play, games.get(play.gameRefId), people, places, zone) for play in backup.plays]
+    plays = [_our_play(play, games, people, places, zone) for play in backup.plays]
     summary = write_import(session, "BG Stats export", plays, uids=_uids(backup, games))
     named = [play for play in plays if isinstance(play, Named)]
     # A play left out that the database has anyway (from our own export, say) was counted as already there.
@@ -636,10 +741,14 @@ def in_turn_order(scores: list[BgScore]) -> list[BgScore]:
 
 
 def _seat_names(scores: Sequence[BgScore], people: Mapping[int, str | None]) -> list[tuple[str, str | None]]:
-    """Each seat's name and its roster name: the anonymous player a guest ("Guest", "Guest 2"), on no roster."""
+    """Each seat's name and its roster name: the anonymous player a guest ("Guest", "Guest 2"), on no roster; a
+    player the file does not list is named by the number the play gives ("player 12"), on no roster either."""
     seated: list[tuple[str, str | None]] = []
     guests = 0
     for score in scores:
+        if score.playerRefId not in people:
+            seated.append((f"player {score.playerRefId}", None))
+            continue
         name = people[score.playerRefId]
         if name is None:
             guests += 1
@@ -649,25 +758,41 @@ def _seat_names(scores: Sequence[BgScore], people: Mapping[int, str | None]) -> 
     return seated
 
 
+def made_uid(game: Game, play: BgPlay, seated: Sequence[tuple[str, str | None]], scores: Sequence[BgScore]) -> str:
+    """The uid of a play its file gives no uuid: made from its game, date, players and scores as typed, so that the
+    same file imported again finds it there."""
+    what = [
+        game.id,
+        play.playDate.strip(),
+        [[name, typed(s.score)] for (name, _), s in zip(seated, scores, strict=True)],
+    ]
+    return "bgs-" + hashlib.sha256(json.dumps(what, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
 def _our_play(
     play: BgPlay,
-    game: Game | None,
+    games: Mapping[int, Game | None],
     people: Mapping[int, str | None],
     places: Mapping[int, str],
     zone: tzinfo | None,
 ) -> NewPlay | LeftOut:
     """A play of the backup as the play it adds, or why it is left out (a play of another game whatever the database
     holds, the others only when it lacks them)."""
+    if play.gameRefId not in games:
+        # It may be one of ours or not: counted, as plays of other games are, but apart.
+        return LeftOut(UNLISTED_GAME)
+    game = games[play.gameRefId]
     if game is None:
         return LeftOut("of other games")
-    uid = play_uid(play.uuid)
     known = seats_known(play.playerScores)
     scores = in_turn_order(play.playerScores) if known else list(play.playerScores)
     seated = _seat_names(scores, people)
+    uid = play_uid(play.uuid) if play.uuid and play.uuid.strip() else made_uid(game, play, seated, scores)
     values = [exact(score.score) for score in scores]
     winners = [score.winner for score in scores]
     options = _options(game, len(scores)) if scores else None
-    why = _why_left_out(scores, seated, values, winners, options)
+    unlisted = any(score.playerRefId not in people for score in scores)
+    why = _why_left_out(scores, seated, values, winners, options, unlisted)
     if why is not None:
         names = [name or "(no name)" for name, _ in seated]
         who = join_names(names[:MAX_NAMES] + [f"{len(names) - MAX_NAMES:,} more"] * (len(names) > MAX_NAMES))
@@ -723,11 +848,13 @@ def _why_left_out(
     values: Sequence[Decimal | None],
     winners: Sequence[bool],
     options: dict[str, Any] | None,
+    unlisted: bool = False,
 ) -> str | None:
     """Why a play of one of our games is left out, or None."""
     empty = [blank(score.score) for score in scores]
     roster = [name_key(name) for name, roster_name in seated if roster_name is not None]
     reasons = (
+        (unlisted, "with a player the file does not list"),
         (
             any(value is None and not none for value, none in zip(values, empty, strict=True)),
             "with a score that is no number of points",

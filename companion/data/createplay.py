@@ -9,7 +9,9 @@ user's matches by sourceName and the source ids, so those stay stable; its Andro
 "startPlayer", so both are always sent (no start player in a play imported without seat order). "location" is sent
 only for a play with a place (without one BG Stats sets the location to the sending app). A score is a number: the
 score as typed where the play was imported so (45.5), none for a seat without one (a winner-only play);
-"durationMin" is the play's minutes at the table, 0 where unknown.
+"durationMin" is the play's minutes at the table, 0 where unknown. "role" is the player's part in the play, which
+BG Stats shows beside the name (real backups hold characters and factions there: "Medic", "Paladin"): a seat's
+colour, as the export writes it ("Red"; bgstats.seat_colours), sent only for a seat with one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from companion.data.bgstats import BGG_IDS, exact, local_text, typed_scores, won
+from companion.data.bgstats import BGG_IDS, exact, local_text, seat_colours, typed_scores, won
 from companion.store import records
 from companion.store.models import FINISHED, Play
 
@@ -58,9 +60,9 @@ def data(play: Play) -> dict[str, Any]:
                 "winner": won(play, seat),
                 "rank": seat.rank or 0,
                 "startPlayer": play.seats_known and seat.position == 0,
-                **({"role": seat.colour} if seat.colour else {}),
+                **({"role": role} if role else {}),
             }
-            for seat, text in zip(play.seats, typed_scores(play), strict=True)
+            for seat, text, role in zip(play.seats, typed_scores(play), seat_colours(play), strict=True)
         ],
     }
 

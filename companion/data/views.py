@@ -50,8 +50,10 @@ def export_csv() -> Response:
 
 @bp.get("/export/bgstats.json")
 def export_bgstats() -> Response:
-    """The finished plays in BG Stats' backup format, dates in the group's time zone (BGSTATS_TIME_ZONE)."""
-    body = bgstats.export_json(get_session(), bgstats_zone(current_app.config))
+    """The finished plays in BG Stats' backup format, dates in the group's time zone (BGSTATS_TIME_ZONE), the device
+    owner's player as BGSTATS_OWNER names it."""
+    config = current_app.config
+    body = bgstats.export_json(get_session(), bgstats_zone(config), bgstats.owner_setting(config))
     return _download(body, "application/json", "companion-bgstats", "json")
 
 

@@ -184,13 +184,15 @@ def test_import_of_a_real_shaped_backup(client) -> None:
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        (lambda p: p[0]["playerScores"][0].update(playerRefId=99), "player 99 is not in the file"),
-        (lambda p: p[0].update(gameRefId=99), "its game (99) is not in the file"),
+        # What makes a play (its game, date and scores) missing or of a type no file has: damage. A reference to
+        # what the file does not list, or no uuid, is none (test_bgstats_real_files.py).
+        (lambda p: p[0].update(gameRefId="Spyrium"), "gameRefId: Input should be a valid integer"),
         (lambda p: p[0].update(playDate="yesterday"), "is not a date"),
         # The last day of the calendar with a zone west of UTC has no UTC twin.
         (lambda p: p[0].update(playDate="9999-12-31T23:00:00-05:00"), "is not a date"),
         (lambda p: p[0].pop("playerScores"), "Field required"),
-        (lambda p: p[0].update(uuid=""), "at least 1 character"),
+        (lambda p: p[0].update(comments=["a", "list"]), "comments: Input should be a valid string"),
+        (lambda p: p[0]["playerScores"][0].update(winner="maybe"), "winner: Input should be a valid boolean"),
     ],
 )
 def test_a_damaged_backup_is_refused_with_nothing_changed(client, change, said) -> None:

@@ -123,10 +123,14 @@ def test_luceleaftea_summary_reads_it(data) -> None:
 
 
 def test_bgstats_merger_reads_it(data) -> None:
-    """adrianocola/bgstats-merger index.js: the main player by userInfo.meRefId, games by bggId, the rest by uuid,
-    scores compared by evaluating them, new ids from the largest one."""
+    """adrianocola/bgstats-merger index.js: each file named by its userInfo.meRefId player (`player.bggUsername ||
+    player.name`, a TypeError where that id is no player), the "me" player's plays kept with the players in them,
+    games by bggId, the rest by uuid, scores compared by evaluating them, new ids from the largest one."""
     me = next(player for player in data["players"] if player["id"] == data["userInfo"]["meRefId"])
-    assert me.get("bggUsername") or me["name"] == "Anonymous player"
+    assert me.get("bggUsername") or me["name"]
+    mine = [play for play in data["plays"] if any(s["playerRefId"] == me["id"] for s in play["playerScores"])]
+    # The device owner by default: the player in the most plays (Ann: the SPQF, Spyrium and solo Spires plays).
+    assert me["name"] == "Ann" and not me["isAnonymous"] and len(mine) == 4
     for key in ("players", "plays"):
         uuids = [entry["uuid"] for entry in data[key]]
         assert len(set(uuids)) == len(uuids) and all(uuids)

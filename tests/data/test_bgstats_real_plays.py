@@ -274,7 +274,6 @@ def test_the_import_as_page_and_as_fragment(client) -> None:
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        (lambda d: d["plays"][0].update(locationRefId=9), "Play 1: its location (9) is not in the file."),
         (lambda d: d.update(locations={"id": 1}), "Its locations are not a list."),
         (lambda d: d["locations"][0].update(id="x"), "Location 1: id:"),
         (lambda d: d["plays"][0].update(durationMin="long"), "Play 1: durationMin:"),

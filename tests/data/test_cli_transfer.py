@@ -47,6 +47,17 @@ def test_csv_and_bgstats_formats(client, tmp_path, monkeypatch) -> None:
     assert counts(other)[0] == 2
 
 
+def test_the_bgstats_export_names_the_owner_the_setting_names(client, tmp_path, monkeypatch) -> None:
+    """BGSTATS_OWNER reaches the command as the page: userInfo.meRefId is that player's, among the export's players."""
+    history(client)
+    use_database(monkeypatch, tmp_path, client)
+    monkeypatch.setenv("COMPANION_BGSTATS_OWNER", "Bob")
+    assert cli.main(["export", "--format", "bgstats", str(tmp_path / "bg.json")]) == 0
+    data = json.loads((tmp_path / "bg.json").read_bytes())
+    me = next(player for player in data["players"] if player["id"] == data["userInfo"]["meRefId"])
+    assert me["name"] == "Bob"
+
+
 def test_a_refused_file_exits_2_and_changes_nothing(client, tmp_path, monkeypatch, capsys) -> None:
     history(client)
     use_database(monkeypatch, tmp_path, client)

@@ -68,7 +68,7 @@ def test_a_tracked_play(client) -> None:
                 "winner": False,
                 "rank": 2,
                 "startPlayer": True,
-                "role": "red",
+                "role": "Red",
             },
             {
                 "name": "Bob",
