@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +9,7 @@ from flask import Flask
 
 from companion import config
 from companion.config import PROJECT_ROOT as PROJECT_ROOT  # tests and tools name the clone's root by it
-
-try:
-    __version__ = version("companion")
-except PackageNotFoundError:  # run from a folder that was never installed
-    __version__ = "0+unknown"
+from companion.version import __version__ as __version__  # `companion.__version__`, as other tools ask for it
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

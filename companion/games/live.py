@@ -97,10 +97,34 @@ class Applied:
     # The parts of the state before it that the action changed (changed_parts), once it is saved: what a device
     # that was up to date must redraw.
     changed: dict[str, Any] = field(default_factory=dict)
-    # The new state's scoring input (players, options) as the game validated it after the action, so that the
-    # standing after it is scored without validating it again; None where it was let through with errors it had
-    # before (a later rules version's), which the standing then reports.
-    checked: tuple[list[Any], Any] | None = None
+    # The new state as the game validated it after the action (apply), so that the standing after it is scored,
+    # or said to be unscorable (counts a later rules version refuses, let through), without validating it again.
+    checked: Checked | None = None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A state as the game's validate judged it in a context: its scoring input (players, options) as validated,
+    or the InputErrors it raised."""
+
+    state: State
+    ctx: Context
+    outcome: tuple[list[Any], Any] | InputErrors
+
+    @property
+    def errors(self) -> InputErrors | None:
+        """What the game refuses in the state, or None when it holds."""
+        return self.outcome if isinstance(self.outcome, InputErrors) else None
+
+
+class Refused(InputErrors):
+    """An action the rules or bounds refused, with the state before it as the game judged it while deciding (the
+    answer that shows the play as it stands scores that state without validating it again)."""
+
+    def __init__(self, refused: InputErrors, before: Checked):
+        """The refusal's field errors, and the verdict on the state before the action."""
+        super().__init__(refused.errors)
+        self.before = before
 
 
 @dataclass(frozen=True)
@@ -249,34 +273,33 @@ def validate_start(game: Game, names: Sequence[str], colours: Sequence[str], opt
 
 
 def apply(game: Game, state: State, action: Action, ctx: Context) -> Applied:
-    """Run an action and check that the whole play still holds by the rules and bounds; InputErrors if not."""
-    live = game.live
-    applied = live.actions[action.name].run(copy.deepcopy(state), action, ctx)
-    try:
-        checked = game.validate(*live.scoring_input(applied.state, ctx))
-    except InputErrors as after:
+    """Run an action and check that the whole play still holds by the rules and bounds; Refused if not."""
+    applied = game.live.actions[action.name].run(copy.deepcopy(state), action, ctx)
+    after = check(game, applied.state, ctx)
+    if after.errors is not None:
         # Counts a later rules version refuses can be corrected one at a time: allowed, unless it adds an error.
-        before = _errors(game, state, ctx)
-        found = {(e.field, e.message) for e in after.errors}
-        if not before or not found <= before:
-            raise
-        return applied
-    return replace(applied, checked=checked)
+        before = check(game, state, ctx)
+        found = {(e.field, e.message) for e in after.errors.errors}
+        if before.errors is None or not found <= {(e.field, e.message) for e in before.errors.errors}:
+            raise Refused(after.errors, before)
+    return replace(applied, checked=after)
 
 
-def _errors(game: Game, state: State, ctx: Context) -> set[tuple[str, str]]:
-    """What the game refuses in a state, as (field, message) pairs; empty when it holds."""
+def check(game: Game, state: State, ctx: Context) -> Checked:
+    """The game's verdict on a state: its scoring input validated, or the InputErrors that say what it refuses."""
     try:
-        game.validate(*game.live.scoring_input(state, ctx))
+        return Checked(state, ctx, game.validate(*game.live.scoring_input(state, ctx)))
     except InputErrors as refused:
-        return {(e.field, e.message) for e in refused.errors}
-    return set()
+        return Checked(state, ctx, refused)
 
 
-def standing(game: Game, state: State, ctx: Context, checked: tuple[list[Any], Any] | None = None) -> Standing:
-    """The state scored as it stands now (InputErrors while it can't be scored); `checked`: its scoring input as
-    already validated (Applied.checked), else it is validated here."""
-    players, options = checked or game.validate(*game.live.scoring_input(state, ctx))
+def standing(game: Game, state: State, ctx: Context, checked: Checked | None = None) -> Standing:
+    """The state scored as it stands now (InputErrors while it can't be scored); `checked`: the game's verdict on
+    this very state (Applied.checked, Refused.before), else it is validated here."""
+    outcome = (checked or check(game, state, ctx)).outcome
+    if isinstance(outcome, InputErrors):
+        raise outcome
+    players, options = outcome
     return Standing(state, ctx, players, options, game.score(players, options))
 
 

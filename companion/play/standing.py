@@ -13,6 +13,7 @@ from companion.games.base import Game, InputErrors, Note, read_path
 from companion.games.live import Context, End, Live, Standing, State
 from companion.games.wording import figure, join_names
 from companion.store import records
+from companion.store.db import get_session
 from companion.store.models import FINISHED, Play, saved_id
 
 # What the tracker's bar shows while the newest answer said nothing of its own.
@@ -113,7 +114,8 @@ class PlayStanding:
 
 def stand(play: Play, acted: records.Acted | None = None) -> PlayStanding:
     """The play as it stands: after an action just saved, its new state in the context it ran in (the play not read
-    or validated again), else the play as read; shown unscored when the rules no longer accept its counts."""
+    or validated again), else the play as read (not validated again when this request's action saved nothing or
+    was refused: records.judged_state); shown unscored when the rules no longer accept its counts."""
     game = records.game_of(play)
     ctx = acted.ctx if acted else None
     try:
@@ -121,7 +123,9 @@ def stand(play: Play, acted: records.Acted | None = None) -> PlayStanding:
         if acted:
             scored = live.standing(game, acted.applied.state, ctx, acted.applied.checked)
         else:
-            scored = live.standing(game, records.live_state(play, ctx), ctx)
+            # After an action that saved nothing or was refused, the state its check judged, if the play holds it.
+            state = records.live_state(play, ctx)
+            scored = live.standing(game, state, ctx, records.judged_state(get_session(), play, state, ctx))
     except InputErrors as broken:
         options = game.options_model.model_construct(**play.options)
         state = {"table": play.extra.get(records.TABLE, {}), "seats": [seat.state for seat in play.seats]}

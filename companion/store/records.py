@@ -53,6 +53,11 @@ CLAIM = "claimed_play"
 # it back (saved_change).
 SAVED = "saved_change"
 
+# session.info's note of the play's state as the game judged it for an action that saved nothing (the same number
+# typed again) or that the rules refused: the answer, which reads the play again, scores that state without
+# validating it a second time while the play still holds it (judged_state).
+JUDGED = "judged_state"
+
 
 class NotInProgress(Exception):
     """An action on a play another device finished or put aside meanwhile: the tracker shows the play as it is, the
@@ -247,6 +252,17 @@ def standing(play: Play) -> live.Standing:
     return live.standing(game_of(play), live_state(play, ctx), ctx)
 
 
+def judged_state(session: Session, play: Play, state: State, ctx: Context) -> live.Checked | None:
+    """The game's verdict on the play's state that an action of this session left (and forget it), while `state`
+    and `ctx`, read again since, are still the state and context it judged; else None."""
+    note = session.info.pop(JUDGED, None)
+    if note is None or note[0] != play.id or note[1] is None:
+        return None
+    checked: live.Checked = note[1]
+    # Another device's write may have come between the action's rollback and this read: then it is judged anew.
+    return checked if checked.state == state and checked.ctx == ctx else None
+
+
 def seat_index(play: Play, seat_id: int) -> int | None:
     """The turn-order position of the seat with this id in this play, or None."""
     return next((i for i, seat in enumerate(play.seats) if seat.id == seat_id), None)
@@ -330,9 +346,14 @@ def _stage_action(
     """Apply the action through the game and stage the new state and its Change (not yet committed)."""
     game = game_of(play)
     before = live_state(play, ctx)
-    applied = live.apply(game, before, action, ctx)
+    try:
+        applied = live.apply(game, before, action, ctx)
+    except live.Refused as refused:
+        session.info[JUDGED] = (play.id, refused.before)
+        raise
     parts = live.changed_parts(before, applied.state)
     if not parts:
+        session.info[JUDGED] = (play.id, applied.checked)
         return None
     _store_state(session, play, applied.state, parts)
     change = Change(
@@ -521,6 +542,7 @@ def _in_play_transaction(session: Session, play: Play, stage: Callable[[], T | N
         _claim(session, play_id)
         _read_claimed(session, play_id)
     session.info.pop(SAVED, None)
+    session.info.pop(JUDGED, None)
     try:
         staged = stage()
     except Exception:

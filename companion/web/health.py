@@ -10,6 +10,7 @@ from flask import Flask, Response, current_app, jsonify, request
 from sqlalchemy.exc import SQLAlchemyError
 
 from companion.store import migrate
+from companion.version import __version__
 
 ENDPOINT = "healthz"
 PATH = "/healthz"
@@ -32,8 +33,6 @@ def answer_health_first() -> Response | None:
 
 def healthz() -> Response:
     """The app's version, the database's schema and whether it is reachable: 200 when all is well, else 503."""
-    from companion import __version__
-
     expected = migrate.head()
     body: dict[str, object] = {"status": "ok", "version": __version__, "schema": None, "expected_schema": expected}
     engine = current_app.extensions["db_engine"]

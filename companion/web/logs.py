@@ -1,6 +1,7 @@
 """Logging, configured once by the `companion` command: plain lines (default) or JSON lines, on stderr.
 
-Each request is one line (method, path, status, milliseconds) from the `companion.request` logger; commands
+Each request is one line (method, path, status, milliseconds) from the `companion.request` logger (a library's
+chatter at INFO, WeasyPrint's steps of every PDF, is kept out of it unless the level is DEBUG); commands
 (import, export, upgrade, backup) and jobs log on `companion.*` loggers. Query strings are never logged: a link may
 carry something private, and the path alone says which page was asked.
 """
@@ -24,6 +25,10 @@ REQUEST_LOGGER = "companion.request"
 FIELDS = ("method", "path", "status", "ms", "command", "file", "format", "exit_code", "job")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 HANDLER_NAME = "companion"
+# Libraries that log what they do at INFO for every request: WeasyPrint's progress ("Step 4 - Creating formatting
+# structure", a dozen lines a sheet) and fontTools' font subsetting under it. Their warnings and errors (a refused
+# image, a broken font) still come through; all of it at DEBUG.
+CHATTY_LIBRARIES = ("weasyprint", "fontTools")
 
 log = logging.getLogger(REQUEST_LOGGER)
 
@@ -60,6 +65,10 @@ def configure(level: str = "INFO", fmt: str = "text", stream: TextIO | None = No
     root.addHandler(handler)
     # The root logger's level: waitress's queue warnings and Alembic's upgrade steps come through as well.
     root.setLevel(level.upper())
+    # NOTSET: the root's level (WARNING and ERROR are already as strict; DEBUG shows everything).
+    chatty = logging.WARNING if level.upper() == "INFO" else logging.NOTSET
+    for name in CHATTY_LIBRARIES:
+        logging.getLogger(name).setLevel(chatty)
     return handler
 
 

@@ -49,8 +49,8 @@ def test_the_rules_core_imports_no_flask_no_database_and_nothing_of_the_app() ->
 
 # What each layer below the areas may use of the app: the rules core, the store, what every blueprint shares.
 LAYERS = {
-    "store": ("companion.games", "companion.store", "companion.config"),
-    "web": ("companion.games", "companion.store", "companion.web", "companion.config"),
+    "store": ("companion.games", "companion.store", "companion.config", "companion.version"),
+    "web": ("companion.games", "companion.store", "companion.web", "companion.config", "companion.version"),
 }
 
 
