@@ -45,10 +45,15 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   until finished), "time" (null until finished: then {"minutes": "duration_min" again, "players": [{"name", "turns",
   "average_seconds", "longest_seconds"}]}, each player's turns timed from the tracker's turn passes, in turn order, a
   player with no timed turn left out; [] for a game without turns passed seat to seat (Spires, Spyrium), a play where
-  nobody passed the turn on the tracker, or one scored at the end), "bgstats_url" (null until finished: then BG Stats'
-  createPlay link, which adds the play to the BG Stats app in one tap; see data/createplay.py), "deleted_at" (ISO,
-  UTC, when the play was deleted from the history: it is restorable on its page for 30 days, then gone; null for a
-  play in the history)}.
+  nobody passed the turn on the tracker, or one scored at the end; a turn leaves out the time the play was put aside
+  during it), "story" (null until finished, and for a play with no action in its log (scored at the end, imported,
+  or tracked without a tap): then the score race the result page draws, [{"seq", "said", "totals": [{"name",
+  "total"}]}], one entry per action still standing in the log's order, "seq" the entry's number in the log (as in
+  /log), "said" the action's words, "totals" each player's score right after it, in turn order ("total" null where
+  the table could not be scored then); it stops before an action today's rules can't replay; the final scores are
+  "result"), "bgstats_url" (null until finished: then BG Stats' createPlay link, which adds the play to the BG
+  Stats app in one tap; see data/createplay.py), "deleted_at" (ISO, UTC, when the play was deleted from the
+  history: it is restorable on its page for 30 days, then gone; null for a play in the history)}.
 - POST /api/v1/plays/<id>/actions with {"action": name, "player": name or null, ...parameters} applies one game action
   to a play in progress, exactly as a tap on the tracker page does (same rules, same records path, one undo step).
   Every tracker has {"action": "add", "player", "field", "delta"} and {"action": "set", "player", "field", "value"}
@@ -439,6 +444,7 @@ def _play_view(play: Play, acted: records.Acted | None = None, **more: Any) -> d
         **standing,
         "result": _stored_result(play) if play.status == FINISHED else None,
         "time": story.play_time(get_session(), play),
+        "story": story.play_story(get_session(), play),
         "bgstats_url": createplay.url(play),
         "deleted_at": utc(play.deleted_at).isoformat() if play.deleted_at else None,
         **more,

@@ -185,13 +185,22 @@ SETTINGS: tuple[Setting, ...] = (
         environment=_prefixed("IMPORT_MAX_PLAYERS"),
     ),
     Setting(
+        "TIME_ZONE",
+        None,
+        str,
+        "The group's time zone, an IANA name such as `Europe/Berlin`: the year a play counts for in the "
+        "statistics (a play at 23:30 on New Year's Eve counts for the old year).",
+        environment=_prefixed("TIME_ZONE"),
+        shown_default="unset: the server's own time zone",
+    ),
+    Setting(
         "BGSTATS_TIME_ZONE",
         None,
         str,
         "The time zone of the dates in BG Stats files, exported and imported: an IANA name such as "
         "`Europe/Berlin` (BG Stats writes local times without a zone).",
         environment=_prefixed("BGSTATS_TIME_ZONE"),
-        shown_default="unset: the server's own time zone",
+        shown_default="unset: `TIME_ZONE`",
     ),
     Setting(
         "BGSTATS_OWNER",
@@ -323,25 +332,44 @@ def load(config: Config, instance: Path, test_config: Mapping[str, Any] | None) 
     else:
         config.from_pyfile("config.py", silent=True)
         from_environment(config)
+    time_zone(config)
     bgstats_zone(config)
 
 
+def time_zone(config: Mapping[str, Any]) -> tzinfo | None:
+    """The zone TIME_ZONE names, or None (unset: the server's own); SettingError for a name that is none."""
+    return _zone(config, "TIME_ZONE")
+
+
 def bgstats_zone(config: Mapping[str, Any]) -> tzinfo | None:
-    """The zone BGSTATS_TIME_ZONE names, or None (unset: the server's own); SettingError for a name that is none."""
-    name = config.get("BGSTATS_TIME_ZONE")
-    if name is None or (isinstance(name, str) and not name.strip()):
+    """The zone BGSTATS_TIME_ZONE names, else TIME_ZONE's, or None (both unset: the server's own); SettingError for
+    a name that is none."""
+    if _unset(config.get("BGSTATS_TIME_ZONE")):
+        return time_zone(config)
+    return _zone(config, "BGSTATS_TIME_ZONE")
+
+
+def _unset(value: Any) -> bool:
+    """Whether a zone setting is left unset (None, or text of spaces only)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _zone(config: Mapping[str, Any], setting: str) -> tzinfo | None:
+    """The zone a zone setting names, or None when it is unset; SettingError for a name that is none."""
+    name = config.get(setting)
+    if _unset(name):
         return None
     if isinstance(name, tzinfo):
         # instance/config.py is Python: it may give the zone itself.
         return name
     if not isinstance(name, str):
-        raise SettingError(f"BGSTATS_TIME_ZONE is a time zone's name such as 'Europe/Berlin', not {name!r}.")
+        raise SettingError(f"{setting} is a time zone's name such as 'Europe/Berlin', not {name!r}.")
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError, OSError):
         # ValueError: a name no zone file can have ('../x', an absolute path) or a file that is no zone's.
         raise SettingError(
-            f"BGSTATS_TIME_ZONE: {name.strip()[:60]!r} is no time zone this machine knows: give an IANA name "
+            f"{setting}: {name.strip()[:60]!r} is no time zone this machine knows: give an IANA name "
             "such as 'Europe/Berlin' or 'America/New_York' (or leave it unset for the server's own zone)."
         ) from None
 

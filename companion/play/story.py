@@ -88,6 +88,17 @@ class Story:
         """How long the play took and its players' turns, as the API's play view shows it."""
         return {"minutes": self.minutes, "players": [times.to_dict() for times in self.turn_times]}
 
+    def to_race(self) -> list[dict[str, Any]]:
+        """The score after each action still standing, as the API's play view shows it ("story")."""
+        return [
+            {
+                "seq": step.seq,
+                "said": step.said,
+                "totals": [{"name": name, "total": total} for name, total in zip(self.names, step.totals, strict=True)],
+            }
+            for step in self.actions
+        ]
+
 
 def read_story(session: Session, play: Play) -> Story | None:
     """The story of a tracked play (kept until the play changes); None for a play with no actions in its log."""
@@ -193,28 +204,36 @@ def _marked(step: Step, before: Step | None, end_begins: str | None = None) -> S
 
 def _turn_times(play: Play, ctx: Context, actions: Sequence[Change], states: Sequence[State]) -> tuple[TurnTimes, ...]:
     """Each player's turns, from the moments the turn passed (the table's turn after each action still standing):
-    a turn runs from when it passed to the player until it passed on; the last one until the play was finished."""
+    a turn runs from when it passed to the player until it passed on; the last one until the play was finished.
+    The time the play was put aside is left out of the turn it fell in, as the play's duration leaves it out."""
     turn_seat = records.game_of(play).live.turn_seat
     count = len(ctx.names)
     if turn_seat is None:
         return ()
+    aside = records.aside_spans(play)
     seat, began = turn_seat(states[0]["table"], count), utc(play.created_at)
     turns: list[list[float]] = [[] for _ in range(count)]
     for change, state in zip(actions, states[1:], strict=True):
         now = turn_seat(state["table"], count)
         if now != seat:
-            turns[seat].append((utc(change.at) - began).total_seconds())
+            turns[seat].append(at_table(began, utc(change.at), aside))
             seat, began = now, utc(change.at)
     if not any(turns):
         # Nobody passed the turn on the tracker: the group did not follow turns there, so none can be timed.
         return ()
     if play.status == FINISHED and play.finished_at is not None:
-        turns[seat].append((utc(play.finished_at) - began).total_seconds())
+        turns[seat].append(at_table(began, utc(play.finished_at), aside))
     return tuple(
         TurnTimes(name, len(times), round(sum(times) / len(times)), round(max(times)))
         for name, times in zip(ctx.names, turns, strict=True)
         if times
     )
+
+
+def at_table(began: datetime, ended: datetime, aside: Sequence[tuple[datetime, datetime]]) -> float:
+    """The seconds from `began` to `ended` without the parts of them the play spent put aside."""
+    away = sum(max(0.0, (min(ended, until) - max(began, since)).total_seconds()) for since, until in aside)
+    return max(0.0, (ended - began).total_seconds() - away)
 
 
 def play_time(session: Session, play: Play) -> dict[str, Any] | None:
@@ -224,3 +243,12 @@ def play_time(session: Session, play: Play) -> dict[str, Any] | None:
         return None
     told = read_story(session, play)
     return told.to_time() if told is not None else {"minutes": play.duration_min, "players": []}
+
+
+def play_story(session: Session, play: Play) -> list[dict[str, Any]] | None:
+    """A finished tracked play's score race as the API's play view gives it (kept with its story until the play
+    changes); None while the play is not finished, or for a play with no action in its log."""
+    if play.status != FINISHED:
+        return None
+    told = read_story(session, play)
+    return told.to_race() if told is not None else None

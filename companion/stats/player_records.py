@@ -1,7 +1,7 @@
 """A player's records the way score-keeping apps' users ask for them (issue 22): the longest winning streak, the
 best and average score by game and number of players, and each year at the table (plays, time, wins, the
 favourite game). Pure, over the counted plays of companion/store/statistics.py read_player (oldest first, each
-with its year).
+with its year in the group's time zone, TIME_ZONE).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from typing import TypeVar
 from flask import Blueprint, Response, abort, current_app, make_response, render_template
 from markupsafe import Markup
 
+from companion.config import time_zone
 from companion.games import GAMES, game_name
 from companion.games.base import name_key
 from companion.games.wording import NO_FIGURE, day, decimal, duration, figure, ordinal, percent
@@ -254,7 +255,8 @@ def player(player_id: int) -> Response:
 
     def count() -> tuple[figures.PlayerStats, PlayerRecords, dict[int, datetime], dict[str, Markup]]:
         """The player's figures and records, the days of their recent form and streak, and the charts."""
-        plays = queries.read_player(session, player_id)
+        # Years in the group's zone: a play at 23:30 on New Year's Eve there counts for the old year.
+        plays = queries.read_player(session, player_id, time_zone(current_app.config))
         stats = figures.player_stats(player_id, plays)
         records = player_records(player_id, plays)
         streak = [records.streak.first_play, records.streak.last_play] if records.streak else []

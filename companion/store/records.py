@@ -44,6 +44,11 @@ TABLE = "table"
 # In a play's extra: when it was put aside (while it is), and how long it was put aside before (seconds).
 ASIDE_SINCE = "aside_since"
 ASIDE_SECONDS = "aside_seconds"
+# ... and each time it was put aside, [since, until] (ISO, UTC): the turn it fell in leaves it out. A play put
+# aside before the spans were kept has only the total (or a part of it): that part can't be placed in a turn.
+ASIDE_SPANS = "aside_spans"
+# The time put aside stays with the play once finished or corrected, as its duration and turn times leave it out.
+ASIDE_KEPT = (ASIDE_SECONDS, ASIDE_SPANS)
 
 # session.info's note of the play claimed by claim_play, with the transaction that holds the claim: a write in that
 # same transaction needs no claim of its own; after a commit or rollback the note no longer matches.
@@ -626,7 +631,7 @@ def _store_result(play: Play, result: Result) -> None:
     extra = {**result.extra, "players": [p.extra for p in result.players]} if per_player else dict(result.extra)
     # The table's state stays beside the result (the API shows a finished play's table as it ended), and so does
     # the time it was put aside (what its duration leaves out).
-    play.extra = {**extra, **{key: play.extra[key] for key in (TABLE, ASIDE_SECONDS) if key in play.extra}}
+    play.extra = {**extra, **{key: play.extra[key] for key in (TABLE, *ASIDE_KEPT) if key in play.extra}}
     play.tiebreak = result.tiebreak
     play.status = FINISHED
     play.finished_at = play.finished_at or utcnow()
@@ -634,7 +639,7 @@ def _store_result(play: Play, result: Result) -> None:
 
 def stored_result(play: Play) -> dict[str, Any]:
     """A finished play's result in the JSON API's shape, read back from the seats."""
-    extra = {key: value for key, value in play.extra.items() if key not in (TABLE, ASIDE_SINCE, ASIDE_SECONDS)}
+    extra = {key: value for key, value in play.extra.items() if key not in (TABLE, ASIDE_SINCE, *ASIDE_KEPT)}
     per_player = extra.pop("players", [{} for _ in play.seats])
     players = [
         {
@@ -673,15 +678,27 @@ def put_aside(session: Session, play: Play, aside: bool) -> None:
 
 
 def _aside_kept(extra: dict[str, Any], aside: bool, now: datetime) -> dict[str, Any]:
-    """The play's extra with the moment it was put aside, or (brought back) that time added to the time aside."""
+    """The play's extra with the moment it was put aside, or (brought back) that time added to the time aside and
+    its span to the spans."""
     if aside:
         return {**extra, ASIDE_SINCE: now.isoformat()}
     since = extra.get(ASIDE_SINCE)
     kept = {key: value for key, value in extra.items() if key != ASIDE_SINCE}
     if since is None:
         return kept
-    seconds = max(0.0, (now - utc(datetime.fromisoformat(since))).total_seconds())
-    return {**kept, ASIDE_SECONDS: round(extra.get(ASIDE_SECONDS, 0) + seconds)}
+    began = utc(datetime.fromisoformat(since))
+    until = max(began, utc(now))
+    seconds = (until - began).total_seconds()
+    spans = [*extra.get(ASIDE_SPANS, []), [began.isoformat(), until.isoformat()]]
+    return {**kept, ASIDE_SECONDS: round(extra.get(ASIDE_SECONDS, 0) + seconds), ASIDE_SPANS: spans}
+
+
+def aside_spans(play: Play) -> list[tuple[datetime, datetime]]:
+    """Each time the play was put aside and brought back, oldest first (none kept for a play from before spans)."""
+    return [
+        (utc(datetime.fromisoformat(since)), utc(datetime.fromisoformat(until)))
+        for since, until in play.extra.get(ASIDE_SPANS, [])
+    ]
 
 
 def minutes_played(play: Play, until: datetime) -> int:
@@ -754,7 +771,7 @@ def correct_play(
                 seat.colour = scored.extra["color"]
             session.add(seat)
         play.options = options.model_dump(mode="json")
-        play.extra = {key: play.extra[key] for key in (ASIDE_SECONDS,) if key in play.extra}
+        play.extra = {key: play.extra[key] for key in ASIDE_KEPT if key in play.extra}
         play.rules_version = game.rules_version
         _store_result(play, result)
         play.played_at = played_at

@@ -16,7 +16,7 @@ import typing
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from sqlalchemy import Text, case, cast, extract, func, text
@@ -43,7 +43,7 @@ class CountedSeat:
     lines: tuple[tuple[str, int], ...] = ()
     seats_known: bool = True
     duration_min: int | None = None
-    # The year the play was played in, where the page needs it (a player's year by year).
+    # The year the play was played in, in the group's zone, where the page needs it (a player's year by year).
     year: int | None = None
 
     @property
@@ -154,6 +154,13 @@ _SeatColumns = tuple[int, str, int | None, int, int | None, int | None, bool, in
 _OLDEST_FIRST = (col(Play.played_at), col(Play.id), col(Seat.position))
 # Breakdowns as the seats store them: '[]' (an import with totals only) and JSON null say there are no lines.
 _NO_LINES = ("[]", "null")
+# A play's year in the group's zone, without converting every date: no zone is more than 14 hours from UTC, so only
+# a play on 31 December or 1 January in UTC may fall in another year there. The database gives every play's UTC
+# year (on SQLite and PostgreSQL alike, from the stored UTC moment) and the moment itself of those few plays only,
+# which Python converts (SQLite knows no zone but the server's own).
+_MONTH, _DAY = extract("month", col(Play.played_at)), extract("day", col(Play.played_at))
+_NEAR_NEW_YEAR = ((_MONTH == 12) & (_DAY == 31)) | ((_MONTH == 1) & (_DAY == 1))
+_YEAR_COLUMNS = (extract("year", col(Play.played_at)), case((_NEAR_NEW_YEAR, col(Play.played_at)), else_=None))
 
 
 def _counted() -> tuple[Any, ...]:
@@ -182,18 +189,28 @@ def read_dates(session: Session, play_ids: Iterable[int]) -> dict[int, datetime]
     return dict(rows.all())  # the rows, not the result: dict() would take its keys() for a mapping
 
 
-def read_player(session: Session, player_id: int) -> list[PlayRows]:
-    """Every counted play the player sat at, oldest first, with all its seats and its year (one query; no
-    breakdowns; the year worked out by the database, so that no date is parsed per seat)."""
+def read_player(session: Session, player_id: int, zone: tzinfo | None = None) -> list[PlayRows]:
+    """Every counted play the player sat at, oldest first, with all its seats and its year in `zone` (None: the
+    server's own) (one query; no breakdowns; the year worked out by the database, so that no date is parsed per
+    seat but those around New Year)."""
     theirs = select(Seat.play_id).where(col(Seat.player_id) == player_id)
     query = (
-        core_select(*_SEAT_COLUMNS, extract("year", col(Play.played_at)))
+        core_select(*_SEAT_COLUMNS, *_YEAR_COLUMNS)
         .join(Play, col(Play.id) == col(Seat.play_id))
         .where(col(Seat.play_id).in_(theirs), *_counted())
         .order_by(*_OLDEST_FIRST)
     )
-    rows = typing.cast("Iterable[tuple[*_SeatColumns, int]]", session.connection().execute(query))
-    return group_plays(_seat(row[:8], year=int(row[8])) for row in rows)
+    rows = typing.cast("Iterable[tuple[*_SeatColumns, int, datetime | None]]", session.connection().execute(query))
+    return group_plays(_seat(row[:8], year=local_year(int(row[8]), row[9], zone)) for row in rows)
+
+
+def local_year(utc_year: int, moment: datetime | None, zone: tzinfo | None) -> int:
+    """The year of a play in `zone` (None: the server's own): its UTC year, or its moment's year there where the
+    query gave the moment (a play around New Year)."""
+    if moment is None:
+        return utc_year
+    # The database gives the stored UTC moment without its zone; astimezone would take a naive one as local.
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).astimezone(zone).year
 
 
 def read_game(session: Session, game: str) -> list[PlayRows]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import UTC
 from typing import Any
 
 import pytest
@@ -231,7 +232,7 @@ def test_queries_read_what_the_pure_figures_expect(site) -> None:
     ]
     with Session(engine) as session:
         for player_id in ROSTER:
-            read = store_stats.read_player(session, player_id)
+            read = store_stats.read_player(session, player_id, UTC)
             assert read == [p for p in expected if any(s.player_id == player_id for s in p.seats)]
             assert figures.player_stats(player_id, read) == figures.player_stats(player_id, rows())
         for game in ("spqf", "spires", "speros"):

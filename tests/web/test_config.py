@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from flask import Flask
@@ -162,3 +163,35 @@ def test_an_installed_app_uses_the_package_and_the_users_data_folder(monkeypatch
     assert config.app_folders() == (package / "templates", package / "static")
     assert config.instance_folder({}) == tmp_path / "home" / ".local" / "share" / "companion"
     assert config.instance_folder({"COMPANION_INSTANCE": str(tmp_path / "x")}) == tmp_path / "x"
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "../../etc/passwd", 7])
+def test_an_unknown_time_zone_stops_the_start_with_a_clear_message(zone) -> None:
+    with pytest.raises(config.SettingError, match=r"^TIME_ZONE") as refused:
+        config.time_zone({"TIME_ZONE": zone})
+    assert "Europe/Berlin" in str(refused.value)
+    with pytest.raises(config.SettingError, match=r"^TIME_ZONE"):
+        built({"TESTING": True, "SECRET_KEY": "zone", "DATABASE_URL": "sqlite://", "TIME_ZONE": zone})
+
+
+@pytest.mark.parametrize(
+    ("settings", "bgstats"),
+    [
+        ({}, None),
+        ({"TIME_ZONE": "Europe/Berlin"}, "Europe/Berlin"),
+        ({"TIME_ZONE": "Europe/Berlin", "BGSTATS_TIME_ZONE": " "}, "Europe/Berlin"),
+        ({"TIME_ZONE": "Europe/Berlin", "BGSTATS_TIME_ZONE": "America/New_York"}, "America/New_York"),
+        ({"BGSTATS_TIME_ZONE": "America/New_York"}, "America/New_York"),
+    ],
+)
+def test_the_bgstats_time_zone_is_the_apps_unless_set(settings, bgstats) -> None:
+    zone = config.bgstats_zone(settings)
+    assert (str(zone) if zone is not None else None) == bgstats
+    assert config.time_zone(settings) == (ZoneInfo(settings["TIME_ZONE"]) if "TIME_ZONE" in settings else None)
+
+
+def test_the_time_zone_comes_from_the_environment(clean_environment, monkeypatch) -> None:
+    monkeypatch.setenv("COMPANION_TIME_ZONE", "Europe/Berlin")
+    app = built()
+    assert config.time_zone(app.config) == ZoneInfo("Europe/Berlin")
+    assert config.bgstats_zone(app.config) == ZoneInfo("Europe/Berlin")
