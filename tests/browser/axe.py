@@ -4,18 +4,49 @@ The script goes in with page.add_script_tag(content=...). The app's Content-Secu
 refuses inline scripts, so on a page whose context was not made with bypass_csp=True that raises; the helper then
 evaluates the same source through the DevTools protocol, which no CSP governs (the browser still logs one
 "Executing inline script violates..." console error for the refused tag).
+
+Every run also has axe's experimental rule label-content-name-mismatch on (WCAG 2.5.3, label in name: a control's
+visible text is part of its accessible name, so a voice user can say what they see); axe leaves it off by default.
+That rule takes a descendant's aria-labelledby for the text it shows (a counter's <output> named by its label passes
+as "Red" while it shows "3"), so label_not_in_name checks the same against Chromium's own accessible names.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 AXE_JS = Path(__file__).with_name("vendor") / "axe-core-4.11.0.min.js"
 
-RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
-  return result.violations.map(v => ({
+# Every visible control whose name comes from aria-label or aria-labelledby, with the text it shows; each is marked
+# (data-label-in-name) so the DevTools protocol finds the same ones, in the same document order.
+MARK = "data-label-in-name"
+NAMED_CONTROLS = """(mark) => {
+  const controls = ":is(button, a[href], summary, [role=button], [role=link], [role=tab], [role=menuitem], [role=switch])"
+    + ":is([aria-label], [aria-labelledby])";
+  return [...document.querySelectorAll(controls)]
+    .filter(el => el.checkVisibility({visibilityProperty: true}) && el.innerText.trim())
+    .map(el => {
+      el.setAttribute(mark, "");
+      const where = el.id ? "#" + el.id : el.dataset.typeIn ? `[data-type-in=${el.dataset.typeIn}]` : "";
+      return {control: el.tagName.toLowerCase() + where, text: el.innerText.trim()};
+    });
+}"""
+
+# The options of every run: only violations, and the experimental rules wanted switched on.
+EXPERIMENTAL = ("label-content-name-mismatch",)
+OPTIONS = {"resultTypes": ["violations"], "rules": {rule: {"enabled": True} for rule in EXPERIMENTAL}}
+
+# The whole document, or the first element matching `selector` when one is given, for the violations of the given
+# impacts. Working out each node's CSS selector is a quarter of a run's time, and most runs find nothing: the first
+# run goes without them, and only one that finds something is run again to say where.
+RUN = """async ([selector, options, impacts]) => {
+  const context = selector ? document.querySelector(selector) : document;
+  const wanted = result => result.violations.filter(v => impacts.includes(v.impact));
+  let found = wanted(await axe.run(context, {...options, selectors: false}));
+  if (found.length) found = wanted(await axe.run(context, options));
+  return found.map(v => ({
     id: v.id,
     impact: v.impact,
     help: v.help,
@@ -46,18 +77,43 @@ def inject_axe(page) -> None:
 def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
     """The page's axe violations whose impact is one of `impacts`: [{id, impact, help, targets}, ...]."""
     inject_axe(page)
-    return [v for v in page.evaluate(RUN) if v["impact"] in impacts]
+    return page.evaluate(RUN, [None, OPTIONS, list(impacts)])
 
 
 def violations_within(page, selector: str, impacts=("serious", "critical")) -> list[dict]:
     """axe's violations inside one part of the page (the rest of the page has tests of its own)."""
     inject_axe(page)
-    found = page.evaluate(
-        """async (selector) => (await axe.run(document.querySelector(selector), {resultTypes: ['violations']}))
-        .violations.map(v => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target.join(' '))}))""",
-        selector,
-    )
-    return [v for v in found if v["impact"] in impacts]
+    return page.evaluate(RUN, [selector, OPTIONS, list(impacts)])
+
+
+def _words(text: str) -> str:
+    """Text as a voice user says it: lower case, letters and digits only, one space between words and around."""
+    return " " + " ".join(re.findall(r"[^\W_]+", text.lower())) + " "
+
+
+def label_not_in_name(page) -> list[str]:
+    """The visible controls named by aria-label or aria-labelledby whose visible words are not, whole, in the name
+    Chromium computes for them (WCAG 2.5.3); a control showing only a sign (−, +) has no words to say and passes."""
+    shown = page.evaluate(NAMED_CONTROLS, MARK)
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        nodes = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": f"[{MARK}]"})["nodeIds"]
+        names = [
+            cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+            .get("name", {})
+            .get("value", "")
+            for node in nodes
+        ]
+    finally:
+        page.evaluate("(mark) => document.querySelectorAll(`[${mark}]`).forEach(el => el.removeAttribute(mark))", MARK)
+        cdp.detach()
+    assert len(names) == len(shown), "the marked controls changed while their names were read"
+    return [
+        f"{seen['control']} shows {seen['text']!r}, not in its name {name!r}"
+        for seen, name in zip(shown, names, strict=True)
+        if _words(seen["text"]).strip() and _words(seen["text"]) not in _words(name)
+    ]
 
 
 def describe(violations: list[dict]) -> str:

@@ -136,10 +136,14 @@ def test_the_counter_draws_its_typed_box(client, play: int) -> None:
     form = html.split(f'id="c-{first}-vp_tokens" method="post"')[1].split("</form>")[0]
     # The Set button comes first: Enter in the box (the form's implicit submission) sets, never steps.
     assert form.index('class="value-set"') < form.index('name="delta"')
+    # Its name holds the number it shows (WCAG 2.5.3): "Alexander: VP tokens 0", described "Type a number".
+    cid = f"c-{first}-vp_tokens"
     assert (
-        f'<button class="value-open" type="button" data-type-in="c-{first}-vp_tokens-input" '
-        f'aria-label="Alexander: VP tokens, type a number" aria-describedby="c-{first}-vp_tokens-value">'
+        f'<button class="value-open" type="button" data-type-in="{cid}-input" '
+        f'aria-labelledby="{cid}-who {cid}-label {cid}-value" aria-describedby="{cid}-hint">'
     ) in form
+    assert f'<span id="{cid}-who" hidden>Alexander: </span>' in form
+    assert f'<span id="{cid}-hint" hidden>Type a number</span>' in form
     assert f'<output id="c-{first}-vp_tokens-value" class="value" aria-labelledby="c-{first}-vp_tokens-label">0' in form
     assert (
         f'<input class="value-input" id="c-{first}-vp_tokens-input" name="value" type="text" inputmode="numeric"'
