@@ -1,12 +1,19 @@
 // Companion's own script (htmx does the rest; theme.js sets the theme before the first paint): steppers, the offline
-// message, the service worker, and the screen kept awake on a tracker. When a tap can't reach the app, because the
-// table's Wi-Fi dropped, htmx stays silent: say so in the page's message area, and clear that once a request gets
-// through.
+// message, the service worker, and the screen kept awake on a tracker. When a request can't reach the app, because
+// the table's Wi-Fi dropped, htmx stays silent: say so in the page's message area, and clear that once a request gets
+// through. A tracker's taps are kept on the device and sent later (queue.js, which says so itself): for those, and
+// for the tracker's sync check, this script keeps quiet.
 (function () {
   "use strict";
   const OFFLINE = "Not saved: the app can't be reached. Check the Wi-Fi, then tap again.";
 
-  document.addEventListener("htmx:sendError", function () {
+  // queue.js runs first and marks the requests it speaks for.
+  function kept(event) {
+    return Boolean(event.detail.requestConfig && event.detail.requestConfig.companionQueue);
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    if (kept(event)) return;
     const flash = document.getElementById("flash");
     if (!flash) return;
     const message = document.createElement("p");
@@ -29,13 +36,27 @@
 
   // A tracker's forms are never redrawn (a tap queued on one must still be sent), so what was typed would stay for
   // the next entry. One rule for every form of every tracker: once its action is saved, it is back to what the page
-  // drew (its defaults); a refused one (422) keeps what was typed, beside the message.
+  // drew (its defaults); a refused one (422) keeps what was typed, beside the message. Only when the form still holds
+  // what this request sent: a tap queued behind another (hx-sync) reads its form when it leaves, so the earlier
+  // tap's answer must not wipe a number typed since (a refused 100000 would otherwise lose its box and its message).
+  function formState(form) {
+    return new URLSearchParams(new FormData(form)).toString();
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    const elt = event.detail.elt;
+    const form = elt && elt.closest ? elt.closest("form") : null;
+    if (form && form.closest(".tracker")) event.detail.sentFormState = formState(form);
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     const elt = event.detail.elt;
     const form = elt && elt.closest ? elt.closest("form") : null;
     // htmx counts a 422 as successful (it is swapped, beside the field); only a 2xx means the action was saved.
     const status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if (form && status >= 200 && status < 300 && form.closest(".tracker")) form.reset();
+    if (!form || status < 200 || status >= 300 || !form.closest(".tracker")) return;
+    const sent = event.detail.requestConfig && event.detail.requestConfig.sentFormState;
+    if (sent === undefined || sent === formState(form)) form.reset();
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -57,8 +78,8 @@
     const form = elt && elt.closest ? elt.closest("form") : null;
     if (form && form.closest(".tracker")) form.classList.add("not-saved");
   }
-  document.addEventListener("htmx:sendError", function (event) { markNotSaved(event.detail.elt); });
-  document.addEventListener("htmx:responseError", function (event) { markNotSaved(event.detail.elt); });
+  document.addEventListener("htmx:sendError", function (event) { if (!kept(event)) markNotSaved(event.detail.elt); });
+  document.addEventListener("htmx:responseError", function (event) { if (!kept(event)) markNotSaved(event.detail.elt); });
 
   // A counter's number is typed in (templates/play/_counter.html): tapping it opens a box over it, empty, with
   // the number as its hint, so the keys typed are the new count. Enter (the keypad's Done) or leaving the box sets

@@ -174,15 +174,17 @@ def test_another_devices_taps_show_up_without_reloading(browser, live_server: st
     tablet.close()
 
 
-def test_a_lost_connection_is_said(page, live_server: str) -> None:
+def test_a_lost_connection_is_said_and_the_tap_waits(page, live_server: str) -> None:
+    """A tap that can't reach the app is kept and said waiting; the next one waits behind it; both are saved, once
+    each, when the app can be reached again."""
     ann, _bob = start_two_player_game(page, live_server)
     page.route("**/seats/**", lambda route: route.abort())
     page.locator(ann).get_by_role("button", name="Red plus one").click()
-    expect(page.locator("#flash")).to_contain_text("Not saved: the app can't be reached.")
+    expect(page.locator("#flash")).to_contain_text("1 tap waiting to be saved.")
     page.unroute("**/seats/**")
     page.locator(ann).get_by_role("button", name="Red plus one").click()
-    expect(value_of(page, ann, "towers.red")).to_have_text("1")
-    expect(page.locator("#flash")).to_be_empty()
+    expect(value_of(page, ann, "towers.red")).to_have_text("2")
+    expect(page.locator("#flash")).not_to_contain_text("waiting")
 
 
 def test_a_red_card_past_the_deck_is_refused_beside_its_counter(page, live_server: str) -> None:
