@@ -36,17 +36,22 @@
 
   // A tracker's forms are never redrawn (a tap queued on one must still be sent), so what was typed would stay for
   // the next entry. One rule for every form of every tracker: once its action is saved, it is back to what the page
-  // drew (its defaults); a refused one (422) keeps what was typed, beside the message. Only when the form still holds
-  // what this request sent: a tap queued behind another (hx-sync) reads its form when it leaves, so the earlier
-  // tap's answer must not wipe a number typed since (a refused 100000 would otherwise lose its box and its message).
-  function formState(form) {
-    return new URLSearchParams(new FormData(form)).toString();
+  // drew (its defaults); a refused one (422) keeps what was typed, beside the message. Only when nobody has touched
+  // the form since this request read it: a tap queued behind another (hx-sync) reads its form when it leaves, so the
+  // earlier tap's answer must not wipe a number typed since (a refused 100000 would otherwise lose its box and its
+  // message). A person's input is counted, not the form's values: an answer may redraw a part of the form (whose
+  // turn it is chooses the explorer), and that must not keep what was tapped for the next card. Every key, chip and
+  // choice fires "input"; "change" is not counted, as it comes again when a box is left, after its tap was sent.
+  document.addEventListener("input", function (event) { touched(event); }, true);
+  function touched(event) {
+    const form = event.isTrusted && event.target && event.target.closest ? event.target.closest("form") : null;
+    if (form) form.dataset.edits = String(Number(form.dataset.edits || "0") + 1);
   }
 
   document.addEventListener("htmx:configRequest", function (event) {
     const elt = event.detail.elt;
     const form = elt && elt.closest ? elt.closest("form") : null;
-    if (form && form.closest(".tracker")) event.detail.sentFormState = formState(form);
+    if (form && form.closest(".tracker")) event.detail.sentEdits = form.dataset.edits || "0";
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -55,8 +60,8 @@
     // htmx counts a 422 as successful (it is swapped, beside the field); only a 2xx means the action was saved.
     const status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (!form || status < 200 || status >= 300 || !form.closest(".tracker")) return;
-    const sent = event.detail.requestConfig && event.detail.requestConfig.sentFormState;
-    if (sent === undefined || sent === formState(form)) form.reset();
+    const sent = event.detail.requestConfig && event.detail.requestConfig.sentEdits;
+    if (sent === undefined || sent === (form.dataset.edits || "0")) form.reset();
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {

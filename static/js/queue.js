@@ -127,8 +127,9 @@
     return elt && elt.closest ? elt.closest("form") : null;
   }
 
+  // How many times a person has touched the form (app.js counts it): the same count means nothing typed since.
   function formState(form) {
-    return form ? new URLSearchParams(new FormData(form)).toString() : "";
+    return form ? form.dataset.edits || "0" : "";
   }
 
   function seatName(form) {
