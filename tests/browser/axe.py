@@ -13,11 +13,20 @@ as "Red" while it shows "3"), so label_not_in_name checks the same against Chrom
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 AXE_JS = Path(__file__).with_name("vendor") / "axe-core-4.11.0.min.js"
+
+# Every folded part opened that needs no request (the ones that load their content are opened by a tap), so that
+# axe checks all a page may show.
+OPEN_DETAILS = """() => document.querySelectorAll('details').forEach(d => {
+  if (!d.querySelector(':scope > summary[hx-get]')) d.open = true;
+})"""
 
 # Every visible control whose name comes from aria-label or aria-labelledby, with the text it shows; each is marked
 # (data-label-in-name) so the DevTools protocol finds the same ones, in the same document order.
@@ -119,3 +128,12 @@ def label_not_in_name(page) -> list[str]:
 def describe(violations: list[dict]) -> str:
     """One line per violation, with the selectors of the offending nodes, for an assert message."""
     return "\n".join(f"{v['impact']} {v['id']} ({v['help']}): {', '.join(v['targets'])}" for v in violations)
+
+
+def api(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST JSON to the live server's API as a program would, to set a page up for axe; the answer's JSON."""
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:  # a 4xx or 5xx raises, with its status
+        return json.load(response)

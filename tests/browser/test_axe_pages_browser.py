@@ -13,15 +13,13 @@ the live_server and browser fixtures of tests/browser/conftest.py.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tests.browser.axe import axe_violations, describe, label_not_in_name
+from tests.browser.axe import OPEN_DETAILS, api, axe_violations, describe, label_not_in_name
 from tests.browser.tracker import VIEWPORTS
 
 pytestmark = pytest.mark.browser
@@ -63,20 +61,6 @@ COUNTS = (2, 4)
 # The finished play: its result (with its story), the history, its first player's page and its game's page.
 FINISHED = "spqf"
 CALCULATORS = ["/calculator/", *(f"/calculator/{game}" for game in TAPS)]
-
-# Open every folded part that needs no request (the ones that load their content are opened by a tap, below).
-OPEN_DETAILS = """() => document.querySelectorAll('details').forEach(d => {
-  if (!d.querySelector(':scope > summary[hx-get]')) d.open = true;
-})"""
-
-
-def api(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST JSON to the live server's API as a program would; the answer's JSON."""
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:  # a 4xx or 5xx raises, with its status
-        return json.load(response)
 
 
 def mid_game(base: str, game: str, count: int) -> tuple[int, int]:

@@ -13,14 +13,12 @@ strict) with the violation in its reason, so that it shows in the report and pas
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 
-from tests.browser.axe import axe_violations, describe
+from tests.browser.axe import OPEN_DETAILS, api, axe_violations, describe
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -77,20 +75,6 @@ GAMES: dict[str, tuple[list[dict[str, str]], dict[str, Any], list[dict[str, Any]
 # Violations seen when this test was written, per (game, scheme, width): the case is xfail (strict=False) with them
 # as its reason until the tracker's template is fixed. Empty: every tracker passes.
 KNOWN: dict[tuple[str, str, int], str] = {}
-
-# Open every folded part that needs no request (the ones that load their content are opened by a tap, below).
-OPEN_DETAILS = """() => document.querySelectorAll('details').forEach(d => {
-  if (!d.querySelector(':scope > summary[hx-get]')) d.open = true;
-})"""
-
-
-def api(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST JSON to the live server's API as a program would; the answer's JSON."""
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:  # a 4xx or 5xx raises, with its status
-        return json.load(response)
 
 
 def mid_game(base: str, game: str) -> int:
