@@ -102,7 +102,8 @@ ACCESS_ENDPOINT = "access"
 # The one page that takes a large body: a whole export to import (IMPORT_MAX_LENGTH).
 IMPORT_ENDPOINT = "data.import_page"
 # Endpoints reachable without the code: the access page itself and the static files it needs.
-OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static"}
+# The language switch and the manifest too: the access page itself is read in the chosen language.
+OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static", "language.switch", "language.manifest"}
 LIMITER_EXTENSION = "companion_access_limiter"
 # Session cookies read outside a request (cookie_session), at most this many.
 SIGNED_COOKIES_EXTENSION = "companion_signed_cookies"
