@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, abort, current_app, redirect, request
+from flask import Blueprint, Flask, Response, abort, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, force_locale, get_locale, get_translations, gettext, ngettext
 
@@ -34,7 +34,10 @@ def chosen(code: str | None) -> str | None:
 
 
 def select_locale() -> str:
-    """The request's language: this device's switch, else the club's LANGUAGE, else the browser's, else English."""
+    """The request's language: this device's switch, else the club's LANGUAGE, else the browser's, else English
+    (outside a request, as in a command or a background job without force_locale: the club's, else English)."""
+    if not has_request_context():
+        return chosen(current_app.config.get("LANGUAGE")) or SOURCE
     return (
         chosen(request.cookies.get(COOKIE))
         or chosen(current_app.config.get("LANGUAGE"))
