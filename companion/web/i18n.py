@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -117,17 +118,25 @@ def vary_by_language(response: Response) -> Response:
 def script_words() -> dict[str, str | list[str]]:
     """What static/js says to a person, in this answer's language: a sentence, or its singular and plural (the
     script picks one by Intl.PluralRules); {n}, {label}, {words}, {status} and {value} are filled in there."""
-    many = {"n": "{n}"}
     return {
         "offline": gettext("Not saved: the app can't be reached. Check the Wi-Fi, then tap again."),
-        "waiting": _forms("%(n)s tap waiting to be saved.", "%(n)s taps waiting to be saved.", many),
-        "saved": _forms("%(n)s tap saved.", "%(n)s taps saved.", many),
-        "dropped": _forms("%(n)s tap dropped: it was not saved.", "%(n)s taps dropped: they were not saved.", many),
+        "waiting": _forms(
+            lambda count: ngettext("%(n)s tap waiting to be saved.", "%(n)s taps waiting to be saved.", count, n="{n}")
+        ),
+        "saved": _forms(lambda count: ngettext("%(n)s tap saved.", "%(n)s taps saved.", count, n="{n}")),
+        "dropped": _forms(
+            lambda count: ngettext(
+                "%(n)s tap dropped: it was not saved.", "%(n)s taps dropped: they were not saved.", count, n="{n}"
+            )
+        ),
         "refused": gettext("%(label)s was refused: %(words)s", label="{label}", words="{words}"),
         "rest": _forms(
-            "The tap after it waits: send it anyway, or drop it?",
-            "The %(n)s taps after it wait: send them anyway, or drop them?",
-            many,
+            lambda count: ngettext(
+                "The tap after it waits: send it anyway, or drop it?",
+                "The %(n)s taps after it wait: send them anyway, or drop them?",
+                count,
+                n="{n}",
+            )
         ),
         "unreachable": gettext("The app can't be reached: they are sent once it can."),
         "queue_offline": gettext(
@@ -140,7 +149,7 @@ def script_words() -> dict[str, str | list[str]]:
         ),
         "gone": gettext("this play is no longer in progress (finished or put aside on another device)."),
         "status": gettext("the app answered %(status)s.", status="{status}"),
-        "badge": _forms("waiting", "%(n)s waiting", many),
+        "badge": _forms(lambda count: ngettext("waiting", "%(n)s waiting", count, n="{n}")),
         "finishWaits": gettext("Waits for the taps to be saved"),
         "sendRest": gettext("Send the rest anyway"),
         "dropRest": gettext("Drop the rest"),
@@ -150,9 +159,9 @@ def script_words() -> dict[str, str | list[str]]:
     }
 
 
-def _forms(singular: str, plural: str, variables: dict[str, str]) -> list[str]:
+def _forms(message: Callable[[int], str]) -> list[str]:
     """A message's singular and plural in this language (gettext's forms for 1 and for 2)."""
-    return [ngettext(singular, plural, 1, **variables), ngettext(singular, plural, 2, **variables)]
+    return [message(1), message(2)]
 
 
 def compile_if_writable() -> None:
