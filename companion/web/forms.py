@@ -8,7 +8,6 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from companion.games.base import NAME_MAX, FieldError, Game, InputErrors
-from companion.language import _
 
 # Labels come from field names; these words are read as capitals at the table.
 ACRONYMS = {"vp": "VP"}
@@ -47,7 +46,7 @@ def parse_int(text: str | None, field: str) -> int:
     """A whole number typed into a form, or InputErrors naming the field."""
     number = whole_number((text or "").strip())
     if number is None:
-        raise InputErrors([FieldError(field, _("Enter a whole number."))])
+        raise InputErrors([FieldError(field, "Enter a whole number.")])
     return number
 
 
@@ -62,13 +61,11 @@ def option_fields(game: Game, options: dict[str, Any]) -> list[OptionField]:
     fields = []
     for name, info in game.options_model.model_fields.items():
         value = options.get(name, info.default)
-        # A game marks its options' titles and descriptions for the catalogue (N_): said here in the reader's language.
-        label = _(info.title) if info.title else field_label(name)
-        help_text = _(info.description) if info.description else ""
+        label = info.title or field_label(name)
         if info.annotation is bool:
-            fields.append(OptionField(name, label, CHECKBOX, bool(value), help_text))
+            fields.append(OptionField(name, label, CHECKBOX, bool(value), info.description or ""))
         elif isinstance(info.default, (tuple, list)) and all(isinstance(v, int) for v in info.default):
-            fields.append(OptionField(name, label, TABLE, list(value), help_text))
+            fields.append(OptionField(name, label, TABLE, list(value), info.description or ""))
     return fields
 
 
@@ -136,7 +133,7 @@ def colour_errors(game: Game, rows: list[SeatRow], row_of_player: list[int]) -> 
 def players_from_rows(rows: list[SeatRow]) -> tuple[list[dict[str, Any]], list[int]]:
     """Raw players from the filled rows, and for each the row it came from (for messages beside it)."""
     filled = [(i, row) for i, row in enumerate(rows) if row.name]
-    return [{"name": row.name} for _index, row in filled], [index for index, _row in filled]
+    return [{"name": row.name} for _, row in filled], [i for i, _ in filled]
 
 
 def row_errors(errors: InputErrors, row_of_player: list[int]) -> dict[str, str]:

@@ -17,8 +17,7 @@ from companion.web.shell import scan
 from tests.helpers import post_json
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-# The page links the manifest of its language (companion/web/i18n.py), made from static/manifest.webmanifest.
-MANIFEST = "/manifest.en.webmanifest"
+MANIFEST = "/static/manifest.webmanifest"
 PAIR = [{"name": "Ann"}, {"name": "Bob"}]
 
 
