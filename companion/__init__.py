@@ -26,12 +26,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.load(app.config, Path(app.instance_path), test_config)
 
     from companion.store import db
-    from companion.web import errors, health, htmx, logs, security, templating
+    from companion.web import errors, health, htmx, i18n, logs, security, templating
 
     # Before security's and the database's checks: a load balancer asks without the code, and hears 503 itself.
     health.init_app(app)
     security.init_app(app)
     htmx.init_app(app)
+    i18n.init_app(app)
     db.init_app(app)
     errors.init_app(app)
     templating.init_app(app)

@@ -140,6 +140,11 @@ The contract (stable: other tools and our own tests depend on it; it only ever g
   marks as made by another website (Sec-Fetch-Site: cross-site, or an Origin other than this server's or
   PUBLIC_URL's; programs that send neither header are not affected). The API is exempt from CSRF (security.py)
   because of these two rules.
+- Languages: the words meant for a person (every "message", a breakdown's "label" and "why", "winners_text",
+  "said", "text", "why", "tracker_notes") are in the language the request's Accept-Language prefers among English,
+  French and German (`Accept-Language: de`), else the server's LANGUAGE setting, else English; field names, keys,
+  codes, game terms printed on the components and player names stay as they are. A play's log keeps what each
+  action said in the language of the device that made it.
 """
 
 from __future__ import annotations
@@ -164,6 +169,7 @@ from companion.games.base import (
 )
 from companion.games.live import validate_start
 from companion.games.wording import plural, utc
+from companion.language import N_, _
 from companion.play import story
 from companion.play.standing import stand
 from companion.stats import views as stats_views
@@ -191,7 +197,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 JSON = "application/json"
 # A tracked play's minutes are the tracker's to count, so a start that gives them is refused rather than ignored.
-TRACKED_MINUTES = "A tracked play's minutes are counted from its start to its finish: leave duration_min out."
+TRACKED_MINUTES = N_("A tracked play's minutes are counted from its start to its finish: leave duration_min out.")
 Envelope = TypeVar("Envelope", bound=BaseModel)
 
 
@@ -236,7 +242,7 @@ class PlayRequest(ScoreRequest):
                 return utc(when)
             except (ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
                 pass
-        raise ValueError("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00.")
+        raise ValueError(_("Give an ISO-8601 date or date and time, e.g. 2024-05-01T20:30:00+02:00."))
 
     @field_validator("duration_min")
     @classmethod
@@ -244,7 +250,7 @@ class PlayRequest(ScoreRequest):
         """Minutes are given for a play scored at the end; a tracked play's are counted from its start to its finish."""
         # info.data holds "track" (declared before), so this comes with every other refusal of the body.
         if minutes is not None and info.data.get("track"):
-            raise ValueError(TRACKED_MINUTES)
+            raise ValueError(_(TRACKED_MINUTES))
         return minutes
 
 
@@ -314,7 +320,7 @@ def _invalid(error: InputErrors) -> Response:
 def _body(model: type[Envelope]) -> Envelope:
     """The JSON body validated into the envelope model, or ApiRefusal (415 not JSON, 422 malformed or invalid)."""
     if request.mimetype != JSON:
-        raise ApiRefusal(415, [FieldError("", f"Send the body as {JSON}.")])
+        raise ApiRefusal(415, [FieldError("", _("Send the body as %(type)s.", type=JSON))])
     try:
         body = model.model_validate_json(request.get_data())
     except ValidationError as exc:
@@ -329,7 +335,9 @@ def _game(game_id: str) -> Game:
     game = get_game(game_id)
     if game is None:
         known = ", ".join(sorted(GAMES))
-        raise ApiRefusal(404, [FieldError("game", f"Unknown game {game_id!r}; the games are {known}.")])
+        raise ApiRefusal(
+            404, [FieldError("game", _("Unknown game %(game)r; the games are %(known)s.", game=game_id, known=known))]
+        )
     return game
 
 
@@ -461,7 +469,7 @@ def _load_play(play_id: int) -> Play:
     """The play, or ApiRefusal 404."""
     play = records.get_play(get_session(), play_id)
     if play is None:
-        raise ApiRefusal(404, [FieldError("id", f"There is no play {play_id}.")])
+        raise ApiRefusal(404, [FieldError("id", _("There is no play %(id)s.", id=play_id))])
     return play
 
 
@@ -469,15 +477,16 @@ def _claim_play(play_id: int) -> Play:
     """The play, claimed for the write this request makes (records.claim_play), or ApiRefusal 404."""
     play = records.claim_play(get_session(), play_id)
     if play is None:
-        raise ApiRefusal(404, [FieldError("id", f"There is no play {play_id}.")])
+        raise ApiRefusal(404, [FieldError("id", _("There is no play %(id)s.", id=play_id))])
     return play
 
 
 def _refuse_unless_in_progress(play: Play) -> None:
     """409 for a play that is finished or put aside."""
     if play.status != IN_PROGRESS:
-        state = "finished" if play.status == FINISHED else "put aside (resume it on its page first)"
-        raise ApiRefusal(409, [FieldError("", f"This play is {state}.")])
+        if play.status == FINISHED:
+            raise ApiRefusal(409, [FieldError("", _("This play is finished."))])
+        raise ApiRefusal(409, [FieldError("", _("This play is put aside (resume it on its page first)."))])
 
 
 @bp.post(f"/plays/<{ID_IN_URL}:play_id>/actions")
@@ -512,7 +521,7 @@ def play_undo(play_id: int) -> Response:
     except records.AlreadySaved as retry:
         return _replayed(_play_view(play, undone=_undone(play, records.undone_by(get_session(), retry.change))))
     if change is None:
-        raise ApiRefusal(409, [FieldError("", "Nothing is left to undo.")])
+        raise ApiRefusal(409, [FieldError("", _("Nothing is left to undo."))])
     return jsonify(_play_view(play, undone=_undone(play, change)))
 
 

@@ -141,6 +141,13 @@ SETTINGS: tuple[Setting, ...] = (
         "Where other devices reach the app (the Join QR code), e.g. `https://club.example/companion`.",
         environment=_prefixed("PUBLIC_URL"),
     ),
+    Setting(
+        "LANGUAGE",
+        None,
+        str,
+        "The club's language for a device that has not chosen one: `en`, `fr` or `de` (unset: the browser's).",
+        environment=_prefixed("LANGUAGE"),
+    ),
     Setting("PAPER_SIZE", "A4", str, "The paper of every PDF: `A4` or `Letter`.", environment=_prefixed("PAPER_SIZE")),
     Setting(
         "PDF_CACHE_ENTRIES",

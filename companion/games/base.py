@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from companion.games.wording import capital, figure, join_names
+from companion.language import N_, _
 
 if TYPE_CHECKING:
     from companion.games.live import Live
@@ -71,15 +72,31 @@ class PlayerInput(Schema):
 def number_table(value: Any, size: int, what: str, upper: int) -> tuple[int, ...]:
     """Check a raw table of `size` whole numbers 0..upper (a JSON list or a tuple); one clear message if not."""
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"Give a list of {size} whole numbers, {what}.")
+        raise ValueError(_("Give a list of %(size)s whole numbers, %(what)s.", size=size, what=what))
     if len(value) != size:
-        raise ValueError(f"Give exactly {size} whole numbers, {what}; {len(value)} given.")
+        raise ValueError(
+            _("Give exactly %(size)s whole numbers, %(what)s; %(given)s given.", size=size, what=what, given=len(value))
+        )
     for position, number in enumerate(value):
         # bool is an int subclass in Python; true/false in a table of numbers is a mistake, not 1/0.
         if isinstance(number, bool) or not isinstance(number, int):
-            raise ValueError(f"Entry {position + 1} is not a whole number: give {size} whole numbers, {what}.")
+            raise ValueError(
+                _(
+                    "Entry %(entry)s is not a whole number: give %(size)s whole numbers, %(what)s.",
+                    entry=position + 1,
+                    size=size,
+                    what=what,
+                )
+            )
         if not 0 <= number <= upper:
-            raise ValueError(f"Entry {position + 1} is {number}: each number must be between 0 and {upper}.")
+            raise ValueError(
+                _(
+                    "Entry %(entry)s is %(number)s: each number must be between 0 and %(upper)s.",
+                    entry=position + 1,
+                    number=number,
+                    upper=upper,
+                )
+            )
     return tuple(value)
 
 
@@ -175,21 +192,23 @@ def winners_sentence(result: Mapping[str, Any]) -> str:
     total = first[0].get("total")
     if total is None:
         if len(players) == 1:
-            return f"{names} played alone; no score recorded."
-        return f"{names} wins." if len(first) == 1 else f"{names} share the victory."
-    vp = f"{figure(int(total))} VP"
+            return _("%(names)s played alone; no score recorded.", names=names)
+        return _("%(names)s wins.", names=names) if len(first) == 1 else _("%(names)s share the victory.", names=names)
+    points = figure(int(total))
     if len(players) == 1:
-        return f"{names} scores {vp}."
+        return _("%(names)s scores %(points)s VP.", names=names, points=points)
     if len(first) == 1:
-        return f"{names} wins with {vp}."
-    return f"{names} share the victory with {vp}."
+        return _("%(names)s wins with %(points)s VP.", names=names, points=points)
+    return _("%(names)s share the victory with %(points)s VP.", names=names, points=points)
 
 
 def leads_sentence(result: Result) -> str:
     """Who leads as it stands, for a tracker's notes: 'Cleo leads with 4 VP.', 'Ann and Bob lead with 4 VP.'."""
     leaders = [p for p in result.players if p.rank == 1]
-    verb = "leads" if len(leaders) == 1 else "lead"
-    return f"{join_names([p.name for p in leaders])} {verb} with {figure(leaders[0].total)} VP."
+    names, points = join_names([p.name for p in leaders]), figure(leaders[0].total)
+    if len(leaders) == 1:
+        return _("%(names)s leads with %(points)s VP.", names=names, points=points)
+    return _("%(names)s lead with %(points)s VP.", names=names, points=points)
 
 
 # One player as rank_scores() takes them: the name, the explained lines, and facts the result carries beside them.
@@ -218,15 +237,29 @@ def rank_scores(
     for total in sorted({p.total for p in ranked}, reverse=True):
         group = [p for p in ranked if p.total == total]
         if len(group) > 1:
-            names = join_names([p.name for p in group])
-            shared = "the victory" if group[0].rank == 1 else f"rank {group[0].rank}"
+            names, points, rank = join_names([p.name for p in group]), figure(total), group[0].rank
             if not tiebreaks:
                 # A game without a tie-break: the tie is shared, with no "still tied" as if one had been tried.
                 sentences.append(
-                    f"{names} tied on {figure(total)} VP; the game has no tie-break, so they share {shared}."
+                    _(
+                        "%(names)s tied on %(points)s VP; the game has no tie-break, so they share the victory.",
+                        names=names,
+                        points=points,
+                    )
+                    if rank == 1
+                    else _(
+                        "%(names)s tied on %(points)s VP; the game has no tie-break, so they share rank %(rank)s.",
+                        names=names,
+                        points=points,
+                        rank=rank,
+                    )
                 )
             else:
-                sentences.append(f"{names} tied on {figure(total)} VP. " + _explain_tie(group, tiebreaks, 0))
+                sentences.append(
+                    _("%(names)s tied on %(points)s VP.", names=names, points=points)
+                    + " "
+                    + _explain_tie(group, tiebreaks, 0)
+                )
     return Result(game, ranked, winners, " ".join(sentences) or None, dict(extra or {}))
 
 
@@ -234,17 +267,22 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
     """Say how the tie-break levels split a group tied so far."""
     names = join_names([p.name for p in group])
     if level == len(tiebreaks):
-        shared = "the victory" if group[0].rank == 1 else f"rank {group[0].rank}"
-        return f"Still tied, {names} share {shared}."
+        if group[0].rank == 1:
+            return _("Still tied, %(names)s share the victory.", names=names)
+        return _("Still tied, %(names)s share rank %(rank)s.", names=names, rank=group[0].rank)
     tb = tiebreaks[level]
     values = sorted({tb.key(p) for p in group}, reverse=True)
     each = ", ".join(f"{p.name} {tb.show(p)}" for p in sorted(group, key=lambda p: -tb.key(p)))
     if len(values) == 1:
         # Equal keys can still read differently (Speros counts each player's own colour): then name everyone's.
         shown = {tb.show(p) for p in group}
-        equal = f"{shown.pop()} each" if len(shown) == 1 else each
-        return f"{capital(tb.label)} is equal too: {equal}. " + _explain_tie(group, tiebreaks, level + 1)
-    text = f"Tie-break, {tb.label}: {each}."
+        equal = _("%(value)s each", value=shown.pop()) if len(shown) == 1 else each
+        return (
+            _("%(tie_break)s is equal too: %(values)s.", tie_break=capital(tb.label), values=equal)
+            + " "
+            + _explain_tie(group, tiebreaks, level + 1)
+        )
+    text = _("Tie-break, %(tie_break)s: %(values)s.", tie_break=tb.label, values=each)
     for value in values:
         subgroup = [p for p in group if tb.key(p) == value]
         if len(subgroup) > 1:
@@ -285,37 +323,39 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
     return path
 
 
-# Pydantic's error types as said at the table; {name} is filled from the error's ctx.
+# Pydantic's error types as said at the table (translated where said); {name} is filled from the error's ctx.
 _SAID = {
-    "extra_forbidden": "Unknown field.",
-    "missing": "This field is required.",
-    **dict.fromkeys(("int_type", "int_parsing", "int_from_float"), "Enter a whole number."),
-    "greater_than_equal": "Must be at least {ge}.",
-    "less_than_equal": "Must be at most {le}.",
-    "bool_type": "Enter true or false.",
-    "list_type": "Give a list.",
-    "string_type": "Give text.",
-    **dict.fromkeys(("dict_type", "model_type"), "Give an object."),
-    "literal_error": "Must be one of {expected}.",
-    "too_long": "Give at most {max_length} entries.",
-    "too_short": "Give at least {min_length} entries.",
-    "string_too_short": "Must not be empty.",
-    "string_too_long": "Must be at most {max_length} characters.",
+    "extra_forbidden": N_("Unknown field."),
+    "missing": N_("This field is required."),
+    **dict.fromkeys(("int_type", "int_parsing", "int_from_float"), N_("Enter a whole number.")),
+    "greater_than_equal": N_("Must be at least {ge}."),
+    "less_than_equal": N_("Must be at most {le}."),
+    "bool_type": N_("Enter true or false."),
+    "list_type": N_("Give a list."),
+    "string_type": N_("Give text."),
+    **dict.fromkeys(("dict_type", "model_type"), N_("Give an object.")),
+    "literal_error": N_("Must be one of {expected}."),
+    "too_long": N_("Give at most {max_length} entries."),
+    "too_short": N_("Give at least {min_length} entries."),
+    "string_too_short": N_("Must not be empty."),
+    "string_too_long": N_("Must be at most {max_length} characters."),
 }
 
 
 def said_error(error: Mapping[str, Any]) -> str:
-    """A pydantic message, said for a person at the table."""
+    """A pydantic message, said for a person at the table (in the reader's language)."""
     said = _SAID.get(error["type"])
     if said is not None:
-        return said.format_map(defaultdict(lambda: None, error.get("ctx", {})))
+        return _(said).format_map(defaultdict(lambda: None, error.get("ctx", {})))
     return str(error["msg"]).removeprefix("Value error, ")
 
 
 def nul_errors(value: Any, path: str = "") -> list[FieldError]:
     """Text holding a NUL character, by field path: PostgreSQL can't store it, so it is refused up front."""
     if isinstance(value, str):
-        return [FieldError(path, "Remove the NUL character (\\u0000): it can't be stored.")] if "\x00" in value else []
+        if "\x00" not in value:
+            return []
+        return [FieldError(path, _("Remove the NUL character (\\u0000): it can't be stored."))]
     if isinstance(value, dict):
         return [error for key, item in value.items() for error in nul_errors(item, field_path(path, [str(key)]))]
     if isinstance(value, list):
@@ -380,7 +420,13 @@ class Game:
         if self.player_count is not None:
             return self.player_count(count, options)
         if not self.min_players <= count <= self.max_players:
-            return f"{self.name} is for {self.min_players} to {self.max_players} players; {count} given."
+            return _(
+                "%(game)s is for %(low)s to %(high)s players; %(count)s given.",
+                game=self.name,
+                low=self.min_players,
+                high=self.max_players,
+                count=count,
+            )
         return None
 
     def validate(self, players: Any, options: Any = None) -> tuple[list[Any], Any]:
@@ -394,7 +440,7 @@ class Game:
             errors += validation_errors(exc, "options")
             opts = None
         if not isinstance(players, list):
-            raise InputErrors([*errors, FieldError("players", "Give the players as a list.")])
+            raise InputErrors([*errors, FieldError("players", _("Give the players as a list."))])
         models = []
         seen: set[str] = set()
         for i, raw in enumerate(players):
@@ -406,7 +452,7 @@ class Game:
             models.append(model)
             folded = name_key(model.name)
             if folded in seen:
-                errors.append(FieldError(f"players[{i}].name", f"{model.name} is already playing."))
+                errors.append(FieldError(f"players[{i}].name", _("%(name)s is already playing.", name=model.name)))
             seen.add(folded)
         if opts is not None:
             count_error = self.player_count_error(len(players), opts)
@@ -430,10 +476,16 @@ class Game:
         for index, colour in enumerate(colours):
             field = f"players[{index}].colour"
             if colour and colour not in self.colours:
-                known = ", ".join(self.colours) or "none"
-                errors.append(FieldError(field, f"Pick one of the game's colours. They are {known}."))
+                words = (
+                    _("Pick one of the game's colours. They are %(colours)s.", colours=", ".join(self.colours))
+                    if self.colours
+                    else _("Pick one of the game's colours. They are none.")
+                )
+                errors.append(FieldError(field, words))
             elif colour and colour in taken:
-                errors.append(FieldError(field, f"{colour.capitalize()} is taken by an earlier player."))
+                errors.append(
+                    FieldError(field, _("%(colour)s is taken by an earlier player.", colour=colour.capitalize()))
+                )
             taken.add(colour)
         return errors
 
@@ -450,7 +502,7 @@ def read_path(state: Mapping[str, Any], path: str) -> Any:
 
 def with_value(state: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
     """A copy of the state with the value at a dotted path replaced."""
-    head, _, rest = path.partition(".")
+    head, _dot, rest = path.partition(".")
     copy = dict(state)
     copy[head] = with_value(state.get(head, {}), rest, value) if rest else value
     return copy

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from companion.games.base import FieldError, InputErrors, Note, Result, read_path, validation_errors, with_value
 from companion.games.wording import capital, figure, signed
+from companion.language import N_, _
 
 if TYPE_CHECKING:
     from companion.games.base import Game
@@ -44,7 +45,7 @@ class Context:
 
     def who(self, seat: int | None) -> str:
         """A seat's name, or "Everyone" for an action of the whole table (said to people: never an internal name)."""
-        return self.names[seat] if seat is not None else "Everyone"
+        return self.names[seat] if seat is not None else _("Everyone")
 
 
 class Params(BaseModel):
@@ -166,11 +167,10 @@ class ActionSpec:
             if before is not None and _takes_before(self.describe):
                 return self.describe(action, ctx, before)
             return self.describe(action, ctx)
-        return (
-            f"{ctx.who(action.seat)}, {action.name.replace('_', ' ')}"
-            if action.seat is not None
-            else (action.name.replace("_", " ").capitalize())
-        )
+        # Named by its key: a game whose actions people read gives them a describe of its own.
+        if action.seat is not None:
+            return _("%(who)s, %(action)s", who=ctx.who(action.seat), action=action.name.replace("_", " "))
+        return action.name.replace("_", " ").capitalize()
 
 
 @dataclass(frozen=True)
@@ -203,8 +203,9 @@ class Live:
     turn_seat: Callable[[dict[str, Any], int], int] | None = None
     # The round a table stands in (table, seat count -> from 1), marked on the score chart; None: no rounds.
     round_of: Callable[[dict[str, Any], int], int] | None = None
-    # What the game calls that round ("Round"; Spyrium's turns are every player's).
-    round_name: str = "Round"
+    # What the game calls that round ("Round"; Spyrium's turns are every player's): marked for the catalogue,
+    # translated where it is shown.
+    round_name: str = N_("Round")
 
     def __post_init__(self) -> None:
         """A parameter named like the envelope's own fields would never reach its action: refuse to declare one."""
@@ -218,8 +219,10 @@ class Live:
         return {"table": self.start_table(options), "seats": [self.start_seat(options) for _ in range(seats)]}
 
     def label(self, path: str) -> str:
-        """A counter's name for people: 'VP tokens', 'towers red'."""
-        return self.labels.get(path) or path.replace(".", " ").replace("_", " ")
+        """A counter's name for people, in the reader's language (a game marks its labels with N_): 'VP tokens',
+        'towers red'."""
+        label = self.labels.get(path)
+        return _(label) if label else path.replace(".", " ").replace("_", " ")
 
     def scoring_input(self, state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The raw players and options that the game's score() takes, from the live state."""
@@ -235,13 +238,33 @@ def parse_action(game: Game, raw: Mapping[str, Any], seat: int | None, *, strict
     name = raw.get("action")
     if not isinstance(name, str) or name not in live.actions:
         known = ", ".join(sorted(live.actions))
-        raise InputErrors([FieldError("action", f"Unknown action {name!r}; {game.name} knows {known}.")])
+        raise InputErrors(
+            [
+                FieldError(
+                    "action",
+                    _(
+                        "Unknown action %(action)s; %(game)s knows %(known)s.",
+                        action=repr(name),
+                        game=game.name,
+                        known=known,
+                    ),
+                )
+            ]
+        )
     spec = live.actions[name]
     if spec.seat == "required" and seat is None:
-        raise InputErrors([FieldError("player", "Say which player this is for.")])
+        raise InputErrors([FieldError("player", _("Say which player this is for."))])
     if spec.seat == "none" and seat is not None:
         raise InputErrors(
-            [FieldError("player", f"{name.replace('_', ' ').capitalize()} is for the whole table: give no player.")]
+            [
+                FieldError(
+                    "player",
+                    _(
+                        "%(action)s is for the whole table: give no player.",
+                        action=name.replace("_", " ").capitalize(),
+                    ),
+                )
+            ]
         )
     params = {key: value for key, value in raw.items() if key not in ("action", "player")}
     try:
@@ -341,10 +364,12 @@ def step_counter(state: State, action: Action, ctx: Context) -> tuple[State, int
     path = action.params.field
     allowed = live.seat_counters(ctx.options) if action.seat is not None else live.table_counters(ctx.options)
     if action.seat is None and path in live.seat_counters(ctx.options):
-        raise InputErrors([FieldError("player", f"Say which player's {live.label(path)} to change.")])
+        raise InputErrors(
+            [FieldError("player", _("Say which player's %(counter)s to change.", counter=live.label(path)))]
+        )
     old = read_counter(state, action.seat, path)
     if path not in allowed or isinstance(old, bool) or not isinstance(old, int):
-        raise InputErrors([FieldError("field", "There is no such counter.")])
+        raise InputErrors([FieldError("field", _("There is no such counter."))])
     new = old + action.params.delta if isinstance(action.params, AddParams) else action.params.value
     return write_counter(state, action.seat, path, new), old, new
 
@@ -374,8 +399,10 @@ def counter_actions(after: AfterCounter | None = None) -> dict[str, ActionSpec]:
             # A step of 0 still reads as a step: '+0', where signed() writes '0'.
             said = f"{label} {signed(delta) if delta else '+0'}"
         else:
-            said = f"{label} set to {figure(action.params.value)}"
-        return f"{ctx.who(action.seat)}, {said}" if action.seat is not None else capital(said)
+            said = _("%(counter)s set to %(value)s", counter=label, value=figure(action.params.value))
+        if action.seat is None:
+            return capital(said)
+        return _("%(who)s, %(action)s", who=ctx.who(action.seat), action=said)
 
     return {
         "add": ActionSpec(run, AddParams, "optional", text),

@@ -45,7 +45,8 @@ from companion.games.live import (
     counter_actions,
 )
 from companion.games.turns import active_seat, round_number, seat_of_turn, turns_left
-from companion.games.wording import capital, figure, join_names, plural, sum_text
+from companion.games.wording import capital, figure, join_names, sum_text
+from companion.language import N_, _, ngettext
 
 Colour = Literal["green", "red", "blue", "black"]
 Terrain = Literal["forest", "mountain", "ocean", "swamp", "artifact"]
@@ -106,9 +107,9 @@ class CapturedCard(Schema):
         """A card shows each resource at most once, and at least one (rules notes): a forgotten resource would
         silently cost a set."""
         if not resources:
-            raise ValueError("Which resource does this card show?")
+            raise ValueError(_("Which resource does this card show?"))
         if len(set(resources)) != len(resources):
-            raise ValueError("List each resource at most once.")
+            raise ValueError(_("List each resource at most once."))
         return resources
 
 
@@ -116,32 +117,34 @@ class SperosPlayer(PlayerInput):
     """What a Conquest of Speros player has at the end: cards, deployed units and objective scores."""
 
     # Titles and descriptions only label the app's forms; the JSON field names are the contract.
-    color: Colour = Field(title="Colour", description="Forest green, Mountain red, Ocean blue, Swamp black.")
-    captured: list[CapturedCard] = Field(default_factory=list, max_length=CAPTURED_MAX, title="Captured cards")
+    color: Colour = Field(title=N_("Colour"), description=N_("Forest green, Mountain red, Ocean blue, Swamp black."))
+    captured: list[CapturedCard] = Field(default_factory=list, max_length=CAPTURED_MAX, title=N_("Captured cards"))
     minions_familiar: int = Field(
         0,
         ge=0,
         le=MINIONS_PER_PLAYER,
-        title="Minions on familiar terrain",
-        description="Deployed on a Location of your colour: 2 VP each.",
+        title=N_("Minions on familiar terrain"),
+        description=N_("Deployed on a Location of your colour: 2 VP each."),
     )
     minions_unfamiliar: int = Field(
         0,
         ge=0,
         le=MINIONS_PER_PLAYER,
-        title="Minions on unfamiliar terrain",
-        description="Deployed on another colour or on an Artifact: 1 VP each.",
+        title=N_("Minions on unfamiliar terrain"),
+        description=N_("Deployed on another colour or on an Artifact: 1 VP each."),
     )
     general: GeneralPlace = Field(
         "base",
-        title="General",
-        description="base: still in Base Camp (0 VP); familiar (3 VP); unfamiliar or on an Artifact (2 VP).",
+        title=N_("General"),
+        description=N_("base: still in Base Camp (0 VP); familiar (3 VP); unfamiliar or on an Artifact (2 VP)."),
     )
     bonus_objectives: list[ObjectiveVP] = Field(
         default_factory=list,
         max_length=BONUS_OBJECTIVES_DEALT,
-        title="Bonus Objectives",
-        description="What each of your Bonus Objectives would score, up to 3, separated by spaces: the best counts.",
+        title=N_("Bonus Objectives"),
+        description=N_(
+            "What each of your Bonus Objectives would score, up to 3, separated by spaces: the best counts."
+        ),
     )
 
     @field_validator("minions_unfamiliar")
@@ -152,8 +155,14 @@ class SperosPlayer(PlayerInput):
         familiar = info.data.get("minions_familiar")
         if familiar is not None and familiar + unfamiliar > MINIONS_PER_PLAYER:
             raise ValueError(
-                f"Each player has {MINIONS_PER_PLAYER} Minions: {familiar} familiar + {unfamiliar} unfamiliar"
-                f" = {familiar + unfamiliar} deployed."
+                _(
+                    "Each player has %(max)s Minions: %(familiar)s familiar + %(unfamiliar)s unfamiliar"
+                    " = %(deployed)s deployed.",
+                    max=MINIONS_PER_PLAYER,
+                    familiar=familiar,
+                    unfamiliar=unfamiliar,
+                    deployed=familiar + unfamiliar,
+                )
             )
         return unfamiliar
 
@@ -169,16 +178,18 @@ class MasteryObjective(Schema):
 class SperosOptions(Schema):
     """The optional Mastery Objectives in play."""
 
-    mastery: list[MasteryObjective] = Field(default_factory=list, max_length=MASTERY_MAX, title="Mastery Objectives")
+    mastery: list[MasteryObjective] = Field(
+        default_factory=list, max_length=MASTERY_MAX, title=N_("Mastery Objectives")
+    )
 
 
 BREAKDOWN = (
-    ("captured", "Captured cards"),
-    ("resource_sets", "Resource sets"),
-    ("minions", "Deployed Minions"),
-    ("general", "Deployed General"),
-    ("bonus_objective", "Bonus Objective"),
-    ("mastery", "Mastery Objectives"),
+    ("captured", N_("Captured cards")),
+    ("resource_sets", N_("Resource sets")),
+    ("minions", N_("Deployed Minions")),
+    ("general", N_("Deployed General")),
+    ("bonus_objective", N_("Bonus Objective")),
+    ("mastery", N_("Mastery Objectives")),
 )
 LABELS = dict(BREAKDOWN)
 
@@ -188,15 +199,20 @@ def own_colour_locations(player: SperosPlayer) -> int:
     return sum(1 for card in player.captured if card.terrain == TERRAIN_OF_COLOUR[player.color])
 
 
-TIEBREAKS = (
-    TieBreak(
-        "most captured Locations of their own colour",
-        key=lambda p: p.extra["own_color_locations"],
-        show=lambda p: (
-            f"{p.extra['own_color_locations']} {p.extra['color']} ({TERRAIN_OF_COLOUR[p.extra['color']].capitalize()})"
+def _tiebreaks() -> tuple[TieBreak, ...]:
+    """The official tie-break, said in the reader's language (so built when a score is made, never at import)."""
+    return (
+        TieBreak(
+            _("most captured Locations of their own colour"),
+            key=lambda p: p.extra["own_color_locations"],
+            show=lambda p: _(
+                "%(count)s %(colour)s (%(terrain)s)",
+                count=p.extra["own_color_locations"],
+                colour=p.extra["color"],
+                terrain=TERRAIN_OF_COLOUR[p.extra["color"]].capitalize(),
+            ),
         ),
-    ),
-)
+    )
 
 
 def resource_mix(cards: Iterable[Iterable[str]]) -> Counter[frozenset[str]]:
@@ -245,28 +261,58 @@ def _resource_words(wanted: frozenset[str]) -> str:
 LIST_VALUES_MAX = 12
 
 
+def _cards_part(artifacts: bool, values: Sequence[int]) -> str:
+    """'1 Location: 3 VP', '3 Artifacts: 2 + 1 − 1 = 2 VP', '14 Locations: 30 VP in all'."""
+    total, count = figure(sum(values)), len(values)
+    if count == 1:
+        return _("1 Artifact: %(vp)s VP", vp=total) if artifacts else _("1 Location: %(vp)s VP", vp=total)
+    if count <= LIST_VALUES_MAX:
+        if artifacts:
+            return ngettext(
+                "%(num)s Artifact: %(sum)s = %(vp)s VP",
+                "%(num)s Artifacts: %(sum)s = %(vp)s VP",
+                count,
+                sum=sum_text(values),
+                vp=total,
+            )
+        return ngettext(
+            "%(num)s Location: %(sum)s = %(vp)s VP",
+            "%(num)s Locations: %(sum)s = %(vp)s VP",
+            count,
+            sum=sum_text(values),
+            vp=total,
+        )
+    if artifacts:
+        return ngettext("%(num)s Artifact: %(vp)s VP in all", "%(num)s Artifacts: %(vp)s VP in all", count, vp=total)
+    return ngettext("%(num)s Location: %(vp)s VP in all", "%(num)s Locations: %(vp)s VP in all", count, vp=total)
+
+
+def _together(parts: Sequence[str], shares: Sequence[int]) -> str:
+    """The parts of a line, then their sum when there are several: 'A; B; together 3 + 2 = 5 VP.'."""
+    if len(parts) == 1:
+        return parts[0] + "."
+    return _(
+        "%(parts)s; together %(sum)s = %(vp)s VP.",
+        parts="; ".join(parts),
+        sum=sum_text(shares),
+        vp=figure(sum(shares)),
+    )
+
+
 def _captured_line(player: SperosPlayer) -> Line:
     """'Captured card is worth whatever value is written on the card.'"""
     if not player.captured:
-        return Line("captured", LABELS["captured"], 0, "No captured cards: 0 VP.")
+        return Line("captured", _(LABELS["captured"]), 0, _("No captured cards: 0 VP."))
     parts = []
     sums = []
-    for kind, word in (("location", "Location"), ("artifact", "Artifact")):
-        values = [c.vp for c in player.captured if (c.terrain == "artifact") == (kind == "artifact")]
+    for artifacts in (False, True):
+        values = [c.vp for c in player.captured if (c.terrain == "artifact") == artifacts]
         if not values:
             continue
-        total = sum(values)
-        sums.append(total)
-        if len(values) == 1:
-            parts.append(f"1 {word}: {figure(total)} VP")
-        elif len(values) <= LIST_VALUES_MAX:
-            parts.append(f"{plural(len(values), word)}: {sum_text(values)} = {figure(total)} VP")
-        else:
-            parts.append(f"{plural(len(values), word)}: {figure(total)} VP in all")
+        sums.append(sum(values))
+        parts.append(_cards_part(artifacts, values))
     points = sum(c.vp for c in player.captured)
-    together = f"; together {sum_text(sums)} = {figure(points)} VP." if len(parts) > 1 else "."
-    why = "; ".join(parts) + together
-    return Line("captured", LABELS["captured"], points, why)
+    return Line("captured", _(LABELS["captured"]), points, _together(parts, sums))
 
 
 def _resource_line(player: SperosPlayer) -> Line:
@@ -275,33 +321,61 @@ def _resource_line(player: SperosPlayer) -> Line:
     sets, wanted = set_limit(mix)
     held = sum(mix.values())
     points = RESOURCE_SET_POINTS * sets
+    label = _(LABELS["resource_sets"])
     if held == 0:
-        return Line("resource_sets", LABELS["resource_sets"], 0, "No captured card shows a resource: 0 VP.")
+        return Line("resource_sets", label, 0, _("No captured card shows a resource: 0 VP."))
     missing = [r for r in RESOURCES if able_to_fill(mix, frozenset({r})) == 0]
     if missing:
-        why = f"No set, as no captured card shows {join_names(missing, 'or')}: 0 VP."
-        return Line("resource_sets", LABELS["resource_sets"], 0, why)
+        why = _("No set, as no captured card shows %(resources)s: 0 VP.", resources=join_names(missing, "or"))
+        return Line("resource_sets", label, 0, why)
     n_wanted = able_to_fill(mix, wanted)
     if len(wanted) == len(RESOURCES):
         if sets == 0:
-            verb = "shows" if n_wanted == 1 else "show"
-            why = f"No set, as only {plural(n_wanted, 'card')} {verb} a resource and a set needs 3: 0 VP."
-            return Line("resource_sets", LABELS["resource_sets"], 0, why)
-        limit = f"{plural(n_wanted, 'card')} with a resource allow at most {plural(sets, 'set')}"
+            why = ngettext(
+                "No set, as only %(num)s card shows a resource and a set needs 3: 0 VP.",
+                "No set, as only %(num)s cards show a resource and a set needs 3: 0 VP.",
+                n_wanted,
+            )
+            return Line("resource_sets", label, 0, why)
+        limit = ngettext(
+            "%(num)s card with a resource allows at most %(sets)s",
+            "%(num)s cards with a resource allow at most %(sets)s",
+            n_wanted,
+            sets=_sets(sets),
+        )
     elif len(wanted) == 1:
-        limit = f"only {plural(n_wanted, 'card')} can be {_resource_words(wanted)}"
+        limit = ngettext(
+            "only %(num)s card can be %(resources)s",
+            "only %(num)s cards can be %(resources)s",
+            n_wanted,
+            resources=_resource_words(wanted),
+        )
     else:
-        limit = (
-            f"only {plural(n_wanted, 'card')} can be {_resource_words(wanted)}, and each set needs {len(wanted)}"
-            " of those"
+        limit = ngettext(
+            "only %(num)s card can be %(resources)s, and each set needs %(needed)s of those",
+            "only %(num)s cards can be %(resources)s, and each set needs %(needed)s of those",
+            n_wanted,
+            resources=_resource_words(wanted),
+            needed=len(wanted),
         )
     if sets == 0:
-        return Line("resource_sets", LABELS["resource_sets"], 0, f"No set, as {limit}: 0 VP.")
-    why = (
-        f"Crystal, iron and gold from {3 * sets} of your {plural(len(player.captured), 'card')} ({limit}):"
-        f" {plural(sets, 'set')} × {RESOURCE_SET_POINTS} = {points} VP."
+        return Line("resource_sets", label, 0, _("No set, as %(limit)s: 0 VP.", limit=limit))
+    why = ngettext(
+        "Crystal, iron and gold from %(used)s of your %(num)s card (%(limit)s): %(sets)s × %(each)s = %(vp)s VP.",
+        "Crystal, iron and gold from %(used)s of your %(num)s cards (%(limit)s): %(sets)s × %(each)s = %(vp)s VP.",
+        len(player.captured),
+        used=3 * sets,
+        limit=limit,
+        sets=_sets(sets),
+        each=RESOURCE_SET_POINTS,
+        vp=points,
     )
-    return Line("resource_sets", LABELS["resource_sets"], points, why)
+    return Line("resource_sets", label, points, why)
+
+
+def _sets(count: int) -> str:
+    """'1 set', '3 sets'."""
+    return ngettext("%(num)s set", "%(num)s sets", count)
 
 
 def _minion_line(player: SperosPlayer) -> Line:
@@ -309,35 +383,42 @@ def _minion_line(player: SperosPlayer) -> Line:
     familiar, unfamiliar = player.minions_familiar, player.minions_unfamiliar
     points = MINION_FAMILIAR_POINTS * familiar + MINION_UNFAMILIAR_POINTS * unfamiliar
     if familiar + unfamiliar == 0:
-        return Line("minions", LABELS["minions"], 0, "No Minion deployed, and units in Base Camp score nothing: 0 VP.")
-    why = (
-        f"{familiar} familiar × {MINION_FAMILIAR_POINTS} + {unfamiliar} unfamiliar × {MINION_UNFAMILIAR_POINTS}"
-        f" = {points} VP."
+        why = _("No Minion deployed, and units in Base Camp score nothing: 0 VP.")
+        return Line("minions", _(LABELS["minions"]), 0, why)
+    why = _(
+        "%(familiar)s familiar × %(familiar_vp)s + %(unfamiliar)s unfamiliar × %(unfamiliar_vp)s = %(vp)s VP.",
+        familiar=familiar,
+        familiar_vp=MINION_FAMILIAR_POINTS,
+        unfamiliar=unfamiliar,
+        unfamiliar_vp=MINION_UNFAMILIAR_POINTS,
+        vp=points,
     )
-    return Line("minions", LABELS["minions"], points, why)
+    return Line("minions", _(LABELS["minions"]), points, why)
 
 
 def _general_line(player: SperosPlayer) -> Line:
     """'Deployed Generals on familiar terrain: 3 VP; on unfamiliar terrain: 2 VP'; Base Camp scores 0."""
     points = GENERAL_POINTS[player.general]
-    why = {
-        "base": "General in Base Camp: 0 VP.",
-        "familiar": f"General on familiar terrain: {points} VP.",
-        "unfamiliar": f"General on unfamiliar terrain (or an Artifact): {points} VP.",
-    }[player.general]
-    return Line("general", LABELS["general"], points, why)
+    if player.general == "base":
+        why = _("General in Base Camp: 0 VP.")
+    elif player.general == "familiar":
+        why = _("General on familiar terrain: %(vp)s VP.", vp=points)
+    else:
+        why = _("General on unfamiliar terrain (or an Artifact): %(vp)s VP.", vp=points)
+    return Line("general", _(LABELS["general"]), points, why)
 
 
 def _bonus_line(player: SperosPlayer) -> Line:
     """Each player scores one Bonus Objective; the app takes the best one (rules notes)."""
     values = player.bonus_objectives
+    label = _(LABELS["bonus_objective"])
     if not values:
-        return Line("bonus_objective", LABELS["bonus_objective"], 0, "No Bonus Objective entered: 0 VP.")
+        return Line("bonus_objective", label, 0, _("No Bonus Objective entered: 0 VP."))
     best = max(values)
     if len(values) == 1:
-        return Line("bonus_objective", LABELS["bonus_objective"], best, f"One Bonus Objective: {best} VP.")
+        return Line("bonus_objective", label, best, _("One Bonus Objective: %(vp)s VP.", vp=best))
     choices = join_names([str(v) for v in values])
-    return Line("bonus_objective", LABELS["bonus_objective"], best, f"The best of {choices}: {best} VP.")
+    return Line("bonus_objective", label, best, _("The best of %(choices)s: %(vp)s VP.", choices=choices, vp=best))
 
 
 def mastery_share(vp: int, leaders: int) -> int:
@@ -349,30 +430,42 @@ def _mastery_line(player: SperosPlayer, options: SperosOptions, names: Sequence[
     """'The player who best meets the condition ... In the event of a tie, all tied players share the points
     (rounded down).' Leaders are said as their seats spell them, whatever the case they were typed in."""
     if not options.mastery:
-        return Line("mastery", LABELS["mastery"], 0, "No Mastery Objectives in play: 0 VP.")
+        return Line("mastery", _(LABELS["mastery"]), 0, _("No Mastery Objectives in play: 0 VP."))
     me = name_key(player.name)
     shares = []
     parts = []
     for card in options.mastery:
         leaders = [as_seated(leader, names) for leader in card.leaders]
         share = mastery_share(card.vp, len(leaders))
-        title = f"Mastery '{card.name}'"
         if not leaders:
             shares.append(0)
-            parts.append(f"{title}: nobody meets it, 0 VP")
+            parts.append(_("Mastery '%(objective)s': nobody meets it, 0 VP", objective=card.name))
         elif me not in {name_key(name) for name in leaders}:
             shares.append(0)
-            verb = "takes" if len(leaders) == 1 else "share"
-            parts.append(f"{title}: {join_names(leaders)} {verb} it, 0 VP")
+            parts.append(
+                ngettext(
+                    "Mastery '%(objective)s': %(leaders)s takes it, 0 VP",
+                    "Mastery '%(objective)s': %(leaders)s share it, 0 VP",
+                    len(leaders),
+                    objective=card.name,
+                    leaders=join_names(leaders),
+                )
+            )
         elif len(leaders) == 1:
             shares.append(share)
-            parts.append(f"{title}: you best meet it, {card.vp} VP")
+            parts.append(_("Mastery '%(objective)s': you best meet it, %(vp)s VP", objective=card.name, vp=card.vp))
         else:
             shares.append(share)
-            parts.append(f"{title}: {card.vp} VP split {len(leaders)} ways, rounded down, {share} VP")
-    points = sum(shares)
-    together = f"; together {sum_text(shares)} = {points} VP." if len(parts) > 1 else "."
-    return Line("mastery", LABELS["mastery"], points, "; ".join(parts) + together)
+            parts.append(
+                _(
+                    "Mastery '%(objective)s': %(vp)s VP split %(ways)s ways, rounded down, %(share)s VP",
+                    objective=card.name,
+                    vp=card.vp,
+                    ways=len(leaders),
+                    share=share,
+                )
+            )
+    return Line("mastery", _(LABELS["mastery"]), sum(shares), _together(parts, shares))
 
 
 def score(players: Sequence[SperosPlayer], options: SperosOptions) -> Result:
@@ -390,7 +483,7 @@ def score(players: Sequence[SperosPlayer], options: SperosOptions) -> Result:
         ]
         extra = {"color": player.color, "own_color_locations": own_colour_locations(player)}
         rows.append((player.name, lines, extra))
-    return rank_scores("speros", rows, TIEBREAKS)
+    return rank_scores("speros", rows, _tiebreaks())
 
 
 def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[FieldError]:
@@ -399,7 +492,8 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
     seen: dict[str, str] = {}
     for i, player in enumerate(players):
         if player.color in seen:
-            errors.append(FieldError(f"players[{i}].color", f"{seen[player.color]} already plays {player.color}."))
+            message = _("%(name)s already plays %(colour)s.", name=seen[player.color], colour=player.color)
+            errors.append(FieldError(f"players[{i}].color", message))
         else:
             seen[player.color] = player.name
 
@@ -415,7 +509,12 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
                 errors.append(
                     FieldError(
                         f"players[{i}].captured",
-                        f"The game has only {available} {kind} in play; {held} captured so far.",
+                        _(
+                            "The game has only %(available)s %(cards)s in play; %(held)s captured so far.",
+                            available=available,
+                            cards=kind,
+                            held=held,
+                        ),
                     )
                 )
                 break
@@ -424,9 +523,13 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
         errors.append(
             FieldError(
                 "options.mastery",
-                f"With {plural(len(players), 'player')}, "
-                f"{plural(len(players) - 1, 'Mastery Objective is', 'Mastery Objectives are')} dealt;"
-                f" {len(options.mastery)} given.",
+                ngettext(
+                    "With %(num)s player, %(dealt)s; %(given)s given.",
+                    "With %(num)s players, %(dealt)s; %(given)s given.",
+                    len(players),
+                    dealt=_mastery_dealt(len(players) - 1),
+                    given=len(options.mastery),
+                ),
             )
         )
     # Leaders are matched as the seats are (name_key), so a leader typed "ann" is Ann, and said as the seat spells it.
@@ -437,57 +540,86 @@ def check(players: Sequence[SperosPlayer], options: SperosOptions) -> list[Field
         for j, leader in enumerate(card.leaders):
             where = f"options.mastery[{m}].leaders[{j}]"
             if name_key(leader) not in playing:
-                errors.append(FieldError(where, f"{leader} is not playing."))
+                errors.append(FieldError(where, _("%(name)s is not playing.", name=leader)))
             elif name_key(leader) in listed:
-                errors.append(FieldError(where, f"{as_seated(leader, names)} is listed twice."))
+                errors.append(FieldError(where, _("%(name)s is listed twice.", name=as_seated(leader, names))))
             listed.add(name_key(leader))
     return errors
 
 
+def _mastery_dealt(count: int) -> str:
+    """'1 Mastery Objective is dealt', '3 Mastery Objectives are dealt'."""
+    return ngettext("%(num)s Mastery Objective is dealt", "%(num)s Mastery Objectives are dealt", count)
+
+
 def setup(count: int, options: SperosOptions) -> list[str]:
     """The rulebook's setup steps for this player count."""
-    mastery = (
-        f"Deal {count - 1} Mastery Objectives (one fewer than the players) face up to the centre of the table;"
-        " the rest are not used."
-    )
-    if not options.mastery:
-        mastery = "Optional: " + mastery[0].lower() + mastery[1:]
+    if options.mastery:
+        mastery = _(
+            "Deal %(count)s Mastery Objectives (one fewer than the players) face up to the centre of the table;"
+            " the rest are not used.",
+            count=count - 1,
+        )
+    else:
+        mastery = _(
+            "Optional: deal %(count)s Mastery Objectives (one fewer than the players) face up to the centre of the"
+            " table; the rest are not used.",
+            count=count - 1,
+        )
     return [
-        (
+        _(
             "Each player chooses a colour and takes the 11 units (10 Minions and the General), the Base Camp card and"
             " the General card of that colour. Place the units on the Base Camp card: they begin undeployed."
         ),
-        f"Shuffle the 17 Bonus Objective cards and deal 3 to each player ({3 * count} in all), kept hidden.",
-        (
-            f"Shuffle the {LOCATIONS_IN_GAME} Location cards into a shared deck and deal 8 to each player. Each"
-            " player at once puts one Location from hand into the Skirmish Area."
+        _(
+            "Shuffle the 17 Bonus Objective cards and deal 3 to each player (%(total)s in all), kept hidden.",
+            total=3 * count,
         ),
-        (
-            f"Shuffle the {ARTIFACTS_IN_BOX} Ancient Artifacts and place {count} in the Skirmish Area; put the"
-            " rest back in the box."
+        _(
+            "Shuffle the %(locations)s Location cards into a shared deck and deal 8 to each player. Each"
+            " player at once puts one Location from hand into the Skirmish Area.",
+            locations=LOCATIONS_IN_GAME,
+        ),
+        _(
+            "Shuffle the %(artifacts)s Ancient Artifacts and place %(count)s in the Skirmish Area; put the"
+            " rest back in the box.",
+            artifacts=ARTIFACTS_IN_BOX,
+            count=count,
         ),
         mastery,
-        "Randomly choose the starting player.",
+        _("Randomly choose the starting player."),
     ]
 
 
 def pad(options: SperosOptions) -> Pad:
     """A blank Conquest of Speros pad: a row per breakdown line, familiar terrain and the tie-break below."""
     rules = {
-        "captured": "The VP printed on each Location and Artifact you captured.",
-        "resource_sets": f"{RESOURCE_SET_POINTS} VP per set of crystal, iron and gold on your captured cards (a card "
-        "showing several resources fills one slot).",
-        "minions": f"{MINION_FAMILIAR_POINTS} VP per deployed Minion on familiar terrain, "
-        f"{MINION_UNFAMILIAR_POINTS} VP on unfamiliar terrain; Base Camp 0.",
-        "general": f"{GENERAL_POINTS['familiar']} VP on familiar terrain, {GENERAL_POINTS['unfamiliar']} VP on "
-        "unfamiliar terrain or an Artifact; Base Camp 0.",
-        "bonus_objective": "The VP of one of your Bonus Objectives: the best.",
-        "mastery": "Each Mastery Objective's VP to the player who best meets it; tied players split it, rounded down.",
+        "captured": _("The VP printed on each Location and Artifact you captured."),
+        "resource_sets": _(
+            "%(vp)s VP per set of crystal, iron and gold on your captured cards (a card showing several resources"
+            " fills one slot).",
+            vp=RESOURCE_SET_POINTS,
+        ),
+        "minions": _(
+            "%(familiar)s VP per deployed Minion on familiar terrain, %(unfamiliar)s VP on unfamiliar terrain;"
+            " Base Camp 0.",
+            familiar=MINION_FAMILIAR_POINTS,
+            unfamiliar=MINION_UNFAMILIAR_POINTS,
+        ),
+        "general": _(
+            "%(familiar)s VP on familiar terrain, %(unfamiliar)s VP on unfamiliar terrain or an Artifact; Base Camp 0.",
+            familiar=GENERAL_POINTS["familiar"],
+            unfamiliar=GENERAL_POINTS["unfamiliar"],
+        ),
+        "bonus_objective": _("The VP of one of your Bonus Objectives: the best."),
+        "mastery": _(
+            "Each Mastery Objective's VP to the player who best meets it; tied players split it, rounded down."
+        ),
     }
-    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
+    lines = tuple(PadLine(key, _(label), rules[key]) for key, label in BREAKDOWN)
     notes = (
-        "Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black).",
-        "Tied totals: the most captured Locations of your own colour wins; still tied, the victory is shared.",
+        _("Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black)."),
+        _("Tied totals: the most captured Locations of your own colour wins; still tied, the victory is shared."),
     )
     return Pad(lines, notes)
 
@@ -495,15 +627,15 @@ def pad(options: SperosOptions) -> Pad:
 def reference_notes(options: SperosOptions) -> list[str]:
     """Reminders for entering a score: what counts as familiar, how sets and objectives are read."""
     return [
-        (
+        _(
             "Familiar terrain is a Location of your colour (Forest green, Mountain red, Ocean blue, Swamp black);"
             " units on an Artifact count as unfamiliar."
         ),
-        (
+        _(
             "Enter each captured card's printed VP and resources; a card showing several resources fills one slot"
             " of a set, and the app finds the most sets."
         ),
-        "Enter what each of your Bonus Objectives would score: the best one counts.",
+        _("Enter what each of your Bonus Objectives would score: the best one counts."),
     ]
 
 
@@ -538,7 +670,7 @@ def capture(encampments: int, placements: Sequence[str]) -> Capture:
     most any other player could reach (a player not yet there counts with 0).
     """
     if not placements:
-        return Capture(None, None, "Nobody has a unit here yet.")
+        return Capture(None, None, _("Nobody has a unit here yet."))
     counts = Counter(placements)
     empty = encampments - len(placements)
     most = max(counts.values())
@@ -547,19 +679,33 @@ def capture(encampments: int, placements: Sequence[str]) -> Capture:
         winner = max(leaders, key=lambda player: _last_placed(placements, player))
         if len(leaders) == 1:
             others = ", ".join(f"{p} {counts[p]}" for p in counts if p != winner)
+            units = f"{most}; {others}" if others else str(most)
             return Capture(
                 winner,
                 ACHIEVE,
-                f"{_all_occupied(encampments)} and {winner} has "
-                f"the most units ({most}{'; ' + others if others else ''}): {winner} "
-                "achieves majority.",
+                ngettext(
+                    "The %(num)s encampment is occupied and %(winner)s has the most units (%(units)s): %(winner)s"
+                    " achieves majority.",
+                    "All %(num)s encampments are occupied and %(winner)s has the most units (%(units)s): %(winner)s"
+                    " achieves majority.",
+                    encampments,
+                    winner=winner,
+                    units=units,
+                ),
             )
         return Capture(
             winner,
             ACHIEVE,
-            f"{_all_occupied(encampments)} and "
-            f"{join_names(leaders)} tie with {plural(most, 'unit')} each: {winner} placed "
-            "a unit there most recently and captures it (rule of ties).",
+            ngettext(
+                "The %(num)s encampment is occupied and %(leaders)s tie with %(units)s each: %(winner)s placed a unit"
+                " there most recently and captures it (rule of ties).",
+                "All %(num)s encampments are occupied and %(leaders)s tie with %(units)s each: %(winner)s placed a"
+                " unit there most recently and captures it (rule of ties).",
+                encampments,
+                leaders=join_names(leaders),
+                units=_units(most),
+                winner=winner,
+            ),
         )
     leader = leaders[0]
     runner_up = max((counts[p] for p in counts if p != leader), default=0)
@@ -567,28 +713,42 @@ def capture(encampments: int, placements: Sequence[str]) -> Capture:
         return Capture(
             leader,
             DEMONSTRATE,
-            f"{leader} has {plural(most, 'unit')}; even if the "
-            f"{plural(empty, 'empty encampment')} were filled by another player, "
-            f"they could reach only {runner_up + empty}: {leader} demonstrates "
-            "majority.",
+            ngettext(
+                "%(leader)s has %(units)s; even if the %(num)s empty encampment were filled by another player, they"
+                " could reach only %(reach)s: %(leader)s demonstrates majority.",
+                "%(leader)s has %(units)s; even if the %(num)s empty encampments were filled by another player, they"
+                " could reach only %(reach)s: %(leader)s demonstrates majority.",
+                empty,
+                leader=leader,
+                units=_units(most),
+                reach=runner_up + empty,
+            ),
         )
     if len(leaders) > 1:
-        why = (
-            f"{join_names(leaders)} tie with {plural(most, 'unit')} each and "
-            f"{plural(empty, 'encampment is', 'encampments are')} still empty: no capture yet."
+        why = ngettext(
+            "%(leaders)s tie with %(units)s each and %(num)s encampment is still empty: no capture yet.",
+            "%(leaders)s tie with %(units)s each and %(num)s encampments are still empty: no capture yet.",
+            empty,
+            leaders=join_names(leaders),
+            units=_units(most),
         )
     else:
-        why = (
-            f"{leader} has the most units ({most}), but another player could fill the "
-            f"{plural(empty, 'empty encampment')} and reach {runner_up + empty}, then win a tie as the most recent "
-            "to place: no capture yet."
+        why = ngettext(
+            "%(leader)s has the most units (%(most)s), but another player could fill the %(num)s empty encampment"
+            " and reach %(reach)s, then win a tie as the most recent to place: no capture yet.",
+            "%(leader)s has the most units (%(most)s), but another player could fill the %(num)s empty encampments"
+            " and reach %(reach)s, then win a tie as the most recent to place: no capture yet.",
+            empty,
+            leader=leader,
+            most=most,
+            reach=runner_up + empty,
         )
     return Capture(None, None, why)
 
 
-def _all_occupied(encampments: int) -> str:
-    """'All 3 encampments are occupied', 'The 1 encampment is occupied'."""
-    return "The 1 encampment is occupied" if encampments == 1 else f"All {encampments} encampments are occupied"
+def _units(count: int) -> str:
+    """'1 unit', '3 units'."""
+    return ngettext("%(num)s unit", "%(num)s units", count)
 
 
 def _last_placed(placements: Sequence[str], player: str) -> int:
@@ -619,8 +779,14 @@ def base_camp(table: dict[str, Any], seat: int) -> dict[str, int]:
 
 def card_name(card: dict[str, Any]) -> str:
     """'Forest card 3' or 'Artifact 2', as the tracker numbers them."""
-    kind = "Artifact" if card["terrain"] == "artifact" else f"{card['terrain'].capitalize()} card"
-    return f"{kind} {card['id']}"
+    return _card_words(card["terrain"], card["id"])
+
+
+def _card_words(terrain: str, number: int) -> str:
+    """'Forest card 3' or 'Artifact 2': the terrain's name is printed on the card and stays in English."""
+    if terrain == "artifact":
+        return _("Artifact %(number)s", number=number)
+    return _("%(terrain)s card %(number)s", terrain=terrain.capitalize(), number=number)
 
 
 def _card(table: dict[str, Any], card_id: int) -> dict[str, Any]:
@@ -629,30 +795,38 @@ def _card(table: dict[str, Any], card_id: int) -> dict[str, Any]:
     for card in cards:
         if card["id"] == card_id:
             return card
-    raise InputErrors([FieldError("card", f"There is no card {card_id} in play.")])
+    raise InputErrors([FieldError("card", _("There is no card %(number)s in play.", number=card_id))])
 
 
 def capture_now(card: dict[str, Any], names: Sequence[str]) -> Capture:
     """Who may capture a card in the Skirmish Area now (a captured card is never captured again)."""
     if card["captured_by"] is not None:
-        return Capture(None, None, f"Captured by {names[card['captured_by']]}.")
+        return Capture(None, None, _("Captured by %(name)s.", name=names[card["captured_by"]]))
     return capture(card["encampments"], [names[who] for who, _kind in card["units"]])
 
 
 def _deploy(card: dict[str, Any], table: dict[str, Any], seat: int, kind: str, name: str) -> None:
     """'To deploy a Unit, a player moves it from his or her Base Camp into an unoccupied encampment.'"""
     if len(card["units"]) >= card["encampments"]:
-        raise InputErrors([FieldError("card", f"{card_name(card)} has no unoccupied encampment.")])
+        raise InputErrors([FieldError("card", _no_encampment(card))])
     if base_camp(table, seat)[kind] < 1:
-        what = "Minion" if kind == MINION else "General"
-        raise InputErrors([FieldError("kind", f"{name} has no {what} left in Base Camp.")])
+        if kind == MINION:
+            message = _("%(name)s has no Minion left in Base Camp.", name=name)
+        else:
+            message = _("%(name)s has no General left in Base Camp.", name=name)
+        raise InputErrors([FieldError("kind", message)])
     card["units"].append([seat, kind])
+
+
+def _no_encampment(card: dict[str, Any]) -> str:
+    """'Forest card 3 has no unoccupied encampment.'"""
+    return _("%(card)s has no unoccupied encampment.", card=card_name(card))
 
 
 # What a card put into play must say, asked when the player left it out.
 _NOT_GIVEN = {
-    "terrain": "Which terrain does this card show (or is it an Artifact)?",
-    "vp": "What VP does this card show?",
+    "terrain": N_("Which terrain does this card show (or is it an Artifact)?"),
+    "vp": N_("What VP does this card show?"),
 }
 
 
@@ -687,7 +861,7 @@ class CardParams(Params):
         """'Each Location has one of four types' and 'This value will tell you how many Victory Points you'll
         receive': the player taps them, never guessed."""
         if value is None:
-            raise ValueError(_NOT_GIVEN[str(info.field_name)])
+            raise ValueError(_(_NOT_GIVEN[str(info.field_name)]))
         return value
 
     @field_validator("resources", mode="before")
@@ -702,9 +876,9 @@ class CardParams(Params):
         """A card shows at least one resource, each at most once (checked once each entry is a resource, so a list
         inside the list is refused as no resource rather than breaking the check)."""
         if not value:
-            raise ValueError("Which resource does this card show?")
+            raise ValueError(_("Which resource does this card show?"))
         if len(set(value)) != len(value):
-            raise ValueError("List each resource at most once.")
+            raise ValueError(_("List each resource at most once."))
         return value
 
 
@@ -787,21 +961,30 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
         errors.append(
             FieldError(
                 "terrain",
-                f"Setup places {plural(len(ctx.names), 'Artifact')}, one per player; the rest stay in the box.",
+                ngettext(
+                    "Setup places %(num)s Artifact, one per player; the rest stay in the box.",
+                    "Setup places %(num)s Artifacts, one per player; the rest stay in the box.",
+                    len(ctx.names),
+                ),
             )
         )
     if artifact and params.encampments not in (None, ARTIFACT_ENCAMPMENTS):
         errors.append(
             FieldError(
                 "encampments",
-                f"Every Artifact card features {ARTIFACT_ENCAMPMENTS} Encampments, not {params.encampments}.",
+                _(
+                    "Every Artifact card features %(encampments)s Encampments, not %(given)s.",
+                    encampments=ARTIFACT_ENCAMPMENTS,
+                    given=params.encampments,
+                ),
             )
         )
     if not artifact and params.encampments is None:
-        errors.append(FieldError("encampments", "How many encampments does this Location show?"))
+        errors.append(FieldError("encampments", _("How many encampments does this Location show?")))
     if not artifact and params.vp < 0:
         # Rules notes: only an Artifact's VP "in rare cases can even be negative".
-        errors.append(FieldError("vp", "A Location's printed VP is 0 or more; only an Artifact's can be negative."))
+        message = _("A Location's printed VP is 0 or more; only an Artifact's can be negative.")
+        errors.append(FieldError("vp", message))
     if errors:
         raise InputErrors(errors)
     encampments = ARTIFACT_ENCAMPMENTS if artifact else params.encampments
@@ -816,16 +999,23 @@ def explore(state: State, action: Action, ctx: Context) -> Applied:
     }
     table["next_card"] += 1
     table["cards"].append(card)
-    said = [f"{card_name(card)} ({figure(params.vp)} VP, {join_names(params.resources)}) is in the Skirmish Area."]
+    said = [
+        _(
+            "%(card)s (%(vp)s VP, %(resources)s) is in the Skirmish Area.",
+            card=card_name(card),
+            vp=figure(params.vp),
+            resources=join_names(params.resources),
+        )
+    ]
     if action.seat is not None and params.terrain != "artifact":
         name = ctx.names[action.seat]
         if params.terrain == familiar_terrain(ctx.colours[action.seat]):
-            said.append(f"It is {name}'s own colour: no Minion is deployed.")
+            said.append(_("It is %(name)s's own colour: no Minion is deployed.", name=name))
         elif base_camp(table, action.seat)[MINION] > 0:
             _deploy(card, table, action.seat, MINION, name)
-            said.append(f"{name} deploys a Minion there.")
+            said.append(_("%(name)s deploys a Minion there.", name=name))
         else:
-            said.append(f"{name} has no Minion left in Base Camp to deploy there.")
+            said.append(_("%(name)s has no Minion left in Base Camp to deploy there.", name=name))
     said += _capturable(state, ctx, card)
     if params.end_turn and action.seat == active_seat(table, len(ctx.names)):
         said += _action_taken(state, ctx, card)
@@ -840,8 +1030,11 @@ def _in_skirmish(table: dict[str, Any], card_id: int, ctx: Context) -> dict[str,
             [
                 FieldError(
                     "card",
-                    f"{card_name(card)} is in {ctx.names[card['captured_by']]}'s Captured "
-                    "Area: no unit can be deployed there.",
+                    _(
+                        "%(card)s is in %(name)s's Captured Area: no unit can be deployed there.",
+                        card=card_name(card),
+                        name=ctx.names[card["captured_by"]],
+                    ),
                 )
             ]
         )
@@ -855,7 +1048,10 @@ def deploy(state: State, action: Action, ctx: Context) -> Applied:
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     card = _in_skirmish(table, params.card, ctx)
     _deploy(card, table, action.seat, params.kind, name)
-    said = [f"{name} deploys a {params.kind.capitalize()} to {card_name(card)}."]
+    if params.kind == MINION:
+        said = [_("%(name)s deploys a Minion to %(card)s.", name=name, card=card_name(card))]
+    else:
+        said = [_("%(name)s deploys a General to %(card)s.", name=name, card=card_name(card))]
     return Applied(state, tuple(said + _capturable(state, ctx, card)))
 
 
@@ -865,12 +1061,13 @@ def _one_action_a_turn(table: dict[str, Any], ctx: Context) -> None:
     if pending is not None:
         who = ctx.names[active_seat(table, len(ctx.names))]
         card = card_name(_card(table, pending))
-        raise InputErrors([FieldError("card", f"{who} has taken this turn's action: capture {card} or tap Next turn.")])
+        message = _("%(name)s has taken this turn's action: capture %(card)s or tap Next turn.", name=who, card=card)
+        raise InputErrors([FieldError("card", message)])
 
 
 # What to do instead of a turn's action out of turn: said after the refusal.
-_ATTACK_INSTEAD = "A unit an ability deploys is added with + Minion or + General."
-_EXPLORE_INSTEAD = "A card the setup or an ability puts into play is explored by nobody."
+_ATTACK_INSTEAD = N_("A unit an ability deploys is added with + Minion or + General.")
+_EXPLORE_INSTEAD = N_("A card the setup or an ability puts into play is explored by nobody.")
 
 
 def _the_turn_of(
@@ -884,7 +1081,12 @@ def _the_turn_of(
             [
                 FieldError(
                     "player",
-                    f"It is {ctx.names[active]}'s turn: {what} is the action of the player whose turn it is. {instead}",
+                    _(
+                        "It is %(name)s's turn: %(action)s is the action of the player whose turn it is. %(instead)s",
+                        name=ctx.names[active],
+                        action=what,
+                        instead=_(instead),
+                    ),
                 )
             ]
         )
@@ -899,7 +1101,10 @@ def attack(state: State, action: Action, ctx: Context) -> Applied:
     _the_turn_of(table, action, ctx, "Attack")
     card = _in_skirmish(table, action.params.card, ctx)
     _deploy(card, table, action.seat, MINION, name)
-    said = [f"{name} attacks {card_name(card)} with a Minion.", *_capturable(state, ctx, card)]
+    said = [
+        _("%(name)s attacks %(card)s with a Minion.", name=name, card=card_name(card)),
+        *_capturable(state, ctx, card),
+    ]
     return Applied(state, tuple(said + _action_taken(state, ctx, card)))
 
 
@@ -912,16 +1117,22 @@ def lead(state: State, action: Action, ctx: Context) -> Applied:
     _the_turn_of(table, action, ctx, "Lead")
     card = _in_skirmish(table, action.params.card, ctx)
     _deploy(card, table, action.seat, GENERAL, name)
-    said = [f"{name} leads the General to {card_name(card)}"]
+    there = card_name(card)
     if not action.params.minion:
-        said[0] += "."
+        said = [_("%(name)s leads the General to %(card)s.", name=name, card=there)]
     elif len(card["units"]) >= card["encampments"]:
-        said[0] += ": no encampment is left for a Minion."
+        said = [_("%(name)s leads the General to %(card)s: no encampment is left for a Minion.", name=name, card=there)]
     elif base_camp(table, action.seat)[MINION] < 1:
-        said[0] += f": {name} has no Minion left in Base Camp to go with it."
+        said = [
+            _(
+                "%(name)s leads the General to %(card)s: %(name)s has no Minion left in Base Camp to go with it.",
+                name=name,
+                card=there,
+            )
+        ]
     else:
         _deploy(card, table, action.seat, MINION, name)
-        said[0] += ", with a Minion."
+        said = [_("%(name)s leads the General to %(card)s, with a Minion.", name=name, card=there)]
     said += _capturable(state, ctx, card)
     return Applied(state, tuple(said + _action_taken(state, ctx, card)))
 
@@ -938,21 +1149,24 @@ def _action_taken(state: State, ctx: Context, card: dict[str, Any]) -> list[str]
     table = state["table"]
     if capture_now(card, ctx.names).captured_by is not None:
         table["acted"] = {"turn": table["turn"], "card": card["id"]}
-        return ["The turn passes with its capture (or Next turn)."]
+        return [_("The turn passes with its capture (or Next turn).")]
     return _pass_turn(state, ctx)
 
 
 def _take_unit(card: dict[str, Any], seat: int, kind: str, name: str) -> None:
     """Take one of a player's units of this kind off a card (the most recently placed), unless it is locked."""
     if card.get("locked"):
-        raise InputErrors(
-            [FieldError("card", f"The units on {card_name(card)} are locked on: it is a captured Artifact.")]
-        )
+        message = _("The units on %(card)s are locked on: it is a captured Artifact.", card=card_name(card))
+        raise InputErrors([FieldError("card", message)])
     for index in range(len(card["units"]) - 1, -1, -1):
         if card["units"][index] == [seat, kind]:
             del card["units"][index]
             return
-    raise InputErrors([FieldError("kind", f"{name} has no {kind.capitalize()} on {card_name(card)}.")])
+    if kind == MINION:
+        message = _("%(name)s has no Minion on %(card)s.", name=name, card=card_name(card))
+    else:
+        message = _("%(name)s has no General on %(card)s.", name=name, card=card_name(card))
+    raise InputErrors([FieldError("kind", message)])
 
 
 def remove(state: State, action: Action, ctx: Context) -> Applied:
@@ -961,7 +1175,10 @@ def remove(state: State, action: Action, ctx: Context) -> Applied:
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     card = _card(table, params.card)
     _take_unit(card, action.seat, params.kind, name)
-    said = [f"{name}'s {params.kind.capitalize()} leaves {card_name(card)} for the Base Camp."]
+    if params.kind == MINION:
+        said = [_("%(name)s's Minion leaves %(card)s for the Base Camp.", name=name, card=card_name(card))]
+    else:
+        said = [_("%(name)s's General leaves %(card)s for the Base Camp.", name=name, card=card_name(card))]
     return Applied(state, tuple(said + _capturable(state, ctx, card)))
 
 
@@ -971,21 +1188,22 @@ def move(state: State, action: Action, ctx: Context) -> Applied:
     table, params, name = state["table"], action.params, ctx.names[action.seat]
     source, target = _card(table, params.card), _card(table, params.to)
     if source is target:
-        raise InputErrors([FieldError("to", "Choose another card to move the unit to.")])
+        raise InputErrors([FieldError("to", _("Choose another card to move the unit to."))])
     if target.get("locked"):
-        raise InputErrors(
-            [
-                FieldError(
-                    "to",
-                    f"{card_name(target)} is a captured Artifact: its units are locked on and no unit may be added.",
-                )
-            ]
+        message = _(
+            "%(card)s is a captured Artifact: its units are locked on and no unit may be added.",
+            card=card_name(target),
         )
+        raise InputErrors([FieldError("to", message)])
     if len(target["units"]) >= target["encampments"]:
-        raise InputErrors([FieldError("to", f"{card_name(target)} has no unoccupied encampment.")])
+        raise InputErrors([FieldError("to", _no_encampment(target))])
     _take_unit(source, action.seat, params.kind, name)
     target["units"].append([action.seat, params.kind])
-    said = [f"{name} moves a {params.kind.capitalize()} from {card_name(source)} to {card_name(target)}."]
+    cards = {"name": name, "source": card_name(source), "target": card_name(target)}
+    if params.kind == MINION:
+        said = [_("%(name)s moves a Minion from %(source)s to %(target)s.", **cards)]
+    else:
+        said = [_("%(name)s moves a General from %(source)s to %(target)s.", **cards)]
     return Applied(state, tuple(said + _capturable(state, ctx, source) + _capturable(state, ctx, target)))
 
 
@@ -998,17 +1216,27 @@ def capture_card(state: State, action: Action, ctx: Context) -> Applied:
     card = _card(table, action.params.card)
     decided = capture_now(card, ctx.names)
     if decided.captured_by != name:
-        raise InputErrors([FieldError("card", f"{name} can't capture {card_name(card)}: {decided.why}")])
+        message = _("%(name)s can't capture %(card)s: %(why)s", name=name, card=card_name(card), why=decided.why)
+        raise InputErrors([FieldError("card", message)])
     card["captured_by"] = action.seat
-    said = [f"{name} captures {card_name(card)} ({decided.how} majority)."]
+    if decided.how == ACHIEVE:
+        said = [_("%(name)s captures %(card)s (achieve majority).", name=name, card=card_name(card))]
+    else:
+        said = [_("%(name)s captures %(card)s (demonstrate majority).", name=name, card=card_name(card))]
     if card["terrain"] == "artifact":
         sent = [ctx.names[who] for who, _kind in card["units"] if who != action.seat]
         card["units"] = [unit for unit in card["units"] if unit[0] == action.seat]
         card["locked"] = True
-        said.append(
-            f"{name}'s units on it are locked on"
-            + (f"; {join_names(sorted(set(sent)))}'s go back to their Base Camp." if sent else ".")
-        )
+        if sent:
+            said.append(
+                _(
+                    "%(name)s's units on it are locked on; %(others)s's go back to their Base Camp.",
+                    name=name,
+                    others=join_names(sorted(set(sent))),
+                )
+            )
+        else:
+            said.append(_("%(name)s's units on it are locked on.", name=name))
     if _pending(table) == card["id"]:
         said += _pass_turn(state, ctx)
     return Applied(state, tuple(said))
@@ -1019,7 +1247,12 @@ def _capturable(state: State, ctx: Context, card: dict[str, Any]) -> list[str]:
     decided = capture_now(card, ctx.names)
     if decided.captured_by is None:
         return []
-    return [f"{decided.captured_by} may capture {card_name(card)}: {decided.why}"]
+    return [_may_capture(decided, card)]
+
+
+def _may_capture(decided: Capture, card: dict[str, Any]) -> str:
+    """'Ann may capture Forest card 3: ...'."""
+    return _("%(name)s may capture %(card)s: %(why)s", name=decided.captured_by, card=card_name(card), why=decided.why)
 
 
 def final_turn(table: dict[str, Any], count: int) -> int | None:
@@ -1034,6 +1267,24 @@ def end_reason(state: State, ctx: Context) -> str | None:
     the game immediately ends' (said when the turn starts: units deployed during a turn, or back home before the
     next, don't end it), or the final turns after the last Location card are played."""
     ended: str | None = state["table"].get("ended")
+    return _ended_words(ended) if ended else None
+
+
+# Why the game ended is kept in the state in English (data every device reads back, whatever its language) and said
+# in the reader's language when read.
+_ENDED_FINAL = N_(
+    "%(name)s's final turn is over: the last Location card was drawn and each other player has taken one final turn."
+    " The game has ended."
+)
+_ENDED_AT_ONCE = N_("%(name)s starts the turn with no units in Base Camp: the game ends at once.")
+
+
+def _ended_words(ended: str) -> str:
+    """The stored reason the game ended, in the reader's language (as stored when it is none of the app's)."""
+    for message in (_ENDED_FINAL, _ENDED_AT_ONCE):
+        tail = message.removeprefix("%(name)s")
+        if ended.endswith(tail):
+            return _(message, name=ended.removesuffix(tail))
     return ended
 
 
@@ -1045,14 +1296,16 @@ def while_playing(run: Callable[[State, Action, Context], Applied]) -> Callable[
         """Refuse with the reason the game ended, else run the action."""
         over = end_reason(state, ctx)
         if over:
-            raise InputErrors([FieldError("action", f"{over} {AFTER_THE_END}")])
+            message = _(
+                "%(reason)s Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish"
+                " and score.",
+                reason=over,
+            )
+            raise InputErrors([FieldError("action", message)])
         return run(state, action, ctx)
 
     run_while_playing.__doc__ = run.__doc__
     return run_while_playing
-
-
-AFTER_THE_END = "Only the Bonus Objectives and the Mastery Objectives can still be entered; then finish and score."
 
 
 def countdown(state: State, ctx: Context) -> str | None:
@@ -1065,9 +1318,14 @@ def countdown(state: State, ctx: Context) -> str | None:
     active = active_seat(table, count)
     left = [ctx.names[seat] for seat in turns_left(active, seat_of_turn(table["last_drawn"], count), count)]
     if not left:
-        return f"{ctx.names[active]} takes the last turn; then score."
-    verb = "takes one more turn" if len(left) == 1 else "take one more turn each"
-    return f"{ctx.names[active]} finishes, then {join_names(left)} {verb}."
+        return _("%(name)s takes the last turn; then score.", name=ctx.names[active])
+    return ngettext(
+        "%(name)s finishes, then %(others)s takes one more turn.",
+        "%(name)s finishes, then %(others)s take one more turn each.",
+        len(left),
+        name=ctx.names[active],
+        others=join_names(left),
+    )
 
 
 def next_turn(state: State, action: Action, ctx: Context) -> Applied:
@@ -1084,17 +1342,14 @@ def _pass_turn(state: State, ctx: Context) -> list[str]:
     last = final_turn(table, len(ctx.names))
     if last is not None and table["turn"] >= last:
         who = ctx.names[active_seat(table, len(ctx.names))]
-        table["ended"] = (
-            f"{who}'s final turn is over: the last Location card was drawn and each other player has "
-            "taken one final turn. The game has ended."
-        )
-        return [table["ended"]]
+        table["ended"] = _ENDED_FINAL % {"name": who}
+        return [_(_ENDED_FINAL, name=who)]
     table["turn"] += 1
     active = active_seat(table, len(ctx.names))
-    said = [f"{ctx.names[active]}'s turn."]
+    said = [_("%(name)s's turn.", name=ctx.names[active])]
     if sum(base_camp(table, active).values()) == 0:
-        table["ended"] = f"{ctx.names[active]} starts the turn with no units in Base Camp: the game ends at once."
-        said.append(table["ended"])
+        table["ended"] = _ENDED_AT_ONCE % {"name": ctx.names[active]}
+        said.append(_(_ENDED_AT_ONCE, name=ctx.names[active]))
     return said
 
 
@@ -1109,18 +1364,21 @@ def last_drawn(state: State, action: Action, ctx: Context) -> Applied:
             [
                 FieldError(
                     "drawn",
-                    f"The last Location card was already drawn, in turn "
-                    f"{table['last_drawn']} ({drawer}'s): the deck has one last card, and "
-                    "the final turns go on as counted from there.",
+                    _(
+                        "The last Location card was already drawn, in turn %(turn)s (%(name)s's): the deck has one"
+                        " last card, and the final turns go on as counted from there.",
+                        turn=table["last_drawn"],
+                        name=drawer,
+                    ),
                 )
             ]
         )
     if not action.params.drawn and table["last_drawn"] is None:
-        raise InputErrors([FieldError("drawn", "The last Location card is not marked drawn.")])
+        raise InputErrors([FieldError("drawn", _("The last Location card is not marked drawn."))])
     table["last_drawn"] = table["turn"] if action.params.drawn else None
     if not action.params.drawn:
-        return Applied(state, ("The last-card mark is taken off.",))
-    return Applied(state, ("The last Location card is drawn. " + (countdown(state, ctx) or ""),))
+        return Applied(state, (_("The last-card mark is taken off."),))
+    return Applied(state, (_("The last Location card is drawn. %(countdown)s", countdown=countdown(state, ctx) or ""),))
 
 
 def mastery(state: State, action: Action, ctx: Context) -> Applied:
@@ -1128,21 +1386,35 @@ def mastery(state: State, action: Action, ctx: Context) -> Applied:
     tied players, rounded down')."""
     params = action.params
     if params.number > len(ctx.names) - 1:
-        dealt = plural(len(ctx.names) - 1, "Mastery Objective is", "Mastery Objectives are")
-        raise InputErrors([FieldError("number", f"With {plural(len(ctx.names), 'player')}, {dealt} dealt.")])
+        message = ngettext(
+            "With %(num)s player, %(dealt)s.",
+            "With %(num)s players, %(dealt)s.",
+            len(ctx.names),
+            dealt=_mastery_dealt(len(ctx.names) - 1),
+        )
+        raise InputErrors([FieldError("number", message)])
     known = {name_key(name): name for name in ctx.names}
     leaders = []
     for leader in params.leaders:
         if name_key(leader) not in known:
-            raise InputErrors([FieldError("leaders", f"{leader} is not playing.")])
+            raise InputErrors([FieldError("leaders", _("%(name)s is not playing.", name=leader))])
         leaders.append(known[name_key(leader)])
     slots = state["table"]["mastery"]
     while len(slots) < params.number:
         slots.append({"vp": 0, "leaders": []})
     name = slots[params.number - 1].get("name") or f"Mastery Objective {params.number}"
     slots[params.number - 1] = {"name": name, "vp": params.vp, "leaders": sorted(set(leaders), key=ctx.names.index)}
-    who = join_names(slots[params.number - 1]["leaders"]) or "nobody"
-    return Applied(state, (f"Mastery Objective {params.number}: {params.vp} VP, best met by {who}.",))
+    who = join_names(slots[params.number - 1]["leaders"])
+    if who:
+        said = _(
+            "Mastery Objective %(number)s: %(vp)s VP, best met by %(leaders)s.",
+            number=params.number,
+            vp=params.vp,
+            leaders=who,
+        )
+    else:
+        said = _("Mastery Objective %(number)s: %(vp)s VP, best met by nobody.", number=params.number, vp=params.vp)
+    return Applied(state, (said,))
 
 
 def to_input(state: State, ctx: Context) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -1195,12 +1467,12 @@ def live_notes(standing: Standing) -> list[Note]:
     for card in table["cards"]:
         decided = capture_now(card, ctx.names)
         if decided.captured_by is not None:
-            notes.append(Note(f"{decided.captured_by} may capture {card_name(card)}: {decided.why}"))
+            notes.append(Note(_may_capture(decided, card)))
     reason = end_reason(state, ctx)
     if reason:
         notes.append(Note(reason, warning=True))
     elif left := countdown(state, ctx):
-        notes.append(Note("The last Location card is drawn. " + left, warning=True))
+        notes.append(Note(_("The last Location card is drawn. %(countdown)s", countdown=left), warning=True))
     return notes
 
 
@@ -1210,7 +1482,8 @@ def end(standing: Standing) -> End:
     if reason:
         return End(True, reason)
     if standing.state["table"]["last_drawn"] is not None:
-        return End(True, "The last Location card is drawn: " + (countdown(standing.state, standing.ctx) or ""))
+        left = countdown(standing.state, standing.ctx) or ""
+        return End(True, _("The last Location card is drawn: %(countdown)s", countdown=left))
     return End()
 
 
@@ -1296,93 +1569,116 @@ def _card_called(card_id: int, before: State | None) -> str:
     for card in (before or {}).get("table", {}).get("cards", ()):
         if card["id"] == card_id:
             return card_name(card)
-    return f"card {card_id}"
-
-
-def _unit_called(kind: str) -> str:
-    """'a Minion', or 'the General' (each player has one)."""
-    return "a Minion" if kind == MINION else "the General"
+    return _("card %(number)s", number=card_id)
 
 
 def describe_explore(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann puts Forest card 3 into play (4 encampments, iron and gold, 2 VP)'."""
     params = action.params
-    kind = "Artifact" if params.terrain == "artifact" else f"{params.terrain.capitalize()} card"
+    artifact = params.terrain == "artifact"
     number = before["table"]["next_card"] if before else None
-    card = f"{kind} {number}" if number is not None else f"{'an' if params.terrain == 'artifact' else 'a'} {kind}"
-    encampments = ARTIFACT_ENCAMPMENTS if params.terrain == "artifact" else params.encampments
-    shows = f"({plural(encampments, 'encampment')}, {join_names(params.resources)}, {figure(params.vp)} VP)"
+    if number is not None:
+        card = _card_words(params.terrain, number)
+    elif artifact:
+        card = _("an Artifact")
+    else:
+        card = _("a %(terrain)s card", terrain=params.terrain.capitalize())
+    encampments = ARTIFACT_ENCAMPMENTS if artifact else params.encampments
+    shows = ngettext(
+        "(%(num)s encampment, %(resources)s, %(vp)s VP)",
+        "(%(num)s encampments, %(resources)s, %(vp)s VP)",
+        encampments,
+        resources=join_names(params.resources),
+        vp=figure(params.vp),
+    )
     if action.seat is None:
-        return f"{capital(card)} is put into play {shows}"
-    return f"{ctx.names[action.seat]} puts {card} into play {shows}"
+        return _("%(card)s is put into play %(shows)s", card=capital(card), shows=shows)
+    return _("%(name)s puts %(card)s into play %(shows)s", name=ctx.names[action.seat], card=card, shows=shows)
 
 
 def describe_deploy(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann deploys a Minion to Forest card 3'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
-    return f"{ctx.names[action.seat]} deploys {_unit_called(params.kind)} to {_card_called(params.card, before)}"
+    words = {"name": ctx.names[action.seat], "card": _card_called(params.card, before)}
+    if params.kind == MINION:
+        return _("%(name)s deploys a Minion to %(card)s", **words)
+    return _("%(name)s deploys the General to %(card)s", **words)
 
 
 def describe_attack(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann attacks Forest card 3'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
-    return f"{ctx.names[action.seat]} attacks {_card_called(action.params.card, before)}"
+    return _("%(name)s attacks %(card)s", name=ctx.names[action.seat], card=_card_called(action.params.card, before))
 
 
 def describe_lead(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann leads to Forest card 3'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
-    return f"{ctx.names[action.seat]} leads to {_card_called(action.params.card, before)}"
+    return _("%(name)s leads to %(card)s", name=ctx.names[action.seat], card=_card_called(action.params.card, before))
 
 
 def describe_move(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann moves a Minion from Forest card 3 to Artifact 5 (an ability)'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
-    return (
-        f"{ctx.names[action.seat]} moves {_unit_called(params.kind)} from {_card_called(params.card, before)} "
-        f"to {_card_called(params.to, before)} (an ability)"
-    )
+    words = {
+        "name": ctx.names[action.seat],
+        "source": _card_called(params.card, before),
+        "target": _card_called(params.to, before),
+    }
+    if params.kind == MINION:
+        return _("%(name)s moves a Minion from %(source)s to %(target)s (an ability)", **words)
+    return _("%(name)s moves the General from %(source)s to %(target)s (an ability)", **words)
 
 
 def describe_remove(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann returns a Minion from Forest card 3 to Base Camp (an ability)'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     params = action.params
-    return (
-        f"{ctx.names[action.seat]} returns {_unit_called(params.kind)} from {_card_called(params.card, before)} "
-        "to Base Camp (an ability)"
-    )
+    words = {"name": ctx.names[action.seat], "card": _card_called(params.card, before)}
+    if params.kind == MINION:
+        return _("%(name)s returns a Minion from %(card)s to Base Camp (an ability)", **words)
+    return _("%(name)s returns the General from %(card)s to Base Camp (an ability)", **words)
 
 
 def describe_capture(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann captures Forest card 3'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
-    return f"{ctx.names[action.seat]} captures {_card_called(action.params.card, before)}"
+    return _("%(name)s captures %(card)s", name=ctx.names[action.seat], card=_card_called(action.params.card, before))
 
 
 def describe_last_drawn(action: Action, ctx: Context, before: State | None = None) -> str:
     """'The last Location card is drawn', or its mark taken off."""
-    return "The last Location card is drawn" if action.params.drawn else "The last-card mark is taken off"
+    return _("The last Location card is drawn") if action.params.drawn else _("The last-card mark is taken off")
 
 
 def describe_mastery(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Mastery Objective 1: 6 VP, best met by Ann and Bob'."""
     params = action.params
-    leaders = [as_seated(leader, ctx.names) for leader in params.leaders]
-    return f"Mastery Objective {params.number}: {params.vp} VP, best met by {join_names(leaders) or 'nobody'}"
+    leaders = join_names([as_seated(leader, ctx.names) for leader in params.leaders])
+    if leaders:
+        return _(
+            "Mastery Objective %(number)s: %(vp)s VP, best met by %(leaders)s",
+            number=params.number,
+            vp=params.vp,
+            leaders=leaders,
+        )
+    return _("Mastery Objective %(number)s: %(vp)s VP, best met by nobody", number=params.number, vp=params.vp)
 
 
 def describe_next_turn(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Next turn'."""
-    return "Next turn"
+    return _("Next turn")
 
 
 def _bonus_bounds(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
     """What a Bonus Objective would score is 0 to 100, said beside its own box."""
     if not 0 <= new <= OBJECTIVE_VP_MAX:
-        limit = f"Must be at most {OBJECTIVE_VP_MAX}." if new > OBJECTIVE_VP_MAX else "Must be at least 0."
+        if new > OBJECTIVE_VP_MAX:
+            limit = _("Must be at most %(max)s.", max=OBJECTIVE_VP_MAX)
+        else:
+            limit = _("Must be at least 0.")
         raise InputErrors([FieldError(action.params.field, limit)])
     return Applied(state)
 
@@ -1418,24 +1714,29 @@ LIVE = Live(
     turn_seat=active_seat,
     round_of=round_number,
     end_fields=BONUS_FIELDS,
-    labels={f"bonus_{n}": f"Bonus Objective {n} VP" for n in range(1, BONUS_OBJECTIVES_DEALT + 1)},
+    # One label a box, written out so that each is marked for translation (BONUS_OBJECTIVES_DEALT boxes).
+    labels={
+        "bonus_1": N_("Bonus Objective 1 VP"),
+        "bonus_2": N_("Bonus Objective 2 VP"),
+        "bonus_3": N_("Bonus Objective 3 VP"),
+    },
     untracked=(
-        (
+        N_(
             "The cards in each hand, the Location deck and the discard pile: the tracker knows a card once it is put "
             "into play, and that the last one was drawn once you tap it."
         ),
-        (
+        N_(
             "A turn's action is tracked when it is tapped as one (Explore through the card form, Attack and Lead on a "
             "card: the turn then passes); a Plan is Next turn. Drawing two cards with an empty hand and discarding down "
             "to ten cards are not tracked."
         ),
-        (
+        N_(
             "What the abilities of discarded Locations, Generals and Artifacts (Excavate and Capture) do: tap the units "
             "they deploy, move or send home. An ability that breaks a rule the tracker checks (a unit moved off a "
             "captured Artifact) can only be noted beside the board."
         ),
-        "Which Bonus Objectives a player holds: at the end, enter what each of the three would score.",
-        "Who best meets a Mastery Objective: tick the players when you score.",
+        N_("Which Bonus Objectives a player holds: at the end, enter what each of the three would score."),
+        N_("Who best meets a Mastery Objective: tick the players when you score."),
     ),
 )
 
@@ -1451,7 +1752,7 @@ GAME = Game(
     breakdown=BREAKDOWN,
     score=score,
     colours=COLOURS,
-    blurb="Area control with cards: capture Locations by majority, collect resource sets, deploy your units.",
+    blurb=N_("Area control with cards: capture Locations by majority, collect resource sets, deploy your units."),
     check=check,
     setup=setup,
     reference_notes=reference_notes,

@@ -29,7 +29,8 @@ from companion.games.base import (
     read_path,
 )
 from companion.games.live import Action, Applied, Context, Live, Standing, State, counter_actions
-from companion.games.wording import capital, figure, join_names, plural
+from companion.games.wording import capital, figure, join_names
+from companion.language import N_, _, ngettext
 
 SUITS = ("purple", "red", "yellow", "blue", "green", "black")
 SHORT_TOWER_MAX = 3
@@ -48,23 +49,23 @@ SINGULAR = {"crowns": "crown", "swords": "sword", "quills": "quill"}
 
 # King's Appraisal: (lowest total of the band, id, what the King does); the rules notes fix 50 and 151.
 APPRAISAL_BANDS = (
-    (151, "jailed", "Thrown into jail for cheating: no one is more perfect than his lordship."),
-    (101, "smile", "For one brief moment a smile lifts the corners of the King's lips."),
-    (81, "gala", "You are unexpectedly invited to the King's next gala."),
-    (66, "greeting-card", "An emissary delivers a cordial greeting card from his highness."),
-    (51, "stocks", "A few days in the stocks, then back to work with a slightly higher tax."),
+    (151, "jailed", N_("Thrown into jail for cheating: no one is more perfect than his lordship.")),
+    (101, "smile", N_("For one brief moment a smile lifts the corners of the King's lips.")),
+    (81, "gala", N_("You are unexpectedly invited to the King's next gala.")),
+    (66, "greeting-card", N_("An emissary delivers a cordial greeting card from his highness.")),
+    (51, "stocks", N_("A few days in the stocks, then back to work with a slightly higher tax.")),
 )
-APPRAISAL_LOWEST = ("beheaded", "The King is very displeased. You are beheaded.")
+APPRAISAL_LOWEST = ("beheaded", N_("The King is very displeased. You are beheaded."))
 # The bands in which the King is pleased: a solo game won (docs/rules.md, Spires; the others punish the player).
 APPRAISAL_WON = frozenset({"greeting-card", "gala", "smile"})
 # Each band in a few words, for the reference notes' list of bands.
 APPRAISAL_SHORT = {
-    "beheaded": "beheaded",
-    "stocks": "a few days in the stocks",
-    "greeting-card": "a greeting card",
-    "gala": "an invitation to the King's gala",
-    "smile": "a smile",
-    "jailed": "jailed for cheating",
+    "beheaded": N_("beheaded"),
+    "stocks": N_("a few days in the stocks"),
+    "greeting-card": N_("a greeting card"),
+    "gala": N_("an invitation to the King's gala"),
+    "smile": N_("a smile"),
+    "jailed": N_("jailed for cheating"),
 }
 
 
@@ -100,27 +101,43 @@ class SpiresPlayer(PlayerInput):
 class SpiresOptions(Schema):
     """Solo mode, and in solo the symbols in the discard pile."""
 
-    solo: bool = Field(False, title="Solo game", description="One player against the deck, then the King's Appraisal.")
+    solo: bool = Field(
+        False, title=N_("Solo game"), description=N_("One player against the deck, then the King's Appraisal.")
+    )
     discard: SymbolCounts = SymbolCounts()
 
 
 BREAKDOWN = (
-    ("towers", "Towers of 1-3 cards"),
-    ("tall_towers", "Towers of 4+ cards"),
-    ("scrolls", "Scroll cards"),
-    ("crowns", "Crowns bonus"),
-    ("swords", "Swords bonus"),
-    ("quills", "Quills bonus"),
+    ("towers", N_("Towers of 1-3 cards")),
+    ("tall_towers", N_("Towers of 4+ cards")),
+    ("scrolls", N_("Scroll cards")),
+    ("crowns", N_("Crowns bonus")),
+    ("swords", N_("Swords bonus")),
+    ("quills", N_("Quills bonus")),
 )
 LABELS = dict(BREAKDOWN)
 
 TIEBREAKS = (
     TieBreak(
-        "fewest negative points",
+        N_("fewest negative points"),
         key=lambda p: p.points("tall_towers"),
-        show=lambda p: f"{figure(p.points('tall_towers'))} VP",
+        show=lambda p: _("%(points)s VP", points=figure(p.points("tall_towers"))),
     ),
 )
+
+
+def _symbol_count(symbol: str, count: int) -> str:
+    """'1 crown', '3 swords': a count of a symbol, the symbol's name (a game term) in English."""
+    if symbol == "crowns":
+        return ngettext("%(num)s crown", "%(num)s crowns", count)
+    if symbol == "swords":
+        return ngettext("%(num)s sword", "%(num)s swords", count)
+    return ngettext("%(num)s quill", "%(num)s quills", count)
+
+
+def _names(names: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy', with the reader's 'and'."""
+    return join_names(names, _("and"))
 
 
 def _tower_lines(player: SpiresPlayer) -> list[Line]:
@@ -131,31 +148,48 @@ def _tower_lines(player: SpiresPlayer) -> list[Line]:
     short_points = SHORT_TOWER_POINTS * sum(short.values())
     tall_points = TALL_TOWER_POINTS * sum(tall.values())
     short_why = (
-        _towers_text(short) + f": {plural(sum(short.values()), 'card')} × {SHORT_TOWER_POINTS} = {short_points} VP."
+        ngettext(
+            "%(towers)s: %(num)s card × %(each)s = %(points)s VP.",
+            "%(towers)s: %(num)s cards × %(each)s = %(points)s VP.",
+            sum(short.values()),
+            towers=_towers_text(short),
+            each=figure(SHORT_TOWER_POINTS),
+            points=figure(short_points),
+        )
         if short
-        else "No tower of 1 to 3 cards: 0 VP."
+        else _("No tower of 1 to 3 cards: 0 VP.")
     )
     tall_why = (
-        _towers_text(tall)
-        + f": {plural(sum(tall.values()), 'card')} × {figure(TALL_TOWER_POINTS)} = {figure(tall_points)} VP."
+        ngettext(
+            "%(towers)s: %(num)s card × %(each)s = %(points)s VP.",
+            "%(towers)s: %(num)s cards × %(each)s = %(points)s VP.",
+            sum(tall.values()),
+            towers=_towers_text(tall),
+            each=figure(TALL_TOWER_POINTS),
+            points=figure(tall_points),
+        )
         if tall
-        else "No tower of 4 or more cards: 0 VP."
+        else _("No tower of 4 or more cards: 0 VP.")
     )
     return [
-        Line("towers", LABELS["towers"], short_points, short_why),
-        Line("tall_towers", LABELS["tall_towers"], tall_points, tall_why),
+        Line("towers", _(LABELS["towers"]), short_points, short_why),
+        Line("tall_towers", _(LABELS["tall_towers"]), tall_points, tall_why),
     ]
 
 
 def _towers_text(towers: dict[str, int]) -> str:
-    """'Red 3, blue 3': the towers counted, the sentence's first word capitalised."""
+    """'Red 3, blue 3': the towers counted (suits are game terms, in English), the first word capitalised."""
     return capital(", ".join(f"{suit} {n}" for suit, n in towers.items()))
 
 
 def _scroll_line(player: SpiresPlayer) -> Line:
     """'Points per Scroll cards you have collected.'"""
-    why = f"Scroll cards show {player.scroll_vp} VP." if player.scroll_vp else "No VP on Scroll cards: 0 VP."
-    return Line("scrolls", LABELS["scrolls"], player.scroll_vp, why)
+    why = (
+        _("Scroll cards show %(vp)s VP.", vp=player.scroll_vp)
+        if player.scroll_vp
+        else _("No VP on Scroll cards: 0 VP.")
+    )
+    return Line("scrolls", _(LABELS["scrolls"]), player.scroll_vp, why)
 
 
 def _symbol_line_multi(symbol: str, player: SpiresPlayer, players: Sequence[SpiresPlayer]) -> Line:
@@ -164,15 +198,32 @@ def _symbol_line_multi(symbol: str, player: SpiresPlayer, players: Sequence[Spir
     most = max(getattr(p, symbol) for p in players)
     mine = getattr(player, symbol)
     leaders = [p.name for p in players if getattr(p, symbol) == most]
+    label = _(LABELS[symbol])
     if most == 0:
-        return Line(symbol, LABELS[symbol], 0, f"Nobody has a {SINGULAR[symbol]}, so nobody scores the bonus: 0 VP.")
+        why = _("Nobody has a %(symbol)s, so nobody scores the bonus: 0 VP.", symbol=SINGULAR[symbol])
+        return Line(symbol, label, 0, why)
     if mine < most:
-        have = "has" if len(leaders) == 1 else "have"
-        why = f"{plural(mine, SINGULAR[symbol]).capitalize()}; {join_names(leaders)} {have} the most ({most}): 0 VP."
-        return Line(symbol, LABELS[symbol], 0, why)
+        why = ngettext(
+            "%(count)s; %(names)s has the most (%(most)s): 0 VP.",
+            "%(count)s; %(names)s have the most (%(most)s): 0 VP.",
+            len(leaders),
+            count=_symbol_count(symbol, mine),
+            names=_names(leaders),
+            most=most,
+        )
+        return Line(symbol, label, 0, why)
     others = [name for name in leaders if name != player.name]
-    tied = f", tied with {join_names(others)}; every tied player gets the full bonus" if others else ""
-    return Line(symbol, LABELS[symbol], bonus, f"Most {symbol} ({mine}){tied}: {bonus} VP.")
+    if others:
+        why = _(
+            "Most %(symbol)s (%(count)s), tied with %(names)s; every tied player gets the full bonus: %(bonus)s VP.",
+            symbol=symbol,
+            count=mine,
+            names=_names(others),
+            bonus=bonus,
+        )
+    else:
+        why = _("Most %(symbol)s (%(count)s): %(bonus)s VP.", symbol=symbol, count=mine, bonus=bonus)
+    return Line(symbol, label, bonus, why)
 
 
 def _symbol_line_solo(symbol: str, player: SpiresPlayer, discard: SymbolCounts) -> Line:
@@ -180,26 +231,28 @@ def _symbol_line_solo(symbol: str, player: SpiresPlayer, discard: SymbolCounts) 
     bonus = SYMBOL_BONUS[symbol]
     mine = getattr(player, symbol)
     pile = getattr(discard, symbol)
+    label = _(LABELS[symbol])
     if mine == 0:
-        return Line(symbol, LABELS[symbol], 0, f"No {symbol}, and a count of 0 never scores the bonus: 0 VP.")
+        return Line(symbol, label, 0, _("No %(symbol)s, and a count of 0 never scores the bonus: 0 VP.", symbol=symbol))
     if mine >= pile:
-        return Line(
-            symbol,
-            LABELS[symbol],
-            bonus,
-            f"{plural(mine, SINGULAR[symbol], symbol)} ≥ {pile} in the discard pile: {bonus} VP.",
+        why = _(
+            "%(count)s ≥ %(pile)s in the discard pile: %(bonus)s VP.",
+            count=_symbol_count(symbol, mine),
+            pile=pile,
+            bonus=bonus,
         )
-    return Line(
-        symbol, LABELS[symbol], 0, f"{plural(mine, SINGULAR[symbol], symbol)} < {pile} in the discard pile: 0 VP."
-    )
+        return Line(symbol, label, bonus, why)
+    why = _("%(count)s < %(pile)s in the discard pile: 0 VP.", count=_symbol_count(symbol, mine), pile=pile)
+    return Line(symbol, label, 0, why)
 
 
 def appraisal(total: int) -> tuple[str, str]:
-    """The King's Appraisal band (id, sentence) for a solo total."""
+    """The King's Appraisal band (id, sentence in the reader's language) for a solo total."""
     for lowest, band, sentence in APPRAISAL_BANDS:
         if total >= lowest:
-            return band, sentence
-    return APPRAISAL_LOWEST
+            return band, _(sentence)
+    band, sentence = APPRAISAL_LOWEST
+    return band, _(sentence)
 
 
 def solo_won(total: int) -> bool:
@@ -225,33 +278,45 @@ def score(players: Sequence[SpiresPlayer], options: SpiresOptions) -> Result:
     return result
 
 
+def _appraisal_bands() -> str:
+    """'50 or less: beheaded; 51 to 65: a few days in the stocks; ...; 151 or more: jailed for cheating'."""
+    lows = [(lowest, band) for lowest, band, _sentence in reversed(APPRAISAL_BANDS)]
+    bands = [_("%(total)s or less: %(band)s", total=lows[0][0] - 1, band=_(APPRAISAL_SHORT[APPRAISAL_LOWEST[0]]))]
+    for (lowest, band), (above, _next) in pairwise(lows):
+        bands.append(_("%(low)s to %(high)s: %(band)s", low=lowest, high=above - 1, band=_(APPRAISAL_SHORT[band])))
+    bands.append(_("%(total)s or more: %(band)s", total=lows[-1][0], band=_(APPRAISAL_SHORT[lows[-1][1]])))
+    return "; ".join(bands)
+
+
 def reference_notes(options: SpiresOptions) -> list[str]:
     """How Spires scores, its tie-break, the solo rule and the King's Appraisal bands, as the calculator shows them."""
-    bonuses = ", ".join(f"{symbol} {SYMBOL_BONUS[symbol]} VP" for symbol in ("quills", "crowns", "swords"))
-    lows = [(lowest, band) for lowest, band, _sentence in reversed(APPRAISAL_BANDS)]
-    bands = [f"{lows[0][0] - 1} or less: {APPRAISAL_SHORT[APPRAISAL_LOWEST[0]]}"]
-    for (lowest, band), (above, _next) in pairwise(lows):
-        bands.append(f"{lowest} to {above - 1}: {APPRAISAL_SHORT[band]}")
-    bands.append(f"{lows[-1][0]} or more: {APPRAISAL_SHORT[lows[-1][1]]}")
+    bonuses = ", ".join(
+        _("%(symbol)s %(bonus)s VP", symbol=symbol, bonus=SYMBOL_BONUS[symbol])
+        for symbol in ("quills", "crowns", "swords")
+    )
     return [
-        (
-            f"Towers: {SHORT_TOWER_POINTS} VP per card in each tower of 1 to {SHORT_TOWER_MAX} cards, "
-            f"{figure(TALL_TOWER_POINTS)} VP per card in each tower of {SHORT_TOWER_MAX + 1} or more; cards 73 and "
-            "74 join your tallest tower."
+        _(
+            "Towers: %(short_points)s VP per card in each tower of 1 to %(short_max)s cards, %(tall_points)s VP per "
+            "card in each tower of %(tall_min)s or more; cards 73 and 74 join your tallest tower.",
+            short_points=figure(SHORT_TOWER_POINTS),
+            short_max=SHORT_TOWER_MAX,
+            tall_points=figure(TALL_TOWER_POINTS),
+            tall_min=SHORT_TOWER_MAX + 1,
         ),
-        (
-            f"Symbol bonuses to the player with the most of each symbol: {bonuses}. Every tied player gets the "
-            "full bonus; nobody scores a symbol nobody has."
+        _(
+            "Symbol bonuses to the player with the most of each symbol: %(bonuses)s. Every tied player gets the "
+            "full bonus; nobody scores a symbol nobody has.",
+            bonuses=bonuses,
         ),
-        (
+        _(
             "Tied totals: the fewest negative points (from towers of 4 or more cards) wins; still tied, the victory "
             "is shared."
         ),
-        (
+        _(
             "Solo: a symbol bonus scores when you have at least as many of that symbol as the discard pile, and "
             "never for a count of 0; then the King's Appraisal."
         ),
-        f"King's Appraisal (solo), by your total: {'; '.join(bands)}.",
+        _("King's Appraisal (solo), by your total: %(bands)s.", bands=_appraisal_bands()),
     ]
 
 
@@ -259,30 +324,42 @@ def pad(options: SpiresOptions) -> Pad:
     """A blank Spires pad: a row per breakdown line; solo, the symbols measured against the discard pile and the
     King's Appraisal in place of ranks."""
     rules = {
-        "towers": f"{SHORT_TOWER_POINTS} VP per card in each tower of 1 to {SHORT_TOWER_MAX} cards.",
-        "tall_towers": f"{figure(TALL_TOWER_POINTS)} VP per card in each tower of {SHORT_TOWER_MAX + 1} or more.",
-        "scrolls": "The VP your Scroll cards score.",
+        "towers": _(
+            "%(points)s VP per card in each tower of 1 to %(max)s cards.",
+            points=figure(SHORT_TOWER_POINTS),
+            max=SHORT_TOWER_MAX,
+        ),
+        "tall_towers": _(
+            "%(points)s VP per card in each tower of %(min)s or more.",
+            points=figure(TALL_TOWER_POINTS),
+            min=SHORT_TOWER_MAX + 1,
+        ),
+        "scrolls": _("The VP your Scroll cards score."),
     }
     for symbol in SYMBOLS:
         bonus = SYMBOL_BONUS[symbol]
         if options.solo:
-            rules[symbol] = f"{bonus} VP if your {symbol} ≥ the {symbol} in the discard pile (never for 0)."
+            rules[symbol] = _(
+                "%(bonus)s VP if your %(symbol)s ≥ the %(symbol)s in the discard pile (never for 0).",
+                bonus=bonus,
+                symbol=symbol,
+            )
         else:
-            rules[symbol] = f"{bonus} VP to each player with the most {symbol} (nobody, if nobody has one)."
-    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
-    notes = ["Cards 73 and 74 join your tallest tower."]
+            rules[symbol] = _(
+                "%(bonus)s VP to each player with the most %(symbol)s (nobody, if nobody has one).",
+                bonus=bonus,
+                symbol=symbol,
+            )
+    lines = tuple(PadLine(key, _(label), rules[key]) for key, label in BREAKDOWN)
+    notes = [_("Cards 73 and 74 join your tallest tower.")]
     if options.solo:
-        lows = [lowest for lowest, _band, _sentence in reversed(APPRAISAL_BANDS)]
-        bands = [f"{lows[0] - 1} or less: {APPRAISAL_SHORT[APPRAISAL_LOWEST[0]]}"]
-        for (lowest, band, _s), (above, _b, _t) in pairwise(reversed(APPRAISAL_BANDS)):
-            bands.append(f"{lowest} to {above - 1}: {APPRAISAL_SHORT[band]}")
-        top, band, _sentence = APPRAISAL_BANDS[0]
-        bands.append(f"{top} or more: {APPRAISAL_SHORT[band]}")
-        notes.append("Solo: count the crowns, swords and quills in the discard pile before scoring the bonuses.")
-        notes.append(f"King's Appraisal, by your total: {'; '.join(bands)}.")
-        return Pad(lines, tuple(notes), solo_rows=("King's Appraisal",))
+        notes.append(_("Solo: count the crowns, swords and quills in the discard pile before scoring the bonuses."))
+        notes.append(_("King's Appraisal, by your total: %(bands)s.", bands=_appraisal_bands()))
+        return Pad(lines, tuple(notes), solo_rows=(_("King's Appraisal"),))
     notes.append(
-        "Tied totals: the fewest negative points (towers of 4 or more cards) wins; still tied, the victory is shared."
+        _(
+            "Tied totals: the fewest negative points (towers of 4 or more cards) wins; still tied, the victory is shared."
+        )
     )
     return Pad(lines, tuple(notes))
 
@@ -290,11 +367,12 @@ def pad(options: SpiresOptions) -> Pad:
 def player_count(count: int, options: SpiresOptions) -> str | None:
     """Solo is one player; the multiplayer game is for 2 to 4."""
     if options.solo:
-        return None if count == 1 else f"Solo Spires is for exactly 1 player; {count} given."
+        return None if count == 1 else _("Solo Spires is for exactly 1 player; %(count)s given.", count=count)
     if 2 <= count <= 4:
         return None
-    hint = " (for one player, choose solo)" if count == 1 else ""
-    return f"Spires is for 2 to 4 players{hint}; {count} given."
+    if count == 1:
+        return _("Spires is for 2 to 4 players (for one player, choose solo); %(count)s given.", count=count)
+    return _("Spires is for 2 to 4 players; %(count)s given.", count=count)
 
 
 # What the deck holds of each counter, for the whole table, and the rule's words that say so (rules notes).
@@ -307,15 +385,22 @@ DECK_HOLDS = {
 def _deck_rule(path: str) -> str:
     """The rule's words behind a deck total: 'Each suit has 12 values', 'Quills: 10 points (8 symbols total)'."""
     if path in SYMBOLS_IN_DECK:
-        return f"The rules: “{path.capitalize()}: {SYMBOL_BONUS[path]} points ({SYMBOLS_IN_DECK[path]} symbols total)”."
-    return "The rules: “Each suit has 12 values”, plus an Architect and cards 73 and 74."
+        return _(
+            "The rules: “%(symbol)s: %(bonus)s points (%(count)s symbols total)”.",
+            symbol=path.capitalize(),
+            bonus=SYMBOL_BONUS[path],
+            count=SYMBOLS_IN_DECK[path],
+        )
+    return _("The rules: “Each suit has 12 values”, plus an Architect and cards 73 and 74.")
 
 
 def _deck_what(path: str) -> str:
     """'8 quills', '15 red cards': what the deck holds of a counter."""
     if path in SYMBOLS_IN_DECK:
-        return f"{DECK_HOLDS[path]} {path}"
-    return f"{DECK_HOLDS[path]} {path.removeprefix('towers.')} cards"
+        return _symbol_count(path, DECK_HOLDS[path])
+    return ngettext(
+        "%(num)s %(suit)s card", "%(num)s %(suit)s cards", DECK_HOLDS[path], suit=path.removeprefix("towers.")
+    )
 
 
 def deck_totals(
@@ -327,7 +412,7 @@ def deck_totals(
     for path in DECK_HOLDS:
         holders = [(name, read_path(seat, path)) for name, seat in counts]
         if discard is not None and path in SYMBOLS_IN_DECK:
-            holders.append(("the discard pile", discard.get(path, 0)))
+            holders.append((_("the discard pile"), discard.get(path, 0)))
         held[path] = [(name, n) for name, n in holders if isinstance(n, int) and n > 0]
     return held
 
@@ -337,7 +422,7 @@ def check(players: Sequence[SpiresPlayer], options: SpiresOptions) -> list[Field
     discard pile) is a typo; a discard pile is solo only."""
     errors = []
     if not options.solo and options.discard != SymbolCounts():
-        errors.append(FieldError("options.discard", "The discard pile counts only in a solo game."))
+        errors.append(FieldError("options.discard", _("The discard pile counts only in a solo game.")))
     if not players:
         return errors
     counts = [(p.name, p.model_dump()) for p in players]
@@ -346,8 +431,18 @@ def check(players: Sequence[SpiresPlayer], options: SpiresOptions) -> list[Field
         if sum(n for _name, n in holders) > DECK_HOLDS[path]:
             # Said the same however far past the bound the counts are: a play saved before this check can then be
             # corrected one tap at a time (live.apply allows a step that adds no new refusal).
-            together = "in all towers together" if path.startswith("towers.") else "in all"
-            message = f"The deck has only {_deck_what(path)}; more are counted {together}. {_deck_rule(path)}"
+            if path.startswith("towers."):
+                message = _(
+                    "The deck has only %(what)s; more are counted in all towers together. %(rule)s",
+                    what=_deck_what(path),
+                    rule=_deck_rule(path),
+                )
+            else:
+                message = _(
+                    "The deck has only %(what)s; more are counted in all. %(rule)s",
+                    what=_deck_what(path),
+                    rule=_deck_rule(path),
+                )
             errors.append(FieldError(f"players[{len(players) - 1}].{path}", message))
     return errors
 
@@ -370,36 +465,45 @@ def deck_refusal(state: State, ctx: Context, path: str, old: int, new: int) -> F
     if total <= limit:
         return None
     (first, mine), *others = holders
-    who = join_names([f"{first} has {mine}", *(f"{name} {n}" for name, n in others)])
-    return FieldError(
-        path,
-        f"The deck has only {_deck_what(key)}; {total} counted in all. {capital(who)}. {_deck_rule(key)}",
+    who = _names([_("%(name)s has %(count)s", name=first, count=mine), *(f"{name} {n}" for name, n in others)])
+    message = _(
+        "The deck has only %(what)s; %(total)s counted in all. %(who)s. %(rule)s",
+        what=_deck_what(key),
+        total=total,
+        who=capital(who),
+        rule=_deck_rule(key),
     )
+    return FieldError(path, message)
 
 
 def setup(count: int, options: SpiresOptions) -> list[str]:
     """The rulebook's setup steps for this player count."""
     if options.solo:
         return [
-            "Use Markets I, II and III ability side up.",
-            "Remove every card with 4 in the lower right corner (as in a 3-player game).",
-            "Shuffle and deal one card below each Solo Market.",
-            "Draw five cards for your hand; draw and place one card face up as your first tower.",
-            "Put all other cards, including the player market cards, back in the box.",
-            "Scroll cards are never in a hand or a starting tableau: discard one dealt there and deal again.",
+            _("Use Markets I, II and III ability side up."),
+            _("Remove every card with 4 in the lower right corner (as in a 3-player game)."),
+            _("Shuffle and deal one card below each Solo Market."),
+            _("Draw five cards for your hand; draw and place one card face up as your first tower."),
+            _("Put all other cards, including the player market cards, back in the box."),
+            _("Scroll cards are never in a hand or a starting tableau: discard one dealt there and deal again."),
         ]
-    markets = "Markets I and II" if count == 2 else "Markets I, II and III"
-    removed = {2: "Remove all cards marked with 3 or 4.", 3: "Remove all cards marked with 4."}.get(
-        count, "Play with all cards."
-    )
+    if count == 2:
+        markets = _("Place Markets I and II in the centre.")
+        removed = _("Remove all cards marked with 3 or 4.")
+    elif count == 3:
+        markets = _("Place Markets I, II and III in the centre.")
+        removed = _("Remove all cards marked with 4.")
+    else:
+        markets = _("Place Markets I, II and III in the centre.")
+        removed = _("Play with all cards.")
     return [
-        f"Place {markets} in the centre.",
-        "Each player takes the player cards of their colour for those Markets; put the others in the box.",
-        "Give the first player the royal palace first player marker.",
+        markets,
+        _("Each player takes the player cards of their colour for those Markets; put the others in the box."),
+        _("Give the first player the royal palace first player marker."),
         removed,
-        "The first player shuffles and deals one card face up below each Market.",
-        "Deal five cards face down to each player, then one card to each tableau as a first tower.",
-        "Scroll cards are never in a hand or a starting tableau: discard one dealt there and deal again.",
+        _("The first player shuffles and deals one card face up below each Market."),
+        _("Deal five cards face down to each player, then one card to each tableau as a first tower."),
+        _("Scroll cards are never in a hand or a starting tableau: discard one dealt there and deal again."),
     ]
 
 
@@ -410,30 +514,46 @@ def tracker_notes(standing: Standing) -> list[Note]:
     for symbol in SYMBOLS:
         holders = [p for p in result.players if p.points(symbol) > 0]
         if options.solo:
-            mine = getattr(players[0], symbol) if players else 0
-            pile = getattr(options.discard, symbol)
-            state = "scores" if holders else "does not score"
-            bonus = SYMBOL_BONUS[symbol]
-            name = players[0].name if players else "Solo player"
-            notes.append(
-                Note(f"{symbol.capitalize()}: {name} {mine}, discard pile {pile}: the {bonus} VP bonus {state}.")
-            )
+            values = {
+                "symbol": symbol.capitalize(),
+                "name": players[0].name if players else _("Solo player"),
+                "count": getattr(players[0], symbol) if players else 0,
+                "pile": getattr(options.discard, symbol),
+                "bonus": SYMBOL_BONUS[symbol],
+            }
+            if holders:
+                text = _(
+                    "%(symbol)s: %(name)s %(count)s, discard pile %(pile)s: the %(bonus)s VP bonus scores.", **values
+                )
+            else:
+                text = _(
+                    "%(symbol)s: %(name)s %(count)s, discard pile %(pile)s: the %(bonus)s VP bonus does not score.",
+                    **values,
+                )
+            notes.append(Note(text))
         elif holders:
-            most = max(getattr(p, symbol) for p in players)
-            verb = "leads" if len(holders) == 1 else "lead"
-            notes.append(Note(f"{symbol.capitalize()}: {join_names([p.name for p in holders])} {verb} with {most}."))
+            text = ngettext(
+                "%(symbol)s: %(names)s leads with %(most)s.",
+                "%(symbol)s: %(names)s lead with %(most)s.",
+                len(holders),
+                symbol=symbol.capitalize(),
+                names=_names([p.name for p in holders]),
+                most=max(getattr(p, symbol) for p in players),
+            )
+            notes.append(Note(text))
         else:
-            notes.append(Note(f"{symbol.capitalize()}: nobody has one yet."))
+            notes.append(Note(_("%(symbol)s: nobody has one yet.", symbol=symbol.capitalize())))
     for player in players:
         for suit, n in player.towers.model_dump().items():
             if n > SHORT_TOWER_MAX:
-                notes.append(
-                    Note(
-                        f"{player.name}'s {suit} tower has {n} cards: each card scores "
-                        f"{figure(TALL_TOWER_POINTS)} VP now.",
-                        warning=True,
-                    )
+                text = _(
+                    "%(name)s's %(suit)s tower has %(count)s cards: each card scores %(points)s VP now.",
+                    name=player.name,
+                    suit=suit,
+                    count=n,
+                    points=figure(TALL_TOWER_POINTS),
                 )
+                notes.append(Note(text, warning=True))
     return notes
 
 
@@ -517,12 +637,14 @@ def _after_counter(before: State, state: State, action: Action, ctx: Context, ol
 
 # What the table plays that the tracker neither keeps nor checks (the rulebook's turn, deck and cards).
 UNTRACKED = (
-    "The deck, the Markets and everyone's hand: which cards are dealt, drawn, refilled or discarded.",
-    "The Plan and Compete phases: who chose which Market and who wins a competition (suit, Architects, undercut).",
-    "Which card goes to which tower: cards 73 and 74 joining the tallest tower, a Scroll that discards cards.",
-    "Which cards show a symbol: tap each crown, sword and quill as its card joins a tower, or count them at once.",
-    ("The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest discarded."),
-    "Solo: the Solo Markets' once-a-game abilities, and the discard pile's cards (only its symbols are counted).",
+    N_("The deck, the Markets and everyone's hand: which cards are dealt, drawn, refilled or discarded."),
+    N_("The Plan and Compete phases: who chose which Market and who wins a competition (suit, Architects, undercut)."),
+    N_("Which card goes to which tower: cards 73 and 74 joining the tallest tower, a Scroll that discards cards."),
+    N_("Which cards show a symbol: tap each crown, sword and quill as its card joins a tower, or count them at once."),
+    N_(
+        "The cards removed for the player count, and the end: 3 cards from each hand to the towers, the rest discarded."
+    ),
+    N_("Solo: the Solo Markets' once-a-game abilities, and the discard pile's cards (only its symbols are counted)."),
 )
 
 LIVE = Live(
@@ -535,10 +657,18 @@ LIVE = Live(
     notes=tracker_notes,
     flagged=flagged,
     view=view,
+    # Each written out, for the catalogue (a suit's and a symbol's name are game terms, kept in English).
     labels={
-        "scroll_vp": "scroll VP",
-        **{f"towers.{suit}": f"{suit} tower" for suit in SUITS},
-        **{f"discard.{symbol}": f"discard pile {symbol}" for symbol in SYMBOLS},
+        "scroll_vp": N_("scroll VP"),
+        "towers.purple": N_("purple tower"),
+        "towers.red": N_("red tower"),
+        "towers.yellow": N_("yellow tower"),
+        "towers.blue": N_("blue tower"),
+        "towers.green": N_("green tower"),
+        "towers.black": N_("black tower"),
+        "discard.crowns": N_("discard pile crowns"),
+        "discard.swords": N_("discard pile swords"),
+        "discard.quills": N_("discard pile quills"),
     },
     untracked=UNTRACKED,
 )
@@ -555,7 +685,7 @@ GAME = Game(
     breakdown=BREAKDOWN,
     score=score,
     colours=("blue", "red", "green", "yellow"),
-    blurb="Trick-taking set collection: build towers of 1-3 cards, win symbol majorities.",
+    blurb=N_("Trick-taking set collection: build towers of 1-3 cards, win symbol majorities."),
     player_count=player_count,
     check=check,
     setup=setup,

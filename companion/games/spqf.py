@@ -41,7 +41,8 @@ from companion.games.live import (
     counter_actions,
 )
 from companion.games.turns import FIRST_SEAT, active_seat, round_number, turn_order_from, turns_left
-from companion.games.wording import capital, join_names, plural, signed
+from companion.games.wording import capital, join_names, signed
+from companion.language import N_, _, ngettext
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -81,52 +82,68 @@ class SpqfOptions(Schema):
 
     level_vp: tuple[int, int, int, int, int, int] = Field(
         DEFAULT_LEVEL_VP,
-        title="Civilization Level VP (levels 0 to 5)",
-        description="Only level 3 = 9 VP is printed in the rules: check your reference card.",
+        title=N_("Civilization Level VP (levels 0 to 5)"),
+        description=N_("Only level 3 = 9 VP is printed in the rules: check your reference card."),
     )
 
     @field_validator("level_vp", mode="before")
     @classmethod
     def _six_levels(cls, value: Any) -> tuple[int, ...]:
         """One clear message for the whole table instead of pydantic's per-item tuple errors."""
-        return number_table(value, LEVELS, "the VP for levels 0 to 5", LEVEL_VP_MAX)
+        return number_table(value, LEVELS, _("the VP for levels 0 to 5"), LEVEL_VP_MAX)
 
 
 BREAKDOWN = (
-    ("vp_tokens", "VP tokens"),
-    ("civ_level", "Civilization Level"),
-    ("monument", "Monument"),
-    ("monument_bonus", "Monument bonus"),
-    ("vp_cards", "1 VP cards"),
+    ("vp_tokens", N_("VP tokens")),
+    ("civ_level", N_("Civilization Level")),
+    ("monument", N_("Monument")),
+    ("monument_bonus", N_("Monument bonus")),
+    ("vp_cards", N_("1 VP cards")),
 )
 LABELS = dict(BREAKDOWN)
+
+
+def _names(names: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy', with the reader's 'and'."""
+    return join_names(names, _("and"))
 
 
 def _tokens_line(player: SpqfPlayer) -> Line:
     """'VP tokens collected' (including the 1 VP token for being first to a level)."""
     count = player.vp_tokens
-    why = f"{plural(count, 'VP token')} collected: {count} VP." if count else "No VP tokens: 0 VP."
-    return Line("vp_tokens", LABELS["vp_tokens"], count, why)
+    why = (
+        ngettext("%(num)s VP token collected: %(num)s VP.", "%(num)s VP tokens collected: %(num)s VP.", count)
+        if count
+        else _("No VP tokens: 0 VP.")
+    )
+    return Line("vp_tokens", _(LABELS["vp_tokens"]), count, why)
 
 
 def _level_line(player: SpqfPlayer, options: SpqfOptions) -> Line:
     """'Civilization Level (Ex: Level 3 awards 9VP)', from the level table in use."""
     vp = options.level_vp[player.civ_level]
-    table = "from the level table (check your reference card)"
-    why = f"Civilization Level {player.civ_level} of {LEVEL_MAX}, {table}: {vp} VP."
-    return Line("civ_level", LABELS["civ_level"], vp, why)
-
-
-def _one_each_line(key: str, count: int, thing: str, what: str) -> Line:
-    """A line worth 1 VP per counted thing: '3 cards with ...: 3 × 1 = 3 VP', or 'No card with ...: 0 VP'."""
-    why = f"{plural(count, thing)} {what}: {count} × 1 = {count} VP." if count else f"No {thing} {what}: 0 VP."
-    return Line(key, LABELS[key], count, why)
+    why = _(
+        "Civilization Level %(level)s of %(max)s, from the level table (check your reference card): %(vp)s VP.",
+        level=player.civ_level,
+        max=LEVEL_MAX,
+        vp=vp,
+    )
+    return Line("civ_level", _(LABELS["civ_level"]), vp, why)
 
 
 def _monument_line(player: SpqfPlayer) -> Line:
     """'Score 1 VP per indicated modifier on cards in your deck (or stored). Don't count oak leaves!'"""
-    what = "matching your Monument (oak leaves never count)"
-    return _one_each_line("monument", player.monument_modifiers, "modifier", what)
+    count = player.monument_modifiers
+    why = (
+        ngettext(
+            "%(num)s modifier matching your Monument (oak leaves never count): %(num)s × 1 = %(num)s VP.",
+            "%(num)s modifiers matching your Monument (oak leaves never count): %(num)s × 1 = %(num)s VP.",
+            count,
+        )
+        if count
+        else _("No modifier matching your Monument (oak leaves never count): 0 VP.")
+    )
+    return Line("monument", _(LABELS["monument"]), count, why)
 
 
 def _bonus_line(player: SpqfPlayer, players: Sequence[SpqfPlayer]) -> Line:
@@ -134,26 +151,56 @@ def _bonus_line(player: SpqfPlayer, players: Sequence[SpqfPlayer]) -> Line:
     mine = player.monument_modifiers
     most = max(p.monument_modifiers for p in players)
     leaders = [p.name for p in players if p.monument_modifiers == most]
+    label = _(LABELS["monument_bonus"])
     if len(leaders) == 1 and leaders[0] == player.name:
         runner_up = max((p.monument_modifiers for p in players if p is not player), default=0)
-        why = f"The most Monument VP ({mine}; next best {runner_up}): {MONUMENT_BONUS} VP."
-        return Line("monument_bonus", LABELS["monument_bonus"], MONUMENT_BONUS, why)
+        why = _(
+            "The most Monument VP (%(mine)s; next best %(next)s): %(bonus)s VP.",
+            mine=mine,
+            next=runner_up,
+            bonus=MONUMENT_BONUS,
+        )
+        return Line("monument_bonus", label, MONUMENT_BONUS, why)
     if len(leaders) == 1:
-        why = f"{mine} Monument VP; {leaders[0]} has the most ({most}) and takes the {MONUMENT_BONUS} VP bonus: 0 VP."
+        why = _(
+            "%(mine)s Monument VP; %(name)s has the most (%(most)s) and takes the %(bonus)s VP bonus: 0 VP.",
+            mine=mine,
+            name=leaders[0],
+            most=most,
+            bonus=MONUMENT_BONUS,
+        )
     elif most == 0:
         # With 2+ players a most of 0 always means everyone is tied at 0, so the tie rule already says no bonus.
-        why = "Everyone has 0 Monument VP, a tie for the most, so nobody gets the bonus: 0 VP."
+        why = _("Everyone has 0 Monument VP, a tie for the most, so nobody gets the bonus: 0 VP.")
     elif mine == most:
-        others = join_names([name for name in leaders if name != player.name])
-        why = f"Tied with {others} for the most Monument VP ({most}), and a tie awards the bonus to nobody: 0 VP."
+        why = _(
+            "Tied with %(names)s for the most Monument VP (%(most)s), and a tie awards the bonus to nobody: 0 VP.",
+            names=_names([name for name in leaders if name != player.name]),
+            most=most,
+        )
     else:
-        why = f"{mine} Monument VP; {join_names(leaders)} tie for the most ({most}), so nobody gets the bonus: 0 VP."
-    return Line("monument_bonus", LABELS["monument_bonus"], 0, why)
+        why = _(
+            "%(mine)s Monument VP; %(names)s tie for the most (%(most)s), so nobody gets the bonus: 0 VP.",
+            mine=mine,
+            names=_names(leaders),
+            most=most,
+        )
+    return Line("monument_bonus", label, 0, why)
 
 
 def _cards_line(player: SpqfPlayer) -> Line:
     """'1 VP from each card with 1 VP in top right corner.'"""
-    return _one_each_line("vp_cards", player.vp_cards, "card", "with 1 VP in the top right corner")
+    count = player.vp_cards
+    why = (
+        ngettext(
+            "%(num)s card with 1 VP in the top right corner: %(num)s × 1 = %(num)s VP.",
+            "%(num)s cards with 1 VP in the top right corner: %(num)s × 1 = %(num)s VP.",
+            count,
+        )
+        if count
+        else _("No card with 1 VP in the top right corner: 0 VP.")
+    )
+    return Line("vp_cards", _(LABELS["vp_cards"]), count, why)
 
 
 def score(players: Sequence[SpqfPlayer], options: SpqfOptions) -> Result:
@@ -173,9 +220,9 @@ def score(players: Sequence[SpqfPlayer], options: SpqfOptions) -> Result:
     level_of = {player.name: player.civ_level for player in players}
     tiebreaks = (
         TieBreak(
-            "highest Civilization Level",
+            _("highest Civilization Level"),
             key=lambda p: level_of[p.name],
-            show=lambda p: f"level {level_of[p.name]}",
+            show=lambda p: _("level %(level)s", level=level_of[p.name]),
         ),
     )
     return rank_scores("spqf", rows, tiebreaks)
@@ -186,10 +233,14 @@ def check(players: Sequence[SpqfPlayer], options: SpqfOptions) -> list[FieldErro
     in_play = CIVILIZATION_CARDS + STARTERS_PER_PLAYER * len(players)
     counted = sum(p.vp_cards for p in players)
     if players and counted > in_play:
-        message = (
-            f"Only {in_play} cards are in play with {len(players)} players "
-            f"({CIVILIZATION_CARDS} Civilization + {STARTERS_PER_PLAYER} starters each); "
-            f"{counted} cards with a 1 VP corner counted in all."
+        message = _(
+            "Only %(in_play)s cards are in play with %(players)s players (%(civilization)s Civilization + "
+            "%(starters)s starters each); %(counted)s cards with a 1 VP corner counted in all.",
+            in_play=in_play,
+            players=len(players),
+            civilization=CIVILIZATION_CARDS,
+            starters=STARTERS_PER_PLAYER,
+            counted=counted,
         )
         return [FieldError(f"players[{len(players) - 1}].vp_cards", message)]
     return []
@@ -197,46 +248,63 @@ def check(players: Sequence[SpqfPlayer], options: SpqfOptions) -> list[FieldErro
 
 def level_table_text(level_vp: Sequence[int]) -> str:
     """'level 0: 0, level 1: 3, ...' for a level VP table."""
-    return ", ".join(f"level {level}: {vp}" for level, vp in enumerate(level_vp))
+    return ", ".join(_("level %(level)s: %(vp)s", level=level, vp=vp) for level, vp in enumerate(level_vp))
 
 
 def reference_notes(options: SpqfOptions) -> list[str]:
     """The level VP table in use, flagged to check against the printed reference card, and scoring reminders."""
-    source = "default" if tuple(options.level_vp) == DEFAULT_LEVEL_VP else "your own"
+    table = level_table_text(options.level_vp)
+    if tuple(options.level_vp) == DEFAULT_LEVEL_VP:
+        levels = _(
+            "Civilization Level VP (default table): %(table)s VP. The rules print only level %(level)s = %(vp)s VP: "
+            "check your reference card.",
+            table=table,
+            level=PRINTED_LEVEL,
+            vp=PRINTED_LEVEL_VP,
+        )
+    else:
+        levels = _(
+            "Civilization Level VP (your own table): %(table)s VP. The rules print only level %(level)s = %(vp)s "
+            "VP: check your reference card.",
+            table=table,
+            level=PRINTED_LEVEL,
+            vp=PRINTED_LEVEL_VP,
+        )
     return [
-        (
-            f"Civilization Level VP ({source} table): {level_table_text(options.level_vp)} VP. "
-            f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check your reference card."
-        ),
-        "The first player to reach each Civilization Level takes a 1 VP token: count it with the VP tokens.",
-        (
+        levels,
+        _("The first player to reach each Civilization Level takes a 1 VP token: count it with the VP tokens."),
+        _(
             "Monument: 1 VP per modifier matching your Monument on all your cards (deck, discard pile, hand and "
             "stored); oak leaves never count."
         ),
-        (
-            f"Monument bonus: {signed(MONUMENT_BONUS)} VP to the single player with the most Monument VP; a tie for "
-            "the most (everyone at 0 included) awards it to nobody."
+        _(
+            "Monument bonus: %(bonus)s VP to the single player with the most Monument VP; a tie for the most "
+            "(everyone at 0 included) awards it to nobody.",
+            bonus=signed(MONUMENT_BONUS),
         ),
-        "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
+        _("Tied totals: the highest Civilization Level wins; still tied, the victory is shared."),
     ]
 
 
 def pad(options: SpqfOptions) -> Pad:
     """A blank SPQF pad: a row per breakdown line, the level table in use and the tie-break below."""
     rules = {
-        "vp_tokens": "1 VP per VP token, with each 1 VP token for being first to a Civilization Level.",
-        "civ_level": f"Your level's VP: {level_table_text(options.level_vp)}.",
-        "monument": "1 VP per modifier matching your Monument on all your cards; oak leaves never count.",
-        "monument_bonus": f"{MONUMENT_BONUS} VP to the single player with the most Monument VP; a tie: nobody.",
-        "vp_cards": "1 VP per card with 1 VP in its top right corner.",
-    }
-    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
-    notes = (
-        (
-            f"The rules print only level {PRINTED_LEVEL} = {PRINTED_LEVEL_VP} VP: check the level table against your "
-            "reference card."
+        "vp_tokens": _("1 VP per VP token, with each 1 VP token for being first to a Civilization Level."),
+        "civ_level": _("Your level's VP: %(table)s.", table=level_table_text(options.level_vp)),
+        "monument": _("1 VP per modifier matching your Monument on all your cards; oak leaves never count."),
+        "monument_bonus": _(
+            "%(bonus)s VP to the single player with the most Monument VP; a tie: nobody.", bonus=MONUMENT_BONUS
         ),
-        "Tied totals: the highest Civilization Level wins; still tied, the victory is shared.",
+        "vp_cards": _("1 VP per card with 1 VP in its top right corner."),
+    }
+    lines = tuple(PadLine(key, _(label), rules[key]) for key, label in BREAKDOWN)
+    notes = (
+        _(
+            "The rules print only level %(level)s = %(vp)s VP: check the level table against your reference card.",
+            level=PRINTED_LEVEL,
+            vp=PRINTED_LEVEL_VP,
+        ),
+        _("Tied totals: the highest Civilization Level wins; still tied, the victory is shared."),
     )
     return Pad(lines, notes)
 
@@ -244,22 +312,30 @@ def pad(options: SpqfOptions) -> Pad:
 def setup(count: int, options: SpqfOptions) -> list[str]:
     """The rule text's setup steps for this player count, and when the game ends."""
     return [
-        "Each player takes a reference card; give the first player token to a random player.",
-        "Form a supply with the VP acorns and the resource cubes.",
-        "Each player takes a tableau and puts their Civilization Level marker on 0.",
-        "Shuffle the Monuments and deal one face down to each player, who may look at it and keeps it secret.",
-        (
-            f"Each player takes their {STARTERS_PER_PLAYER} different starter cards. Shuffle the Civilization cards "
-            f"and deal 5 to each player ({5 * count} for {plural(count, 'player')}); each player shuffles them "
-            "with their starters to form their deck."
+        _("Each player takes a reference card; give the first player token to a random player."),
+        _("Form a supply with the VP acorns and the resource cubes."),
+        _("Each player takes a tableau and puts their Civilization Level marker on 0."),
+        _("Shuffle the Monuments and deal one face down to each player, who may look at it and keeps it secret."),
+        ngettext(
+            "Each player takes their %(starters)s different starter cards. Shuffle the Civilization cards and deal 5 "
+            "to each player (%(cards)s for %(num)s player); each player shuffles them with their starters to form "
+            "their deck.",
+            "Each player takes their %(starters)s different starter cards. Shuffle the Civilization cards and deal 5 "
+            "to each player (%(cards)s for %(num)s players); each player shuffles them with their starters to form "
+            "their deck.",
+            count,
+            starters=STARTERS_PER_PLAYER,
+            cards=5 * count,
         ),
-        "Advanced: draft the 5 Civilization cards instead (keep one, pass the rest to your left, repeat).",
-        "Put the remaining Civilization cards face down as a deck and deal 3 face up as the central trade row.",
-        "Each player draws the first 5 cards of their deck.",
-        (
-            f"The end begins when a player has {END_VP_TOKENS} or more VP tokens, a player reaches level "
-            f"{LEVEL_MAX}, or the last Civilization card is placed in the central trade row; finish the round so "
-            "everyone has had the same number of turns, then score."
+        _("Advanced: draft the 5 Civilization cards instead (keep one, pass the rest to your left, repeat)."),
+        _("Put the remaining Civilization cards face down as a deck and deal 3 face up as the central trade row."),
+        _("Each player draws the first 5 cards of their deck."),
+        _(
+            "The end begins when a player has %(tokens)s or more VP tokens, a player reaches level %(level)s, or the "
+            "last Civilization card is placed in the central trade row; finish the round so everyone has had the "
+            "same number of turns, then score.",
+            tokens=END_VP_TOKENS,
+            level=LEVEL_MAX,
         ),
     ]
 
@@ -284,11 +360,18 @@ def end_reasons(state: State, ctx: Context) -> list[str]:
     reasons = []
     for name, seat in zip(ctx.names, state["seats"], strict=True):
         if seat[TOKENS_FIELD] >= END_VP_TOKENS:
-            reasons.append(f"{name} has {seat[TOKENS_FIELD]} VP tokens ({END_VP_TOKENS} or more)")
+            reasons.append(
+                _(
+                    "%(name)s has %(tokens)s VP tokens (%(end)s or more)",
+                    name=name,
+                    tokens=seat[TOKENS_FIELD],
+                    end=END_VP_TOKENS,
+                )
+            )
         if seat[LEVEL_FIELD] >= LEVEL_MAX:
-            reasons.append(f"{name} reached Civilization Level {LEVEL_MAX}")
+            reasons.append(_("%(name)s reached Civilization Level %(level)s", name=name, level=LEVEL_MAX))
     if state["table"]["last_card"]:
-        reasons.append("the last Civilization card is in the central trade row")
+        reasons.append(_("the last Civilization card is in the central trade row"))
     return reasons
 
 
@@ -306,14 +389,21 @@ def countdown(state: State, ctx: Context) -> str:
     table = state["table"]
     if not turns_followed(table):
         last = ctx.names[turn_order_from(FIRST_SEAT, count)[-1]]
-        return f"Finish the round up to {last}'s turn, the last in turn order; then enter the Monuments and finish."
+        return _(
+            "Finish the round up to %(name)s's turn, the last in turn order; then enter the Monuments and finish.",
+            name=last,
+        )
     active = active_seat(table, count)
     left = turns_left(active, FIRST_SEAT, count)
     if not left:
-        return f"{ctx.names[active]}'s turn is the last one: then enter the Monuments and finish."
-    verb = "plays" if len(left) == 1 else "play"
-    still = join_names([ctx.names[seat] for seat in left])
-    return f"Finish the round: after {ctx.names[active]}'s turn, {still} still {verb}."
+        return _("%(name)s's turn is the last one: then enter the Monuments and finish.", name=ctx.names[active])
+    return ngettext(
+        "Finish the round: after %(name)s's turn, %(names)s still plays.",
+        "Finish the round: after %(name)s's turn, %(names)s still play.",
+        len(left),
+        name=ctx.names[active],
+        names=_names([ctx.names[seat] for seat in left]),
+    )
 
 
 def _track_end(state: State, ctx: Context, said: list[str]) -> State:
@@ -322,10 +412,16 @@ def _track_end(state: State, ctx: Context, said: list[str]) -> State:
     reasons = end_reasons(state, ctx)
     if reasons and table["end_round"] is None:
         table["end_round"] = round_number(table, len(ctx.names))
-        said.append(f"The end of the game begins: {join_names(reasons)}. {countdown(state, ctx)}")
+        said.append(
+            _(
+                "The end of the game begins: %(reasons)s. %(countdown)s",
+                reasons=_names(reasons),
+                countdown=countdown(state, ctx),
+            )
+        )
     elif not reasons and table["end_round"] is not None:
         table["end_round"] = None
-        said.append("The end of the game is no longer triggered.")
+        said.append(_("The end of the game is no longer triggered."))
     return state
 
 
@@ -376,7 +472,7 @@ def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list
     taken = table["first"].get(str(level))
     if taken is None:
         _give_token(state, level, seat, table["turn"])
-        said.append(f"{name} is first to level {level}: +1 VP token.")
+        said.append(_("%(name)s is first to level %(level)s: +1 VP token.", name=name, level=level))
         return
     holder = taken["seat"]
     order = turn_order_from(active_seat(table, count), count)
@@ -384,19 +480,32 @@ def _reached_level(state: State, seat: int, level: int, ctx: Context, said: list
         _give_token(state, level, seat, table["turn"])
         active = ctx.names[order[0]]
         said.append(
-            f"{name} and {ctx.names[holder]} both reached level {level} this turn; in turn order from the active "
-            f"player ({active}) {name} comes first: the level {level} token moves to {name} (+1 VP token), "
-            f"{ctx.names[holder]} gives it back (−1 VP token). If they expanded in different actions, give it back "
-            "under First to each level."
+            _(
+                "%(name)s and %(holder)s both reached level %(level)s this turn; in turn order from the active player "
+                "(%(active)s) %(name)s comes first: the level %(level)s token moves to %(name)s (+1 VP token), "
+                "%(holder)s gives it back (−1 VP token). If they expanded in different actions, give it back under "
+                "First to each level.",
+                name=name,
+                holder=ctx.names[holder],
+                level=level,
+                active=active,
+            )
         )
     else:
-        said.append(f"{name} reaches level {level}; {ctx.names[holder]} was first to it.")
+        said.append(
+            _(
+                "%(name)s reaches level %(level)s; %(holder)s was first to it.",
+                name=name,
+                level=level,
+                holder=ctx.names[holder],
+            )
+        )
 
 
 def _level_down(state: State, seat: int, old: int, new: int, ctx: Context, said: list[str]) -> None:
     """A correction downwards: allowed, said, and a first-to-level token for a level no longer held goes back."""
     name = ctx.names[seat]
-    said.append(f"{name}'s Civilization Level corrected from {old} down to {new}.")
+    said.append(_("%(name)s's Civilization Level corrected from %(old)s down to %(new)s.", name=name, old=old, new=new))
     first = state["table"]["first"]
     _unmark_reached(state["table"], seat, new)
     for level in range(new + 1, old + 1):
@@ -409,14 +518,21 @@ def _level_down(state: State, seat: int, old: int, new: int, ctx: Context, said:
                 if index != seat and state["seats"][index][LEVEL_FIELD] >= level
             ]
             if others:
-                verb = "has" if len(others) == 1 else "have"
-                hint = (
-                    f"{join_names(others)} {verb} reached it too: hand it to whoever was first under First to "
-                    "each level."
+                hint = ngettext(
+                    "%(names)s has reached it too: hand it to whoever was first under First to each level.",
+                    "%(names)s have reached it too: hand it to whoever was first under First to each level.",
+                    len(others),
+                    names=_names(others),
                 )
             else:
-                hint = "if someone else reached it first, hand it to them."
-            said.append(f"The level {level} token goes back (−1 VP token): nobody holds it now; {hint}")
+                hint = _("if someone else reached it first, hand it to them.")
+            said.append(
+                _(
+                    "The level %(level)s token goes back (−1 VP token): nobody holds it now; %(hint)s",
+                    level=level,
+                    hint=hint,
+                )
+            )
 
 
 def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
@@ -429,7 +545,11 @@ def _after_counter(before: State, state: State, action: Action, ctx: Context, ol
                 [
                     FieldError(
                         LEVEL_FIELD,
-                        f"There are {LEVEL_MAX} Civilization Levels: {name} can't go past level {LEVEL_MAX}.",
+                        _(
+                            "There are %(max)s Civilization Levels: %(name)s can't go past level %(max)s.",
+                            max=LEVEL_MAX,
+                            name=name,
+                        ),
                     )
                 ]
             )
@@ -438,8 +558,13 @@ def _after_counter(before: State, state: State, action: Action, ctx: Context, ol
                 [
                     FieldError(
                         LEVEL_FIELD,
-                        f"Levels are earned one at a time, in ascending order: "
-                        f"{name} is on level {old}, so the next is level {old + 1}.",
+                        _(
+                            "Levels are earned one at a time, in ascending order: %(name)s is on level %(level)s, so "
+                            "the next is level %(next)s.",
+                            name=name,
+                            level=old,
+                            next=old + 1,
+                        ),
                     )
                 ]
             )
@@ -471,13 +596,14 @@ def next_turn(state: State, action: Action, ctx: Context) -> Applied:
         raise InputErrors(
             [
                 FieldError(
-                    "action", "The round is finished and the end of the game has begun: enter the Monuments and finish."
+                    "action",
+                    _("The round is finished and the end of the game has begun: enter the Monuments and finish."),
                 )
             ]
         )
     table["turn"] += 1
     nxt = active_seat(table, count)
-    said = [f"Round {round_number(table, count)}: {ctx.names[nxt]}'s turn."]
+    said = [_("Round %(round)s: %(name)s's turn.", round=round_number(table, count), name=ctx.names[nxt])]
     return Applied(_track_end(state, ctx, said), tuple(said))
 
 
@@ -485,9 +611,9 @@ def last_card(state: State, action: Action, ctx: Context) -> Applied:
     """Mark (or unmark, as a correction) the last Civilization card placed in the central trade row."""
     state["table"]["last_card"] = action.params.placed
     said = [
-        "The last Civilization card is in the central trade row."
+        _("The last Civilization card is in the central trade row.")
         if action.params.placed
-        else "The last-card mark is taken off: the Civilization deck is not empty."
+        else _("The last-card mark is taken off: the Civilization deck is not empty.")
     ]
     return Applied(_track_end(state, ctx, said), tuple(said))
 
@@ -499,13 +625,18 @@ def first_token(state: State, action: Action, ctx: Context) -> Applied:
     seat = action.seat
     name = ctx.names[seat]
     if not 1 <= level <= LEVEL_MAX:
-        raise InputErrors([FieldError("level", f"The levels are 1 to {LEVEL_MAX}.")])
+        raise InputErrors([FieldError("level", _("The levels are 1 to %(max)s.", max=LEVEL_MAX))])
     if state["seats"][seat][LEVEL_FIELD] < level:
         raise InputErrors(
             [
                 FieldError(
                     "level",
-                    f"{name} has not reached level {level}: only a player who has earned a level can be first to it.",
+                    _(
+                        "%(name)s has not reached level %(level)s: only a player who has earned a level can be first "
+                        "to it.",
+                        name=name,
+                        level=level,
+                    ),
                 )
             ]
         )
@@ -518,15 +649,23 @@ def first_token(state: State, action: Action, ctx: Context) -> Applied:
     # first got there no later than their own tap and no later than the one who held the token.
     known = [turn for turn in (reached_turn(table, seat, level), taken["turn"] if taken else None) if turn is not None]
     holder = _give_token(state, level, seat, min(known, default=table["turn"]))
-    given_back = f", {ctx.names[holder]} gives it back (−1 VP token)" if holder is not None else ""
-    said = [f"The level {level} token goes to {name} (+1 VP token){given_back}."]
+    if holder is not None:
+        given = _(
+            "The level %(level)s token goes to %(name)s (+1 VP token), %(holder)s gives it back (−1 VP token).",
+            level=level,
+            name=name,
+            holder=ctx.names[holder],
+        )
+    else:
+        given = _("The level %(level)s token goes to %(name)s (+1 VP token).", level=level, name=name)
+    said = [given]
     return Applied(_track_end(state, ctx, said), tuple(said))
 
 
 def end(standing: Standing) -> End:
     """Whether one of the three end conditions holds now, and which."""
     reasons = end_reasons(standing.state, standing.ctx)
-    text = join_names(reasons)
+    text = _names(reasons)
     return End(bool(reasons), f"{capital(text)}." if reasons else None)
 
 
@@ -539,18 +678,22 @@ def live_notes(standing: Standing) -> list[Note]:
         notes.append(Note(leads_sentence(result)))
     # Before anyone scores, everyone is tied on 0: saying so is noise.
     if result.tiebreak and any(p.total for p in result.players):
-        notes.append(Note(f"As it stands: {result.tiebreak}"))
+        notes.append(Note(_("As it stands: %(tiebreak)s", tiebreak=result.tiebreak)))
     taken = [
-        f"level {level} {ctx.names[table['first'][str(level)]['seat']]}"
+        _("level %(level)s %(name)s", level=level, name=ctx.names[table["first"][str(level)]["seat"]])
         for level in range(1, LEVEL_MAX + 1)
         if str(level) in table["first"]
     ]
-    notes.append(Note("First to each level: " + (", ".join(taken) if taken else "nobody has expanded yet") + "."))
+    firsts = ", ".join(taken) if taken else _("nobody has expanded yet")
+    notes.append(Note(_("First to each level: %(firsts)s.", firsts=firsts)))
     reasons = end_reasons(state, ctx)
     if reasons:
-        notes.append(
-            Note(f"The end of the game has begun: {join_names(reasons)}. {countdown(state, ctx)}", warning=True)
+        ended = _(
+            "The end of the game has begun: %(reasons)s. %(countdown)s",
+            reasons=_names(reasons),
+            countdown=countdown(state, ctx),
         )
+        notes.append(Note(ended, warning=True))
     return notes
 
 
@@ -574,21 +717,21 @@ def view(standing: Standing) -> dict[str, Any]:
 def _token_text(action: Action, ctx: Context) -> str:
     """Undo's words for a handover: 'the level 3 token handed to Bob'."""
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
-    return f"the level {action.params.level} token handed to {ctx.names[action.seat]}"
+    return _("the level %(level)s token handed to %(name)s", level=action.params.level, name=ctx.names[action.seat])
 
 
 # What the table plays that the tracker neither keeps nor checks (the rule text's cards, cubes and phases).
 UNTRACKED = (
-    "The Civilization deck, the central trade row and everyone's deck, hand, trade row and discard pile.",
-    "The phases of a turn (Action, Recruit, Discard, Draw), modifiers and who follows which action.",
-    "Resource cubes, stored cards and stored resources, and what each level lets a player store.",
-    "What an expansion costs: tap the level once it is paid for.",
-    (
+    N_("The Civilization deck, the central trade row and everyone's deck, hand, trade row and discard pile."),
+    N_("The phases of a turn (Action, Recruit, Discard, Draw), modifiers and who follows which action."),
+    N_("Resource cubes, stored cards and stored resources, and what each level lets a player store."),
+    N_("What an expansion costs: tap the level once it is paid for."),
+    N_(
         "VP tokens from Score actions and trashed cards: tap them as they are taken (the first-to-level tokens come "
         "by themselves)."
     ),
-    "The last Civilization card: tap Last Civilization card placed when it goes into the central trade row.",
-    "The Monuments, secret until the end: their modifiers are counted at Finish.",
+    N_("The last Civilization card: tap Last Civilization card placed when it goes into the central trade row."),
+    N_("The Monuments, secret until the end: their modifiers are counted at Finish."),
 )
 
 
@@ -597,12 +740,14 @@ LIVE = Live(
     start_seat=lambda options: SpqfPlayer(name="-").model_dump(mode="json", exclude={"name"}),
     actions={
         **counter_actions(_after_counter),
-        "next_turn": ActionSpec(next_turn, describe=lambda action, ctx: "next turn"),
+        "next_turn": ActionSpec(next_turn, describe=lambda action, ctx: _("next turn")),
         "last_card": ActionSpec(
             last_card,
             LastCardParams,
             describe=lambda action, ctx: (
-                "last Civilization card " + ("placed" if action.params.placed else "mark taken off")
+                _("last Civilization card placed")
+                if action.params.placed
+                else _("last Civilization card mark taken off")
             ),
         ),
         "first_token": ActionSpec(first_token, TokenParams, "required", _token_text),
@@ -615,10 +760,10 @@ LIVE = Live(
     round_of=round_number,
     end_fields=("monument_modifiers",),
     labels={
-        "vp_tokens": "VP tokens",
-        "civ_level": "Civilization Level",
-        "monument_modifiers": "Monument modifiers",
-        "vp_cards": "1 VP cards",
+        "vp_tokens": N_("VP tokens"),
+        "civ_level": N_("Civilization Level"),
+        "monument_modifiers": N_("Monument modifiers"),
+        "vp_cards": N_("1 VP cards"),
     },
     untracked=UNTRACKED,
 )
@@ -635,7 +780,7 @@ GAME = Game(
     breakdown=BREAKDOWN,
     score=score,
     colours=("red", "blue", "green", "yellow"),
-    blurb="Deck-building civilizations: follow each other's actions, expand, build toward your Monument.",
+    blurb=N_("Deck-building civilizations: follow each other's actions, expand, build toward your Monument."),
     check=check,
     setup=setup,
     reference_notes=reference_notes,

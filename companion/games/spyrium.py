@@ -41,7 +41,8 @@ from companion.games.live import (
     State,
     counter_actions,
 )
-from companion.games.wording import plural, sum_text
+from companion.games.wording import sum_text
+from companion.language import N_, _, ngettext
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -90,21 +91,21 @@ class SpyriumOptions(Schema):
 
     residence_values: tuple[int, int, int, int, int, int] = Field(
         DEFAULT_RESIDENCE_VALUES,
-        title="Residence track income (£, bottom to top)",
-        description="Check your board and reference card; a reminder only, it does not change the score.",
+        title=N_("Residence track income (£, bottom to top)"),
+        description=N_("Check your board and reference card; a reminder only, it does not change the score."),
     )
 
     @field_validator("residence_values", mode="before")
     @classmethod
     def _six_spaces(cls, value: Any) -> tuple[int, ...]:
         """One clear message for the whole track instead of pydantic's per-item tuple errors."""
-        return number_table(value, RESIDENCE_SPACES, "the income of each Residence space", RESIDENCE_VALUE_MAX)
+        return number_table(value, RESIDENCE_SPACES, _("the income of each Residence space"), RESIDENCE_VALUE_MAX)
 
 
 BREAKDOWN = (
-    ("vp_track", "Score track"),
-    ("buildings", "Buildings"),
-    ("techniques", "Techniques"),
+    ("vp_track", N_("Score track")),
+    ("buildings", N_("Buildings")),
+    ("techniques", N_("Techniques")),
 )
 LABELS = dict(BREAKDOWN)
 
@@ -116,30 +117,44 @@ def _sum_text(values: Sequence[int]) -> str:
 
 def _track_line(player: SpyriumPlayer) -> Line:
     """VP scored during play (characters, Residence, buildings used, the 8 and 20 VP bonuses) are on the track."""
-    why = f"The score track shows {player.vp_track} VP."
+    why = _("The score track shows %(vp)s VP.", vp=player.vp_track)
     if player.money or player.spyrium:
-        left = f"Money (£{player.money}) and Spyrium ({player.spyrium}) left over score nothing"
-        why = f"{left}; the score track shows {player.vp_track} VP."
-    return Line("vp_track", LABELS["vp_track"], player.vp_track, why)
+        why = _(
+            "Money (£%(money)s) and Spyrium (%(spyrium)s) left over score nothing; the score track shows %(vp)s VP.",
+            money=player.money,
+            spyrium=player.spyrium,
+            vp=player.vp_track,
+        )
+    return Line("vp_track", _(LABELS["vp_track"]), player.vp_track, why)
 
 
 def _buildings_line(player: SpyriumPlayer) -> Line:
     """Each building you own scores the VP printed on it."""
     values = player.building_vp
     if not values:
-        return Line("buildings", LABELS["buildings"], 0, "No building: 0 VP.")
-    printed = "the VP printed on it" if len(values) == 1 else "the VP printed on each"
-    why = f"{plural(len(values), 'building')}, {printed}: {_sum_text(values)} VP."
-    return Line("buildings", LABELS["buildings"], sum(values), why)
+        return Line("buildings", _(LABELS["buildings"]), 0, _("No building: 0 VP."))
+    why = ngettext(
+        "%(num)s building, the VP printed on it: %(sum)s VP.",
+        "%(num)s buildings, the VP printed on each: %(sum)s VP.",
+        len(values),
+        sum=_sum_text(values),
+    )
+    return Line("buildings", _(LABELS["buildings"]), sum(values), why)
 
 
 def _techniques_line(player: SpyriumPlayer) -> Line:
     """Each technique you patented scores its end-game VP, at most 7."""
     values = player.technique_vp
     if not values:
-        return Line("techniques", LABELS["techniques"], 0, "No technique: 0 VP.")
-    why = f"{plural(len(values), 'technique')}, end-game VP (at most {TECHNIQUE_VP_MAX} each): {_sum_text(values)} VP."
-    return Line("techniques", LABELS["techniques"], sum(values), why)
+        return Line("techniques", _(LABELS["techniques"]), 0, _("No technique: 0 VP."))
+    why = ngettext(
+        "%(num)s technique, end-game VP (at most %(max)s each): %(sum)s VP.",
+        "%(num)s techniques, end-game VP (at most %(max)s each): %(sum)s VP.",
+        len(values),
+        max=TECHNIQUE_VP_MAX,
+        sum=_sum_text(values),
+    )
+    return Line("techniques", _(LABELS["techniques"]), sum(values), why)
 
 
 def score(players: Sequence[SpyriumPlayer], options: SpyriumOptions) -> Result:
@@ -156,34 +171,40 @@ def reference_notes(options: SpyriumOptions) -> list[str]:
     """The Residence track in use, flagged to check against the board, and what scores at the end."""
     values = ", ".join(f"£{v}" for v in options.residence_values)
     return [
-        (
-            f"Residence track income, bottom to top: {values} (check your board and reference card). "
-            "It does not change the final score: VP from a Residence action is already on the score track."
+        _(
+            "Residence track income, bottom to top: %(values)s (check your board and reference card). "
+            "It does not change the final score: VP from a Residence action is already on the score track.",
+            values=values,
         ),
-        (
+        _(
             "Final score: VP on the score track + the VP printed on each building you own + the end-game VP of "
-            f"each technique (at most {TECHNIQUE_VP_MAX} each)."
+            "each technique (at most %(max)s each).",
+            max=TECHNIQUE_VP_MAX,
         ),
-        "Money and Spyrium left at the end score nothing.",
-        (
-            f"Reaching {BONUS_STEPS[0]} VP: choose +1 worker or £5; reaching {BONUS_STEPS[1]} VP: take the other "
-            f"(at most {WORKERS_MAX} workers)."
+        _("Money and Spyrium left at the end score nothing."),
+        _(
+            "Reaching %(first)s VP: choose +1 worker or £%(money)s; reaching %(second)s VP: take the other "
+            "(at most %(max)s workers).",
+            first=BONUS_STEPS[0],
+            money=BONUS_MONEY,
+            second=BONUS_STEPS[1],
+            max=WORKERS_MAX,
         ),
-        "No tie-break is published: tied players share the victory.",
+        _("No tie-break is published: tied players share the victory."),
     ]
 
 
 def pad(options: SpyriumOptions) -> Pad:
     """A blank Spyrium pad: the score track, buildings and techniques, and what scores nothing."""
     rules = {
-        "vp_track": "The VP your marker shows on the score track.",
-        "buildings": "The VP printed on each building you own.",
-        "techniques": f"The end-game VP of each technique you patented (at most {TECHNIQUE_VP_MAX} each).",
+        "vp_track": _("The VP your marker shows on the score track."),
+        "buildings": _("The VP printed on each building you own."),
+        "techniques": _("The end-game VP of each technique you patented (at most %(max)s each).", max=TECHNIQUE_VP_MAX),
     }
-    lines = tuple(PadLine(key, label, rules[key]) for key, label in BREAKDOWN)
+    lines = tuple(PadLine(key, _(label), rules[key]) for key, label in BREAKDOWN)
     notes = (
-        "Money and Spyrium left at the end score nothing.",
-        "No tie-break is published: tied players share the victory.",
+        _("Money and Spyrium left at the end score nothing."),
+        _("No tie-break is published: tied players share the victory."),
     )
     return Pad(lines, notes)
 
@@ -191,25 +212,33 @@ def pad(options: SpyriumOptions) -> Pad:
 def setup(count: int, options: SpyriumOptions) -> list[str]:
     """The rule text's starting position and turn structure for this player count, and when the game ends."""
     return [
-        (
-            f"Each of the {plural(count, 'player')} takes {START_WORKERS} workers, {START_SPYRIUM} Spyrium "
-            f"crystals and £{START_MONEY}."
+        ngettext(
+            "Each of the %(num)s player takes %(workers)s workers, %(spyrium)s Spyrium crystals and £%(money)s.",
+            "Each of the %(num)s players takes %(workers)s workers, %(spyrium)s Spyrium crystals and £%(money)s.",
+            count,
+            workers=START_WORKERS,
+            spyrium=START_SPYRIUM,
+            money=START_MONEY,
         ),
-        (
-            f"Put each player's marker on 0 of the score track and a token on the {START_RESIDENCE} space of the "
-            "Residence track."
+        _(
+            "Put each player's marker on 0 of the score track and a token on the %(space)s space of the "
+            "Residence track.",
+            space=START_RESIDENCE,
         ),
-        (
-            f"On the track in use that is space {start_space(options)} of {RESIDENCE_SPACES}, income "
-            f"£{options.residence_values[start_space(options) - 1]} a turn."
+        _(
+            "On the track in use that is space %(space)s of %(spaces)s, income £%(income)s a turn.",
+            space=start_space(options),
+            spaces=RESIDENCE_SPACES,
+            income=options.residence_values[start_space(options) - 1],
         ),
-        "Shuffle the A, B and C decks and the event deck separately; choose a start player.",
-        (
-            f"Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
-            f"turn {TURNS}), pay each player the income of their Residence space, and turn the top event onto "
-            "Current Event, revealing the next one as Future Event."
+        _("Shuffle the A, B and C decks and the event deck separately; choose a start player."),
+        _(
+            "Each turn: deal 9 cards of the turn's period into a 3×3 market (A for turns 1-3, B for 4-5, C for "
+            "turn %(turns)s), pay each player the income of their Residence space, and turn the top event onto "
+            "Current Event, revealing the next one as Future Event.",
+            turns=TURNS,
         ),
-        f"The game ends after turn {TURNS}; the most points wins, and tied players share the victory.",
+        _("The game ends after turn %(turns)s; the most points wins, and tied players share the victory.", turns=TURNS),
     ]
 
 
@@ -290,12 +319,15 @@ def _take(seat: dict[str, Any], choice: str, name: str) -> str:
     """Give one bonus: +1 worker (lost at the 7-worker cap) or £5; say what happened."""
     if choice == "money":
         seat["money"] += BONUS_MONEY
-        return f"{name} takes £{BONUS_MONEY}."
+        return _("%(name)s takes £%(money)s.", name=name, money=BONUS_MONEY)
     if seat["workers"] >= WORKERS_MAX:
-        cap = f"maximum number of workers: {WORKERS_MAX}"
-        return f"{name} has {WORKERS_MAX} workers already ({cap}): the worker is lost."
+        return _(
+            "%(name)s has %(max)s workers already (maximum number of workers: %(max)s): the worker is lost.",
+            name=name,
+            max=WORKERS_MAX,
+        )
     seat["workers"] += 1
-    return f"{name} takes an extra worker ({seat['workers']})."
+    return _("%(name)s takes an extra worker (%(workers)s).", name=name, workers=seat["workers"])
 
 
 def _other(choice: str) -> str:
@@ -308,13 +340,24 @@ def _bonuses(state: State, seat_index: int, ctx: Context, said: list[str]) -> No
     didn't pick.' The 8 VP choice is asked (the bonus action); the 20 VP one follows by itself."""
     seat, name = state["seats"][seat_index], ctx.names[seat_index]
     if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
-        said.append(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.")
+        said.append(_choose_note(name))
         if seat["workers"] >= WORKERS_MAX:
-            said.append(f"{name} has {WORKERS_MAX} workers already: a worker chosen would be lost.")
+            said.append(
+                _("%(name)s has %(max)s workers already: a worker chosen would be lost.", name=name, max=WORKERS_MAX)
+            )
     elif seat["vp_track"] >= BONUS_STEPS[1] and seat["bonus_8"] is not None and not seat["bonus_20"]:
         seat["bonus_20"] = True
         taken = _take(seat, _other(seat["bonus_8"]), name)
-        said.append(f"{name} reached {BONUS_STEPS[1]} VP: the other bonus. {taken}")
+        said.append(
+            _("%(name)s reached %(vp)s VP: the other bonus. %(taken)s", name=name, vp=BONUS_STEPS[1], taken=taken)
+        )
+
+
+def _choose_note(name: str) -> str:
+    """'Ann reached 8 VP: choose +1 worker or £5.'"""
+    return _(
+        "%(name)s reached %(vp)s VP: choose +1 worker or £%(money)s.", name=name, vp=BONUS_STEPS[0], money=BONUS_MONEY
+    )
 
 
 def _after_counter(before: State, state: State, action: Action, ctx: Context, old: int, new: int) -> Applied:
@@ -324,7 +367,10 @@ def _after_counter(before: State, state: State, action: Action, ctx: Context, ol
     if action.seat is not None and new != old:
         name = ctx.names[action.seat]
         if field == "workers" and new > WORKERS_MAX:
-            raise InputErrors([FieldError("workers", f"Maximum number of workers: {WORKERS_MAX}. {name} has {old}.")])
+            message = _(
+                "Maximum number of workers: %(max)s. %(name)s has %(old)s.", max=WORKERS_MAX, name=name, old=old
+            )
+            raise InputErrors([FieldError("workers", message)])
         if field == "residence" and not 1 <= new <= RESIDENCE_SPACES:
             raise InputErrors([FieldError("residence", _residence_refusal(name, old, new, ctx.options))])
         if field == "vp_track":
@@ -336,12 +382,25 @@ def _residence_refusal(name: str, old: int, new: int, options: SpyriumOptions) -
     """Why a token can't go to that Residence space, in the values printed on the board's spaces."""
     values = options.residence_values
     if new > RESIDENCE_SPACES and old == RESIDENCE_SPACES:
-        return f"{name}'s token is on the top space of the Residence track ({values[-1]}): it can't go higher."
+        return _(
+            "%(name)s's token is on the top space of the Residence track (%(value)s): it can't go higher.",
+            name=name,
+            value=values[-1],
+        )
     if new < 1 and old == 1:
-        return f"{name}'s token is on the bottom space of the Residence track ({values[0]}): it can't go lower."
-    return (
-        f"The Residence track has {RESIDENCE_SPACES} spaces, from {values[0]} at the bottom to {values[-1]} at "
-        f"the top: {name}'s token stays on {values[old - 1]}."
+        return _(
+            "%(name)s's token is on the bottom space of the Residence track (%(value)s): it can't go lower.",
+            name=name,
+            value=values[0],
+        )
+    return _(
+        "The Residence track has %(spaces)s spaces, from %(bottom)s at the bottom to %(top)s at the top: "
+        "%(name)s's token stays on %(value)s.",
+        spaces=RESIDENCE_SPACES,
+        bottom=values[0],
+        top=values[-1],
+        name=name,
+        value=values[old - 1],
     )
 
 
@@ -395,12 +454,19 @@ class BuildParams(Params):
             return value
         if (said := REPLACE_TEXT.fullmatch(value)) is not None and said[2] is not None:
             raise ValueError(
-                f"'{said[1]} {REPLACE_MATCHING}' says the icons match, but 'matching' does not: leave 'matching' "
-                "out, or give the building's number alone."
+                _(
+                    "'%(number)s %(matching)s' says the icons match, but 'matching' does not: leave 'matching' "
+                    "out, or give the building's number alone.",
+                    number=said[1],
+                    matching=REPLACE_MATCHING,
+                )
             )
         raise ValueError(
-            f"Give the number of the building it replaces (from 1), with '{REPLACE_MATCHING}' after it when the "
-            f"icons match: '2' or '2 {REPLACE_MATCHING}'."
+            _(
+                "Give the number of the building it replaces (from 1), with '%(matching)s' after it when the "
+                "icons match: '2' or '2 %(matching)s'.",
+                matching=REPLACE_MATCHING,
+            )
         )
 
 
@@ -433,13 +499,20 @@ def start_turn(state: State, action: Action, ctx: Context) -> Applied:
     track'; after turn 6 the game is over."""
     table = state["table"]
     if table["turn"] >= TURNS:
-        raise InputErrors([FieldError("action", f"Turn {TURNS} was the last one: finish and score.")])
+        raise InputErrors([FieldError("action", _("Turn %(turns)s was the last one: finish and score.", turns=TURNS))])
     table["turn"] += 1
     paid = []
     for name, seat in zip(ctx.names, state["seats"], strict=True):
         seat["money"] += income(seat, ctx.options)
         paid.append(f"{name} £{income(seat, ctx.options)}")
-    said = [f"Turn {table['turn']} (period {period(table['turn'])}): income paid: {', '.join(paid)}."]
+    said = [
+        _(
+            "Turn %(turn)s (period %(period)s): income paid: %(paid)s.",
+            turn=table["turn"],
+            period=period(table["turn"]),
+            paid=", ".join(paid),
+        )
+    ]
     return Applied(state, tuple(said))
 
 
@@ -448,12 +521,16 @@ def bonus(state: State, action: Action, ctx: Context) -> Applied:
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name = state["seats"][action.seat], ctx.names[action.seat]
     if seat["vp_track"] < BONUS_STEPS[0]:
-        message = f"{name} has {seat['vp_track']} VP: the bonus comes at {BONUS_STEPS[0]}."
+        message = _(
+            "%(name)s has %(vp)s VP: the bonus comes at %(step)s.", name=name, vp=seat["vp_track"], step=BONUS_STEPS[0]
+        )
         raise InputErrors([FieldError("choice", message)])
     if seat["bonus_8"] is not None:
-        raise InputErrors(
-            [FieldError("choice", f"{name} chose the {BONUS_STEPS[0]} VP bonus already ({seat['bonus_8']}).")]
-        )
+        if seat["bonus_8"] == "worker":
+            message = _("%(name)s chose the %(vp)s VP bonus already (worker).", name=name, vp=BONUS_STEPS[0])
+        else:
+            message = _("%(name)s chose the %(vp)s VP bonus already (money).", name=name, vp=BONUS_STEPS[0])
+        raise InputErrors([FieldError("choice", message)])
     seat["bonus_8"] = action.params.choice
     said = [_take(seat, action.params.choice, name)]
     _bonuses(state, action.seat, ctx, said)
@@ -469,20 +546,28 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     if params.vp is None:
-        raise InputErrors([FieldError("vp", f"Tap the VP printed on {name}'s building (or type it), then its cost.")])
+        message = _("Tap the VP printed on %(name)s's building (or type it), then its cost.", name=name)
+        raise InputErrors([FieldError("vp", message)])
     built = len(seat["building_vp"])
     if params.replace is not None and params.replace > built:
-        raise InputErrors(
-            [FieldError("replace", f"{name} has {plural(built, 'building')}: no building {params.replace} to replace.")]
+        message = ngettext(
+            "%(name)s has %(num)s building: no building %(number)s to replace.",
+            "%(name)s has %(num)s buildings: no building %(number)s to replace.",
+            built,
+            name=name,
+            number=params.replace,
         )
+        raise InputErrors([FieldError("replace", message)])
     if params.matching and params.replace is None:
         raise InputErrors(
             [
                 FieldError(
                     "matching",
-                    f"The −£{MATCHING_ICON_DISCOUNT} for a matching icon is only for "
-                    "a building that replaces another: choose the building it "
-                    "replaces, or untick the matching icon.",
+                    _(
+                        "The −£%(discount)s for a matching icon is only for a building that replaces another: "
+                        "choose the building it replaces, or untick the matching icon.",
+                        discount=MATCHING_ICON_DISCOUNT,
+                    ),
                 )
             ]
         )
@@ -494,7 +579,12 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
             [
                 FieldError(
                     "cost",
-                    f"{name} has £{seat['money']}, and this building costs {_price_text(params, card, space, built)}.",
+                    _(
+                        "%(name)s has £%(money)s, and this building costs %(price)s.",
+                        name=name,
+                        money=seat["money"],
+                        price=_price_text(params, card, space, built),
+                    ),
                 )
             ]
         )
@@ -505,27 +595,42 @@ def build(state: State, action: Action, ctx: Context) -> Applied:
         # Counted so that a replacement changes the state even when it costs £0 and keeps the VP: it is an action
         # like any other, one undo step.
         seat["replaced"] = seat.get("replaced", 0) + 1
-        said = (
-            f"Building {params.replace} ({discarded} VP) is discarded for a {params.vp} VP building; {name} pays "
-            f"{_price_text(params, card, space, built)}."
+        said = _(
+            "Building %(number)s (%(old)s VP) is discarded for a %(vp)s VP building; %(name)s pays %(price)s.",
+            number=params.replace,
+            old=discarded,
+            vp=params.vp,
+            name=name,
+            price=_price_text(params, card, space, built),
         )
     else:
         seat["building_vp"].append(params.vp)
-        said = f"{name} pays {_price_text(params, card, space, built)}."
+        said = _("%(name)s pays %(price)s.", name=name, price=_price_text(params, card, space, built))
     return Applied(state, (said,))
 
 
 def _price_text(params: BuildParams, card: int, space: int, built: int) -> str:
     """'£3: £1 for the card and £2 for the building space' and the like: what a building costs, and why."""
-    card_text = f"£{params.cost} for the card"
+    card_text = _("£%(cost)s for the card", cost=params.cost)
     if params.matching:
-        card_text = f"£{params.cost} − £{MATCHING_ICON_DISCOUNT} for the matching icon = £{card} for the card"
+        card_text = _(
+            "£%(cost)s − £%(discount)s for the matching icon = £%(card)s for the card",
+            cost=params.cost,
+            discount=MATCHING_ICON_DISCOUNT,
+            card=card,
+        )
     if params.replace is not None:
-        return f"£{card + space}: {card_text}, no building space to pay (it replaces one)"
+        return _("£%(price)s: %(card)s, no building space to pay (it replaces one)", price=card + space, card=card_text)
     if built == 0:
-        return f"£{card + space}: {card_text}; the first building space is free"
-    before = plural(built, "building")
-    return f"£{card + space}: {card_text} and £{space} for the building space ({before} built before)"
+        return _("£%(price)s: %(card)s; the first building space is free", price=card + space, card=card_text)
+    return ngettext(
+        "£%(price)s: %(card)s and £%(space)s for the building space (%(num)s building built before)",
+        "£%(price)s: %(card)s and £%(space)s for the building space (%(num)s buildings built before)",
+        built,
+        price=card + space,
+        card=card_text,
+        space=space,
+    )
 
 
 def technique(state: State, action: Action, ctx: Context) -> Applied:
@@ -537,25 +642,56 @@ def technique(state: State, action: Action, ctx: Context) -> Applied:
         return technique_vp(state, _with_params(action, TechniqueVPParams(number=params.number, vp=params.vp)), ctx)
     price = TECHNIQUE_PRICE + params.beside
     if seat["money"] < price:
-        which = "this technique costs" if params.beside else "a technique costs"
-        raise InputErrors(
-            [FieldError("action", f"{name} has £{seat['money']}: {which} {_technique_price_text(params.beside)}.")]
-        )
+        price_text = _technique_price_text(params.beside)
+        if params.beside:
+            message = _(
+                "%(name)s has £%(money)s: this technique costs %(price)s.",
+                name=name,
+                money=seat["money"],
+                price=price_text,
+            )
+        else:
+            message = _(
+                "%(name)s has £%(money)s: a technique costs %(price)s.",
+                name=name,
+                money=seat["money"],
+                price=price_text,
+            )
+        raise InputErrors([FieldError("action", message)])
     seat["money"] -= price
     seat["technique_vp"].append(params.vp)
     number = len(seat["technique_vp"])
-    paid = f"{name} pays {_technique_price_text(params.beside)} for technique {number}"
+    price_text = _technique_price_text(params.beside)
     if params.vp:
-        return Applied(state, (f"{paid}, {params.vp} VP at the end.",))
-    return Applied(state, (f"{paid}; its end VP (up to {TECHNIQUE_VP_MAX}) is entered at the end.",))
+        said = _(
+            "%(name)s pays %(price)s for technique %(number)s, %(vp)s VP at the end.",
+            name=name,
+            price=price_text,
+            number=number,
+            vp=params.vp,
+        )
+    else:
+        said = _(
+            "%(name)s pays %(price)s for technique %(number)s; its end VP (up to %(max)s) is entered at the end.",
+            name=name,
+            price=price_text,
+            number=number,
+            max=TECHNIQUE_VP_MAX,
+        )
+    return Applied(state, (said,))
 
 
 def _technique_price_text(beside: int) -> str:
     """'£6', or '£8 (£6 and £2 for the workers beside it)'."""
     if not beside:
         return f"£{TECHNIQUE_PRICE}"
-    workers = "the worker" if beside == 1 else f"the {beside} workers"
-    return f"£{TECHNIQUE_PRICE + beside} (£{TECHNIQUE_PRICE} and £{beside} for {workers} beside it)"
+    return ngettext(
+        "£%(price)s (£%(base)s and £%(num)s for the worker beside it)",
+        "£%(price)s (£%(base)s and £%(num)s for the %(num)s workers beside it)",
+        beside,
+        price=TECHNIQUE_PRICE + beside,
+        base=TECHNIQUE_PRICE,
+    )
 
 
 def pay(state: State, action: Action, ctx: Context) -> Applied:
@@ -564,13 +700,19 @@ def pay(state: State, action: Action, ctx: Context) -> Applied:
     assert action.seat is not None  # a seat="required" action: parse_action refuses one without its player
     seat, name, amount = state["seats"][action.seat], ctx.names[action.seat], action.params.amount
     if amount is None:
-        raise InputErrors([FieldError("amount", f"Type how much {name} pays (£), then Pay.")])
+        raise InputErrors([FieldError("amount", _("Type how much %(name)s pays (£), then Pay.", name=name))])
     if amount > seat["money"]:
-        raise InputErrors(
-            [FieldError("amount", f"{name} has £{seat['money']}: {name} can't pay £{amount}. Nothing was paid.")]
+        message = _(
+            "%(name)s has £%(money)s: %(name)s can't pay £%(amount)s. Nothing was paid.",
+            name=name,
+            money=seat["money"],
+            amount=amount,
         )
+        raise InputErrors([FieldError("amount", message)])
     seat["money"] -= amount
-    return Applied(state, (f"{name} pays £{amount}: £{seat['money']} left.",))
+    return Applied(
+        state, (_("%(name)s pays £%(amount)s: £%(left)s left.", name=name, amount=amount, left=seat["money"]),)
+    )
 
 
 def residence_vp(state: State, action: Action, ctx: Context) -> Applied:
@@ -581,9 +723,12 @@ def residence_vp(state: State, action: Action, ctx: Context) -> Applied:
     value = income(seat, ctx.options)
     seat["vp_track"] += value
     said = [
-        (
-            f"{name}'s Residence action scores {value} VP (the value of the token's space): {seat['vp_track']} VP "
-            "on the score track."
+        _(
+            "%(name)s's Residence action scores %(vp)s VP (the value of the token's space): %(total)s VP "
+            "on the score track.",
+            name=name,
+            vp=value,
+            total=seat["vp_track"],
         )
     ]
     _bonuses(state, action.seat, ctx, said)
@@ -601,25 +746,44 @@ def technique_vp(state: State, action: Action, ctx: Context) -> Applied:
     seat, name, params = state["seats"][action.seat], ctx.names[action.seat], action.params
     held = len(seat["technique_vp"])
     if params.number > held:
-        owned = plural(held, "technique") if held else "no technique"
-        raise InputErrors([FieldError("number", f"{name} has {owned}: no technique {params.number} to score.")])
+        if held:
+            message = ngettext(
+                "%(name)s has %(num)s technique: no technique %(number)s to score.",
+                "%(name)s has %(num)s techniques: no technique %(number)s to score.",
+                held,
+                name=name,
+                number=params.number,
+            )
+        else:
+            message = _("%(name)s has no technique: no technique %(number)s to score.", name=name, number=params.number)
+        raise InputErrors([FieldError("number", message)])
     seat["technique_vp"][params.number - 1] = params.vp
-    return Applied(state, (f"{name}'s technique {params.number} scores {params.vp} VP at the end.",))
+    said = _(
+        "%(name)s's technique %(number)s scores %(vp)s VP at the end.", name=name, number=params.number, vp=params.vp
+    )
+    return Applied(state, (said,))
 
 
 def live_notes(standing: Standing) -> list[Note]:
     """The turn and its period, who leads, whose 8 VP choice is waiting, and the end after turn 6."""
     state, ctx, result = standing.state, standing.ctx, standing.result
     turn = state["table"]["turn"]
-    first = "Before turn 1: start it to pay the first income."
-    notes = [Note(f"Turn {turn} of {TURNS} (period {period(turn)}).") if turn else Note(first)]
+    if turn:
+        notes = [
+            Note(_("Turn %(turn)s of %(turns)s (period %(period)s).", turn=turn, turns=TURNS, period=period(turn)))
+        ]
+    else:
+        notes = [Note(_("Before turn 1: start it to pay the first income."))]
     if any(p.total for p in result.players):
         notes.append(Note(leads_sentence(result)))
     for name, seat in zip(ctx.names, state["seats"], strict=True):
         if seat["vp_track"] >= BONUS_STEPS[0] and seat["bonus_8"] is None:
-            notes.append(Note(f"{name} reached {BONUS_STEPS[0]} VP: choose +1 worker or £{BONUS_MONEY}.", warning=True))
+            notes.append(Note(_choose_note(name), warning=True))
     if turn >= TURNS:
-        last = f"Turn {TURNS} is the last: when it is over, enter each technique's end VP (At the end) and finish."
+        last = _(
+            "Turn %(turns)s is the last: when it is over, enter each technique's end VP (At the end) and finish.",
+            turns=TURNS,
+        )
         notes.append(Note(last, warning=True))
     return notes
 
@@ -627,7 +791,7 @@ def live_notes(standing: Standing) -> list[Note]:
 def end(standing: Standing) -> End:
     """The game ends after turn 6."""
     turn = standing.state["table"]["turn"]
-    return End(turn >= TURNS, f"Turn {TURNS} is the last turn." if turn >= TURNS else None)
+    return End(turn >= TURNS, _("Turn %(turns)s is the last turn.", turns=TURNS) if turn >= TURNS else None)
 
 
 def view(standing: Standing) -> dict[str, Any]:
@@ -653,64 +817,110 @@ def view(standing: Standing) -> dict[str, Any]:
 
 def _bonus_text(action: Action, ctx: Context) -> str:
     """'Ann takes the 8 VP bonus: +1 worker', for undo and the log."""
-    what = "+1 worker" if action.params.choice == "worker" else f"£{BONUS_MONEY}"
-    return f"{ctx.who(action.seat)} takes the {BONUS_STEPS[0]} VP bonus: {what}"
+    if action.params.choice == "worker":
+        return _("%(who)s takes the %(vp)s VP bonus: +1 worker", who=ctx.who(action.seat), vp=BONUS_STEPS[0])
+    return _(
+        "%(who)s takes the %(vp)s VP bonus: £%(money)s", who=ctx.who(action.seat), vp=BONUS_STEPS[0], money=BONUS_MONEY
+    )
 
 
 def _build_text(action: Action, ctx: Context) -> str:
     """'Ann builds a 5 VP building, card £3' or 'Ann replaces building 1 with a 4 VP building, card £5 − £3 for the
     matching icon', for undo and the log."""
     params, who = action.params, ctx.who(action.seat)
-    card = f"card £{params.cost}" + (f" − £{MATCHING_ICON_DISCOUNT} for the matching icon" if params.matching else "")
+    values = {"who": who, "vp": params.vp, "cost": params.cost, "number": params.replace}
     if params.replace is None:
-        return f"{who} builds a {params.vp} VP building, {card}"
-    return f"{who} replaces building {params.replace} with a {params.vp} VP building, {card}"
+        if params.matching:
+            return _(
+                "%(who)s builds a %(vp)s VP building, card £%(cost)s − £%(discount)s for the matching icon",
+                discount=MATCHING_ICON_DISCOUNT,
+                **values,
+            )
+        return _("%(who)s builds a %(vp)s VP building, card £%(cost)s", **values)
+    if params.matching:
+        return _(
+            "%(who)s replaces building %(number)s with a %(vp)s VP building, card £%(cost)s − £%(discount)s for the "
+            "matching icon",
+            discount=MATCHING_ICON_DISCOUNT,
+            **values,
+        )
+    return _("%(who)s replaces building %(number)s with a %(vp)s VP building, card £%(cost)s", **values)
 
 
 def _patent_text(action: Action, ctx: Context) -> str:
     """'Ann patents a technique (−£6)', for undo and the log (the API's older forms said as they act)."""
     params, who = action.params, ctx.who(action.seat)
     if params.number is not None:
-        return f"{who}: technique {params.number} scores {params.vp} VP at the end"
-    paid = f"−£{TECHNIQUE_PRICE + params.beside}" + (
-        f", {plural(params.beside, 'worker')} beside it" if params.beside else ""
-    )
-    return f"{who} patents a technique ({paid})" + (f", {params.vp} VP at the end" if params.vp else "")
+        return _(
+            "%(who)s: technique %(number)s scores %(vp)s VP at the end", who=who, number=params.number, vp=params.vp
+        )
+    price, beside, vp = TECHNIQUE_PRICE + params.beside, params.beside, params.vp
+    if beside and vp:
+        return ngettext(
+            "%(who)s patents a technique (−£%(price)s, %(num)s worker beside it), %(vp)s VP at the end",
+            "%(who)s patents a technique (−£%(price)s, %(num)s workers beside it), %(vp)s VP at the end",
+            beside,
+            who=who,
+            price=price,
+            vp=vp,
+        )
+    if beside:
+        return ngettext(
+            "%(who)s patents a technique (−£%(price)s, %(num)s worker beside it)",
+            "%(who)s patents a technique (−£%(price)s, %(num)s workers beside it)",
+            beside,
+            who=who,
+            price=price,
+        )
+    if vp:
+        return _("%(who)s patents a technique (−£%(price)s), %(vp)s VP at the end", who=who, price=price, vp=vp)
+    return _("%(who)s patents a technique (−£%(price)s)", who=who, price=price)
 
 
 def _pay_text(action: Action, ctx: Context) -> str:
     """'Ann pays £7', for undo and the log."""
     amount = action.params.amount
-    return f"{ctx.who(action.seat)} pays " + (f"£{amount}" if amount is not None else "an amount")
+    if amount is None:
+        return _("%(who)s pays an amount", who=ctx.who(action.seat))
+    return _("%(who)s pays £%(amount)s", who=ctx.who(action.seat), amount=amount)
 
 
 def _residence_vp_text(action: Action, ctx: Context, before: State | None = None) -> str:
     """'Ann's Residence action scores 3 VP' (the value as it was when scored, where the state before is known)."""
     if before is None:
-        return f"{ctx.who(action.seat)}'s Residence action scores its value in VP"
-    return f"{ctx.who(action.seat)}'s Residence action scores {income(before['seats'][action.seat], ctx.options)} VP"
+        return _("%(who)s's Residence action scores its value in VP", who=ctx.who(action.seat))
+    return _(
+        "%(who)s's Residence action scores %(vp)s VP",
+        who=ctx.who(action.seat),
+        vp=income(before["seats"][action.seat], ctx.options),
+    )
 
 
 def _technique_vp_text(action: Action, ctx: Context) -> str:
     """'Ann: technique 2 scores 5 VP at the end', for undo and the log."""
-    return f"{ctx.who(action.seat)}: technique {action.params.number} scores {action.params.vp} VP at the end"
+    return _(
+        "%(who)s: technique %(number)s scores %(vp)s VP at the end",
+        who=ctx.who(action.seat),
+        number=action.params.number,
+        vp=action.params.vp,
+    )
 
 
 # What the table plays that the tracker leaves on the table, said in the tracker's "What the tracker keeps".
 UNTRACKED = (
-    "The market: the 9 cards dealt each turn, and which of them are taken.",
-    (
+    N_("The market: the 9 cards dealt each turn, and which of them are taken."),
+    N_(
         "Placing workers between cards, taking them back, and the £1 per neighbouring worker they earn or cost: "
         "count the money on the Money counter."
     ),
-    "The two phases of a turn (placement and activation), the turn order and passing.",
-    "The events: the Current and Future Event cards, and who has activated the event this turn.",
-    (
+    N_("The two phases of a turn (placement and activation), the turn order and passing."),
+    N_("The events: the Current and Future Event cards, and who has activated the event this turn."),
+    N_(
         "What buildings, techniques and characters do during the game, and using a building once a turn: "
         "enter the VP they score on the score track."
     ),
-    "Spyrium crystals spent or gained: step the Spyrium counter.",
-    "The icons on buildings: the tracker takes the −£3 off when you choose a replacement whose icons match.",
+    N_("Spyrium crystals spent or gained: step the Spyrium counter."),
+    N_("The icons on buildings: the tracker takes the −£3 off when you choose a replacement whose icons match."),
 )
 
 
@@ -719,7 +929,7 @@ LIVE = Live(
     start_seat=start_seat,
     actions={
         **counter_actions(_after_counter),
-        "start_turn": ActionSpec(start_turn, describe=lambda action, ctx: "the start of a turn, with its income"),
+        "start_turn": ActionSpec(start_turn, describe=lambda action, ctx: _("the start of a turn, with its income")),
         "bonus": ActionSpec(bonus, BonusParams, "required", _bonus_text),
         "build": ActionSpec(build, BuildParams, "required", _build_text),
         "technique": ActionSpec(technique, PatentParams, "required", _patent_text),
@@ -734,13 +944,13 @@ LIVE = Live(
     view=view,
     # Every player plays in each of the six turns: the chart marks them; no seat's turn is timed.
     round_of=lambda table, count: int(table["turn"]),
-    round_name="Turn",
+    round_name=N_("Turn"),
     labels={
-        "vp_track": "score track VP",
-        "money": "money (£)",
-        "workers": "workers",
+        "vp_track": N_("score track VP"),
+        "money": N_("money (£)"),
+        "workers": N_("workers"),
         "spyrium": "Spyrium",
-        "residence": "Residence track",
+        "residence": N_("Residence track"),
     },
     untracked=UNTRACKED,
     seat_facts=seat_facts,
@@ -758,7 +968,7 @@ GAME = Game(
     breakdown=BREAKDOWN,
     score=score,
     colours=("red", "blue", "green", "yellow", "purple"),
-    blurb="Steampunk worker placement between market cards: build, patent and refine Spyrium in 6 turns.",
+    blurb=N_("Steampunk worker placement between market cards: build, patent and refine Spyrium in 6 turns."),
     setup=setup,
     reference_notes=reference_notes,
     pad=pad,

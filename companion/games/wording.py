@@ -1,10 +1,17 @@
 """The house style of what the app writes: numbers with the true minus, signed points, ordinals, days and times
-in UTC, lists of names. Every sentence, page, sheet and export spells these through here, one way."""
+in UTC, lists of names. Every sentence, page, sheet and export spells these through here, one way.
+
+In the reader's language: each language's way of writing them (a decimal comma, "1er", "2. Nov. 2026") is part of
+its catalogue, as the messages below (companion/language.py; the rules core knows nothing of Flask or Babel), so the
+English is the msgid itself, exactly as written before any translation.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
+
+from companion.language import _, pgettext
 
 MINUS = "−"
 # What a player may type for a minus: the hyphen, the true minus, the en and em dashes.
@@ -29,12 +36,20 @@ def decimal(value: float | None) -> str:
     """An average with one decimal and the true minus ('42.5', '−1.3'); '–' for none."""
     if value is None:
         return NO_FIGURE
-    return f"{value:.1f}".replace("-", MINUS)
+    # The decimal sign as the language writes it: '42,5' in French and German.
+    return f"{value:.1f}".replace("-", MINUS).replace(".", pgettext("decimal sign", "."))
 
 
 def percent(value: float | None) -> str:
-    """A rate as a whole percentage ('42%'); '–' for none."""
-    return NO_FIGURE if value is None else f"{round(value * 100)}%"
+    """A rate as a whole percentage ('42%', French and German '42 %'); '–' for none."""
+    return NO_FIGURE if value is None else pgettext("percentage", "%(number)s%%", number=round(value * 100))
+
+
+def grouped(number: int) -> str:
+    """A whole number with its thousands grouped as the language writes them ('1,024', French '1 024', German
+    '1.024'), a negative one with the true minus."""
+    text = f"{abs(number):,}".replace(",", pgettext("thousands separator", ","))
+    return f"{MINUS}{text}" if number < 0 else text
 
 
 def plain_minus(text: str) -> str:
@@ -43,24 +58,40 @@ def plain_minus(text: str) -> str:
 
 
 def ordinal(number: int) -> str:
-    """'1st', '2nd', '3rd', '4th', '11th', '21st'."""
+    """'1st', '2nd', '3rd', '4th', '11th', '21st' (French '1er', '2e'; German '1.', '2.')."""
+    # One message per English ending, so that each language writes its own: French 1 alone is '1er'.
+    if number == 1:
+        return pgettext("ordinal", "1st")
     if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+        return pgettext("ordinal", "%(number)sth", number=number)
+    last = number % 10
+    if last == 1:
+        return pgettext("ordinal", "%(number)sst", number=number)
+    if last == 2:
+        return pgettext("ordinal", "%(number)snd", number=number)
+    if last == 3:
+        return pgettext("ordinal", "%(number)srd", number=number)
+    return pgettext("ordinal", "%(number)sth", number=number)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
-    """'1 card', '3 cards'."""
+    """'1 card', '3 cards': English only (a word glued to a count can't be translated); a sentence in the reader's
+    language says its count with ngettext (companion/language.py) instead."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 def join_names(names: Sequence[str], last: str = "and") -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'; with last="or", 'crystal, iron or gold'."""
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy' (no comma before the last); with last="or", 'crystal, iron or gold'.
+    In the reader's language ('Ann, Bob et Cy', 'Ann, Bob und Cy'); another last word is put in as given."""
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + f" {last} " + names[-1]
+    others = ", ".join(names[:-1])
+    if last == "and":
+        return pgettext("list of names", "%(others)s and %(last)s", others=others, last=names[-1])
+    if last == "or":
+        return pgettext("list of names", "%(others)s or %(last)s", others=others, last=names[-1])
+    return f"{others} {last} {names[-1]}"
 
 
 def sum_text(values: Sequence[int]) -> str:
@@ -80,9 +111,13 @@ def capital(text: str) -> str:
 def duration(minutes: int) -> str:
     """Time at the table as every page and sheet writes it: '45 min', '1 h 5 min', '2 h', 'under a minute'."""
     if minutes < 1:
-        return "under a minute"
+        return _("under a minute")
     hours, rest = divmod(minutes, 60)
-    return " ".join(part for part in (f"{hours:,} h" if hours else "", f"{rest} min" if rest else "") if part)
+    parts = (
+        pgettext("duration", "%(hours)s h", hours=grouped(hours)) if hours else "",
+        pgettext("duration", "%(minutes)s min", minutes=rest) if rest else "",
+    )
+    return " ".join(part for part in parts if part)
 
 
 def utc(moment: datetime) -> datetime:
@@ -92,10 +127,31 @@ def utc(moment: datetime) -> datetime:
 
 
 def day(moment: date | datetime) -> str:
-    """A day as every page and sheet writes it: '2 Nov 2026' (a moment's day in UTC)."""
+    """A day as every page and sheet writes it: '2 Nov 2026' (a moment's day in UTC); French '2 nov. 2026', German
+    '2. Nov. 2026'."""
     if isinstance(moment, datetime):
         moment = utc(moment).date()
-    return f"{moment.day} {moment:%b %Y}"
+    year = f"{moment:%Y}"
+    return pgettext("day", "%(day)s %(month)s %(year)s", day=moment.day, month=month_short(moment.month), year=year)
+
+
+def month_short(month: int) -> str:
+    """A month's short name, 1 to 12: 'Jan', 'Nov' (French 'janv.', 'nov.'; German 'Jan.', 'Nov.')."""
+    names = (
+        pgettext("month, short", "Jan"),
+        pgettext("month, short", "Feb"),
+        pgettext("month, short", "Mar"),
+        pgettext("month, short", "Apr"),
+        pgettext("month, short", "May"),
+        pgettext("month, short", "Jun"),
+        pgettext("month, short", "Jul"),
+        pgettext("month, short", "Aug"),
+        pgettext("month, short", "Sep"),
+        pgettext("month, short", "Oct"),
+        pgettext("month, short", "Nov"),
+        pgettext("month, short", "Dec"),
+    )
+    return names[month - 1]
 
 
 def clock(moment: datetime) -> str:
@@ -105,4 +161,4 @@ def clock(moment: datetime) -> str:
 
 def day_and_clock(moment: datetime) -> str:
     """A moment as the in-progress lists write it: '2 Nov 2026, 14:05'."""
-    return f"{day(moment)}, {clock(moment)}"
+    return pgettext("day and time", "%(day)s, %(time)s", day=day(moment), time=clock(moment))

@@ -4,6 +4,7 @@ imported play is marked with (ignored, seat order unknown, seats without a score
 from __future__ import annotations
 
 from companion.games.wording import duration, join_names
+from companion.language import _
 from companion.store.models import Play
 
 
@@ -13,7 +14,7 @@ def where_and_how_long(play: Play) -> list[str]:
     minutes = None if play.duration_min is None else duration(play.duration_min)
     if play.location is None:
         # Alone, a bare "45 min" would not say what it measures.
-        return [] if minutes is None else [f"{minutes} at the table"]
+        return [] if minutes is None else [_("%(minutes)s at the table", minutes=minutes)]
     return [play.location.name] + ([] if minutes is None else [minutes])
 
 
@@ -21,12 +22,12 @@ def marks(play: Play) -> list[str]:
     """What sets an imported play apart from one tracked here, each said in one sentence."""
     said = []
     if play.ignored:
-        said.append("Ignored in BG Stats: left out of the statistics.")
+        said.append(_("Ignored in BG Stats: left out of the statistics."))
     if not play.seats_known:
-        said.append("Seat order not recorded: the players are in no turn order.")
+        said.append(_("Seat order not recorded: the players are in no turn order."))
     unscored = [seat.name for seat in play.seats if seat.total is None]
     if unscored and len(unscored) == len(play.seats):
-        said.append("No scores recorded: only who won.")
+        said.append(_("No scores recorded: only who won."))
     elif unscored:
-        said.append(f"No score recorded for {join_names(unscored)}.")
+        said.append(_("No score recorded for %(names)s.", names=join_names(unscored)))
     return said

@@ -17,6 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 from markupsafe import Markup
 
+from companion.language import _
+
 # Hosts that only this machine can reach: a QR code of them would lead a phone nowhere.
 LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
 # What `companion serve --host` takes for "every interface of this machine".
@@ -103,15 +105,19 @@ def join_context(page_url: str, config: Mapping[str, Any], proxied: bool) -> dic
         return context
     address = join_url(page_url, public_url, listen_host)
     context["address"] = address
-    context["qr"] = Markup(qr_svg(address, f"QR code of {address}"))
+    context["qr"] = Markup(qr_svg(address, _("QR code of %(address)s", address=address)))
     if not public_url and not proxied and is_loopback(urlsplit(address).hostname):
-        context["note"] = "This machine has no address on a network now: connect it to the Wi-Fi, then open this again."
+        context["note"] = _(
+            "This machine has no address on a network now: connect it to the Wi-Fi, then open this again."
+        )
     elif not public_url and not proxied and listen_host is None and is_loopback(page_host):
         # Not started by `companion serve` (flask run, another server): where it listens is unknown here.
         context["note"] = Markup(
-            "If the phone can't open it, the server listens on this machine only: start it with "
-            "<code>{}</code> to let phones on the same Wi-Fi join."
-        ).format(OPEN_COMMAND)
+            _(
+                "If the phone can't open it, the server listens on this machine only: start it with "
+                "<code>%(command)s</code> to let phones on the same Wi-Fi join."
+            )
+        ) % {"command": OPEN_COMMAND}
     return context
 
 

@@ -2,8 +2,8 @@
 
 A tap on one device moves the play's version on, and within 400 ms each other device at the table asks for what
 changed: the same counters, scoreboard and log news, drawn from the same saved play. So each server draws that
-answer once per (play, version, the log entry the device shows) and gives the others a copy. A version is never
-reused (every write to a play moves it on), so a kept answer is never out of date.
+answer once per (play, version, the log entry the device shows, the language it is read in) and gives the others
+a copy. A version is never reused (every write to a play moves it on), so a kept answer is never out of date.
 
 The answer carries this session's CSRF token (the Undo form's hidden field): it is kept with a placeholder where
 the token was, and every device gets its own token put back.
@@ -33,11 +33,12 @@ KEPT = 256
 # or its play moved on meanwhile and it kept the answer under a newer version).
 WAIT_SECONDS = 1.0
 
-AnswerKey = tuple[int, int, int | None, bool]
+# (play id, version, log entry shown, log panel opened, the reader's language: the answer's words are in it)
+AnswerKey = tuple[int, int, int | None, bool, str]
 
 
 class SharedAnswers:
-    """A server's newest sync-check answers by (play id, version, log entry shown, log panel opened)."""
+    """A server's newest sync-check answers by (play id, version, log entry shown, log panel opened, language)."""
 
     def __init__(self) -> None:
         self._answers: OrderedDict[AnswerKey, tuple[bytes, int, list[tuple[str, str]]]] = OrderedDict()

@@ -12,12 +12,13 @@ from companion.games import live
 from companion.games.base import Game, InputErrors, Note, read_path
 from companion.games.live import Context, End, Live, Standing, State
 from companion.games.wording import figure, join_names
+from companion.language import N_, _
 from companion.store import records
 from companion.store.db import get_session
 from companion.store.models import FINISHED, Play, saved_id
 
 # What the tracker's bar shows while the newest answer said nothing of its own.
-STANDING_HINT = "Each tap is saved at once; what it causes is said here."
+STANDING_HINT = N_("Each tap is saved at once; what it causes is said here.")
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class PlayStanding:
     def notes(self) -> list[Note]:
         """What the tracker says beside the live score; for counts that can't be scored, that they can't."""
         if self.scored is None:
-            return [Note(f"These counts can't be scored: {self.broken}. Correct them to go on.", warning=True)]
+            why = _("These counts can't be scored: %(why)s. Correct them to go on.", why=self.broken)
+            return [Note(why, warning=True)]
         return self.live.notes(self.scored)
 
     def end(self) -> End:
@@ -142,9 +144,11 @@ def standing_line(notes: list[Note], players: Sequence[Any]) -> Note:
         return Note(" ".join(warnings), warning=True)
     leaders = [player for player in players if player.rank == 1]
     if leaders and any(player.total for player in players):
-        verb = "leads" if len(leaders) == 1 else "share the lead"
-        return Note(f"{join_names([p.name for p in leaders])} {verb} with {figure(leaders[0].total)} VP.")
-    return Note(STANDING_HINT)
+        names, points = join_names([p.name for p in leaders]), figure(leaders[0].total)
+        if len(leaders) == 1:
+            return Note(_("%(names)s leads with %(points)s VP.", names=names, points=points))
+        return Note(_("%(names)s share the lead with %(points)s VP.", names=names, points=points))
+    return Note(_(STANDING_HINT))
 
 
 def counter_paths(live: Live, options: Any) -> tuple[list[str], list[str]]:

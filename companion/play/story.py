@@ -20,12 +20,15 @@ from companion.games import live
 from companion.games.base import Game, InputErrors
 from companion.games.live import Action, Context, State
 from companion.games.wording import utc
+from companion.language import _, pgettext
 from companion.store import records
 from companion.store.history_version import Kept
 from companion.store.models import FINISHED, Change, Play, saved_id
 from companion.store.play_log import UNDO
+from companion.web.i18n import current_language
 
-# Stories are told again only when their play changes (its version): a finished play's, never.
+# Stories are told again only when their play changes (its version): a finished play's, never. Each is kept per
+# reader's language, as its sentences are told in it.
 STORIES_KEPT = 64
 _kept = Kept(STORIES_KEPT)
 
@@ -101,8 +104,10 @@ class Story:
 
 
 def read_story(session: Session, play: Play) -> Story | None:
-    """The story of a tracked play (kept until the play changes); None for a play with no actions in its log."""
-    return _kept.get((saved_id(play), play.created_at), play.version, lambda: _read(session, play))
+    """The story of a tracked play in the reader's language (kept until the play changes); None for a play with no
+    actions in its log."""
+    key = (saved_id(play), play.created_at, current_language())
+    return _kept.get(key, play.version, lambda: _read(session, play))
 
 
 def _read(session: Session, play: Play) -> Story | None:
@@ -124,14 +129,14 @@ def tell(play: Play, ctx: Context, changes: Sequence[Change]) -> Story | None:
         return None
     states, complete = _replay(play, ctx, start_state(play, ctx, changes), standing_actions)
     seq_of = {saved_id(change): seq for seq, change in enumerate(changes, start=1)}
-    steps = [_step(game, states[0], ctx, Step(0, utc(play.created_at), "Start", ()), None, False)]
+    steps = [_step(game, states[0], ctx, Step(0, utc(play.created_at), pgettext("story", "Start"), ()), None, False)]
     for change, state in zip(standing_actions, states[1:], strict=False):
         said = records.action_text(play, change, ctx)
         bare = Step(seq_of[saved_id(change)], utc(change.at), said, ())
         steps.append(_step(game, state, ctx, bare, steps[-1], any(step.end_begins for step in steps)))
     if play.status == FINISHED:
         totals = tuple(seat.total for seat in play.seats)
-        steps.append(_marked(Step(-1, utc(play.finished_at or steps[-1].at), "Final scores", totals), steps[-1]))
+        steps.append(_marked(Step(-1, utc(play.finished_at or steps[-1].at), _("Final scores"), totals), steps[-1]))
     return Story(
         names=ctx.names,
         steps=tuple(steps),
@@ -188,7 +193,7 @@ def _step(game: Game, state: State, ctx: Context, bare: Step, before: Step | Non
         return Step(bare.seq, bare.at, bare.said, tuple(None for _ in ctx.names), number)
     end = game.live.end(scored)
     step = Step(bare.seq, bare.at, bare.said, tuple(p.total for p in scored.result.players), number)
-    return _marked(step, before, (end.why or "The end has begun.") if end.triggered and not ended else None)
+    return _marked(step, before, (end.why or _("The end has begun.")) if end.triggered and not ended else None)
 
 
 def _marked(step: Step, before: Step | None, end_begins: str | None = None) -> Step:

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from companion.games.wording import join_names, plural
+from companion.games.wording import join_names
+from companion.language import N_, _, ngettext, pgettext
 from companion.play.story import Step, Story
 from companion.stats.charts import Mark, Series, race_chart, race_legend_line
+from companion.web.i18n import current_language
 
-CHART_TITLE = "Score over time"
+CHART_TITLE = N_("Score over time")
 # At most this many round labels under the chart: a long game labels every second round, or every third, ...
 ROUND_LABELS = 8
 # Up to this many changes of the lead are told one by one; more, and only how many and the last.
@@ -45,7 +47,7 @@ def story_view(story: Story) -> StoryView:
     """The chart, the sentences and the tables of a story."""
     steps = story.steps
     series = [Series(name, tuple(step.totals[i] for step in steps)) for i, name in enumerate(story.names)]
-    chart = race_chart("story-chart", CHART_TITLE, series, _ticks(story), _marks(story))
+    chart = race_chart("story-chart", _(CHART_TITLE), series, _ticks(story), _marks(story))
     rows = tuple(
         StoryRow(
             _number(step),
@@ -67,13 +69,25 @@ def story_view(story: Story) -> StoryView:
 
 def _number(step: Step) -> str:
     """The step as the table numbers it: the log's number of its action; the start and the result by name."""
-    return {0: "Start", -1: "End"}.get(step.seq, str(step.seq))
+    if step.seq == 0:
+        return pgettext("story", "Start")
+    return pgettext("story", "End") if step.seq == -1 else str(step.seq)
 
 
 def _where(story: Story, step: Step) -> str:
     """Where a step lies, in words: "action 12 (round 3)"."""
-    at = f"action {step.seq}"
-    return f"{at} ({story.round_name.lower()} {step.round})" if step.round else at
+    if not step.round:
+        return _("action %(seq)s", seq=step.seq)
+    return _(
+        "action %(seq)s (%(round_name)s %(round)s)", seq=step.seq, round_name=_in_sentence(story), round=step.round
+    )
+
+
+def _in_sentence(story: Story) -> str:
+    """The game's name of a round inside a sentence, in the reader's language: "round", "tour"; German writes its
+    nouns capitalised ("Runde")."""
+    name = _(story.round_name)
+    return name if current_language() == "de" else name.lower()
 
 
 def _leaders(story: Story, step: Step) -> str:
@@ -85,9 +99,10 @@ def _step_marks(story: Story, step: Step) -> str:
     """What a step of the table is marked with: the lead taken, the end begun."""
     said = []
     if step.lead_change:
-        said.append(f"{_leaders(story, step)} {'lead' if len(step.leaders) == 1 else 'level'}")
+        names = _leaders(story, step)
+        said.append(_("%(names)s lead", names=names) if len(step.leaders) == 1 else _("%(names)s level", names=names))
     if step.end_begins:
-        said.append("The end begins")
+        said.append(_("The end begins"))
     return "; ".join(said)
 
 
@@ -97,20 +112,37 @@ def _sentences(story: Story) -> list[str]:
     said = []
     taken = [step for step in story.actions if step.lead_change and len(step.leaders) == 1]
     if not taken and story.actions and len(story.actions[-1].leaders) == 1:
-        said.append(f"{_leaders(story, story.actions[-1])} led from start to finish.")
+        said.append(_("%(names)s led from start to finish.", names=_leaders(story, story.actions[-1])))
     elif len(taken) > LEADS_TOLD:
-        said.append(f"The lead changed hands {plural(len(taken), 'time')}.")
+        said.append(
+            ngettext("The lead changed hands %(num)s time.", "The lead changed hands %(num)s times.", len(taken))
+        )
         step = taken[-1]
-        said.append(f"{_leaders(story, step)} took the lead for good at {_where(story, step)}: {step.said}.")
+        said.append(
+            _(
+                "%(names)s took the lead for good at %(where)s: %(action)s.",
+                names=_leaders(story, step),
+                where=_where(story, step),
+                action=step.said,
+            )
+        )
     else:
-        said.extend(f"{_leaders(story, step)} took the lead at {_where(story, step)}: {step.said}." for step in taken)
+        said.extend(
+            _(
+                "%(names)s took the lead at %(where)s: %(action)s.",
+                names=_leaders(story, step),
+                where=_where(story, step),
+                action=step.said,
+            )
+            for step in taken
+        )
     ended = next((step for step in story.actions if step.end_begins), None)
     if ended is not None:
-        said.append(f"The end began at {_where(story, ended)}: {ended.end_begins}")
+        said.append(_("The end began at %(where)s: %(why)s", where=_where(story, ended), why=ended.end_begins))
     if not story.complete:
-        said.append("The rest of the log could not be replayed under today's rules: the chart stops there.")
+        said.append(_("The rest of the log could not be replayed under today's rules: the chart stops there."))
     if story.corrected:
-        said.append("The play was corrected after the game: its final scores are the corrected ones.")
+        said.append(_("The play was corrected after the game: its final scores are the corrected ones."))
     return said
 
 
@@ -124,7 +156,7 @@ def _ticks(story: Story) -> list[tuple[int, str]]:
     if len(starts) < 2:
         return []
     every = -(-len(starts) // ROUND_LABELS)
-    letter = story.round_name[0]
+    letter = _(story.round_name)[0]
     return [(index, f"{letter}{number}") for index, number in starts[::every]]
 
 
@@ -133,18 +165,18 @@ def _marks(story: Story) -> list[Mark]:
     marks = []
     for index, step in enumerate(story.steps):
         if step.lead_change and len(step.leaders) == 1 and step.seq > 0:
-            marks.append(Mark(index, f"{_leaders(story, step)} takes the lead", step.leaders[0]))
+            marks.append(Mark(index, _("%(names)s takes the lead", names=_leaders(story, step)), step.leaders[0]))
         if step.end_begins:
-            marks.append(Mark(index, "The end begins"))
+            marks.append(Mark(index, _("The end begins")))
     return marks
 
 
 def seconds_text(seconds: int) -> str:
     """A turn's length for people: "45 s", "2 min 05 s", "1 h 02 min"."""
     if seconds < 60:
-        return f"{seconds} s"
+        return _("%(seconds)s s", seconds=seconds)
     minutes, rest = divmod(seconds, 60)
     if minutes < 60:
-        return f"{minutes} min {rest:02d} s"
+        return _("%(minutes)s min %(seconds)s s", minutes=minutes, seconds=str(rest).zfill(2))
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
+    return _("%(hours)s h %(minutes)s min", hours=hours, minutes=str(minutes).zfill(2))

@@ -7,7 +7,8 @@ query, and hands every other request to the app unchanged. It answers only where
 a GET of /plays/<id>/live from htmx (not boosted, not a history restore), on a database at the app's schema, with
 a Host header the app accepts and, when an access code is set, a session cookie holding its mark; the play in
 progress. A copy needs the session's CSRF token (for the Undo form it redraws): a device without a session yet is
-the app's. Anything else, a database that fails included, goes through the app.
+the app's. A copy is of an answer drawn in the language the app would answer this request in (read here as
+companion/web/i18n.py select_locale reads it). Anything else, a database that fails included, goes through the app.
 
 "Nothing new" is an empty 200 with Content-Length 0 rather than a 204: waitress closes the connection after every
 answer it sends without a Content-Length, a 204 included, so each device would connect again four times a second.
@@ -21,14 +22,15 @@ from urllib.parse import parse_qsl
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import SecurityError
-from werkzeug.http import parse_cookie
+from werkzeug.http import parse_accept_header, parse_cookie
 from werkzeug.wsgi import get_host
 
 from companion.play.shared_answers import shared_answers
 from companion.store import play_version
 from companion.store.models import IN_PROGRESS
-from companion.web import security
+from companion.web import i18n, security
 
 PREFIX = "/plays/"
 SUFFIX = "/live"
@@ -46,6 +48,8 @@ NOTHING_NEW_HEADERS = [
     ("Vary", "Cookie"),
     *security.SECURITY_HEADERS,
 ]
+# A copy's words are in the language of the device's cookie, else the club's, else the browser's.
+COPY_VARY = ("Vary", "Accept-Language, Cookie")
 
 
 def init_app(app: Flask) -> None:
@@ -70,6 +74,18 @@ def log_position(values: Mapping[str, str]) -> tuple[int | None, bool]:
         except ValueError:
             continue
     return None, True
+
+
+def request_language(app: Flask, environ: Mapping[str, Any], cookies: Mapping[str, str]) -> str:
+    """The language the app answers this request in, as companion/web/i18n.py select_locale picks it: this
+    device's switch (its cookie), else the club's LANGUAGE, else the browser's Accept-Language, else English."""
+    accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
+    return (
+        i18n.chosen(cookies.get(i18n.COOKIE))
+        or i18n.chosen(app.config.get("LANGUAGE"))
+        or accepted.best_match(list(i18n.LANGUAGES))
+        or i18n.SOURCE
+    )
 
 
 class NothingNew:
@@ -138,9 +154,11 @@ class NothingNew:
             return "200 OK", list(NOTHING_NEW_HEADERS), b""
         cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
         token = security.cookie_csrf_token(self.app, cookies)
-        kept = shared_answers(self.app).copy((play_id, saved[0], *log_position(query)), token) if token else None
+        language = request_language(self.app, environ, cookies)
+        key = (play_id, saved[0], *log_position(query), language)
+        kept = shared_answers(self.app).copy(key, token) if token else None
         if kept is None:
             return None
         body, status, headers = kept
-        length = [("Content-Length", str(len(body))), ("Vary", "Cookie")]
+        length = [("Content-Length", str(len(body))), COPY_VARY]
         return f"{status} OK", [*headers, *length, *security.SECURITY_HEADERS], body

@@ -12,6 +12,8 @@ from companion.data import createplay
 from companion.games import get_game
 from companion.games.base import Game, InputErrors, name_key, nul_errors
 from companion.games.live import Context, validate_start
+from companion.games.wording import grouped
+from companion.language import _
 from companion.play import facts, story, story_view, sync_check
 from companion.play.join import join_panel
 from companion.play.result_grid import result_grid
@@ -34,6 +36,7 @@ from companion.web.forms import (
     seat_rows,
 )
 from companion.web.htmx import after_change, client_redirect, is_fragment_request, page_or_fragments
+from companion.web.i18n import current_language
 from companion.web.security import device_id
 from companion.web.sent import sent_with
 
@@ -62,7 +65,7 @@ def _tracked_game(game_id: str | None) -> Game:
     """The game to start, or 404 when there is no such game."""
     game = get_game(game_id or "")
     if game is None:
-        abort(404, description="There is no such game.")
+        abort(404, description=_("There is no such game."))
     return game
 
 
@@ -141,9 +144,13 @@ def _where_as_typed() -> str:
 def _where_error(where: str) -> str | None:
     """Why the place typed can't be kept, or None."""
     if nul_errors(where):
-        return "Remove the NUL character (\\u0000) from the place: it can't be stored."
+        return _("Remove the NUL character (\\u0000) from the place: it can't be stored.")
     if len(where) > LOCATION_MAX:
-        return f"A place's name is at most {LOCATION_MAX} characters; this one has {len(where):,}."
+        return _(
+            "A place's name is at most %(max)s characters; this one has %(length)s.",
+            max=LOCATION_MAX,
+            length=grouped(len(where)),
+        )
     return None
 
 
@@ -169,7 +176,7 @@ def create_play() -> Response:
     except InputErrors as errors:
         messages = row_errors(errors, row_of_player) | messages
         if not raw_players:
-            messages = {"players": "Type the players' names, first player first."}
+            messages = {"players": _("Type the players' names, first player first.")}
     where = _where_as_typed()
     if (where_error := _where_error(where)) is not None:
         messages = messages | {WHERE: where_error}
@@ -187,7 +194,7 @@ def _load_play(play_id: int) -> Play:
     """The play, or 404."""
     play = records.get_play(get_session(), play_id)
     if play is None:
-        abort(404, description="There is no such play.")
+        abort(404, description=_("There is no such play."))
     return play
 
 
@@ -195,7 +202,7 @@ def _claim_play(play_id: int) -> Play:
     """The play, claimed for the write this request makes (records.claim_play), or 404."""
     play = records.claim_play(get_session(), play_id)
     if play is None:
-        abort(404, description="There is no such play.")
+        abort(404, description=_("There is no such play."))
     return play
 
 
@@ -341,7 +348,7 @@ def tap_seat(play_id: int, seat_id: int | None = None) -> Response:
         return finished
     seat = None if seat_id is None else records.seat_index(play, seat_id)
     if seat_id is not None and seat is None:
-        abort(404, description="That player is not in this play.")
+        abort(404, description=_("That player is not in this play."))
     path = request.form.get("field", "")
     acted, said, error = _try(lambda: _act_on_counter(play, path, seat))
     context = _tracker_context(
@@ -373,7 +380,7 @@ def game_action(play_id: int) -> Response:
         except InputErrors:
             seat = None
         if seat is None:
-            abort(404, description="That player is not in this play.")
+            abort(404, description=_("That player is not in this play."))
     raw.pop("seat", None)
     acted, said, error = _try(
         lambda: records.act(get_session(), play, raw, seat, device_id(), strict=False, sent=sent_with(request))
@@ -431,7 +438,7 @@ def undo(play_id: int) -> Response:
     except InputErrors as refused:
         notice = " ".join(e.message for e in refused.errors)
     else:
-        notice = records.undo_text(play, undone) if undone else "Nothing left to take back."
+        notice = records.undo_text(play, undone) if undone else _("Nothing left to take back.")
     return after_change(
         url_for("plays.show_play", play_id=play.id), ("play/_live.html",), **_tracker_context(play, notice=notice)
     )
@@ -452,14 +459,14 @@ def live(play_id: int) -> Response:
     answered before the app by companion/play/sync_check.py), else every counter's saved value, the scoreboard, the
     game's live pieces and the log's new entries, with the version they show; what the new entries said to the table
     (an undo, the end begun) is said in the notice. That answer is drawn once per version and log position and
-    copied to every device that asks the same (play/shared_answers.py)."""
+    copied to every device that asks the same in the same language (play/shared_answers.py)."""
     answers = shared_answers(current_app._get_current_object())  # type: ignore[attr-defined]
     if is_fragment_request():
         saved = _saved_version(play_id)
         if saved is not None and saved[1] == IN_PROGRESS:
             if saved[0] == _known_version():
                 return make_response("", 200)
-            key = (play_id, saved[0], *_known_log_entry())
+            key = (play_id, saved[0], *_known_log_entry(), current_language())
             if (kept := answers.get(key)) is not None:
                 return kept
             with answers.drawing(key) as first:
@@ -482,7 +489,7 @@ def _draw_live(play_id: int, answers: SharedAnswers) -> Response:
         context["notice"] = said
     response = page_or_fragments("play/tracker.html", ("play/_live.html",), **context)
     if is_fragment_request() and play.status == IN_PROGRESS:
-        answers.keep((play_id, play.version, *_known_log_entry()), response)
+        answers.keep((play_id, play.version, *_known_log_entry(), current_language()), response)
     return response
 
 
@@ -596,7 +603,7 @@ def score_sheet(play_id: int) -> Response:
     """
     play = _load_play(play_id)
     if play.status != FINISHED:
-        abort(404, description="The score sheet exists once the play is finished.")
+        abort(404, description=_("The score sheet exists once the play is finished."))
     filename = f"{play.game}-{play.id}.pdf"
     response = make_response(render_pdf("printing/sheet.html", cache=True, **_result_context(play)))
     response.headers["Content-Type"] = "application/pdf"

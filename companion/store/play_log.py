@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from companion.games.base import InputErrors
 from companion.games.live import Context
 from companion.games.wording import clock, utc
+from companion.language import _
 from companion.store import records
 from companion.store.models import Change, Play, saved_id
 
@@ -163,7 +164,8 @@ def _entries(
         target = _undone_id(change)
         if change.field == UNDO and target is not None:
             undoes = by_id.get(target)
-            said = records.undo_text(play, undoes[1], ctx) if undoes else "Took back an earlier action."
+            # Told again as it is read, in the reader's language (the undo's own row keeps its words as said then).
+            said = records.undo_text(play, undoes[1], ctx) if undoes else _("Took back an earlier action.")
             entries.append(Entry(seq, change_id, change.at, None, UNDO, said, False, undoes[0] if undoes else None))
             continue
         action = change.new.get("action", {}).get("action") if records.is_action(change) else "set"

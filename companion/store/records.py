@@ -22,6 +22,7 @@ from companion.games import get_game, live
 from companion.games.base import FieldError, Game, InputErrors, Result, name_key, validation_errors, with_value
 from companion.games.live import Action, Applied, Context, State
 from companion.games.wording import figure, utc
+from companion.language import _, pgettext
 from companion.store import history_version, live_writes, write_turns
 from companion.store.models import (
     ABANDONED,
@@ -280,7 +281,8 @@ def seat_named(play: Play, name: Any) -> int:
             if name_key(seat.name) == name_key(name):
                 return index
     names = ", ".join(seat.name for seat in play.seats)
-    raise InputErrors([FieldError("player", f"No player {name!r} in this play; the players are {names}.")])
+    said = _("No player %(name)s in this play; the players are %(names)s.", name=repr(name), names=names)
+    raise InputErrors([FieldError("player", said)])
 
 
 def act(
@@ -314,7 +316,7 @@ def act(
 def _refuse_unless_in_progress(play: Play) -> None:
     """Another device finished the play, or put it aside, while this action was on its way."""
     if play.status != IN_PROGRESS:
-        raise NotInProgress("This play is no longer in progress.")
+        raise NotInProgress(_("This play is no longer in progress."))
 
 
 _SAVED_WITH_ID = select(Change).where(
@@ -460,8 +462,10 @@ def action_text(play: Play, change: Change, ctx: Context | None = None) -> str:
     game = get_game(play.game)
     what = game.live.label(path) if game is not None else path.replace(".", " ")
     what = what.replace("_", " ")
-    moved = f"{_plain_value(change.old)} → {_plain_value(change.new)}"
-    return f"{play.seats[index].name}, {what} {moved}" if index is not None else f"{what[:1].upper()}{what[1:]} {moved}"
+    old, new = _plain_value(change.old), _plain_value(change.new)
+    if index is not None:
+        return _("%(name)s, %(counter)s %(old)s → %(new)s", name=play.seats[index].name, counter=what, old=old, new=new)
+    return _("%(counter)s %(old)s → %(new)s", counter=what[:1].upper() + what[1:], old=old, new=new)
 
 
 def undone_by(session: Session, undo: Change) -> Change | None:
@@ -478,8 +482,8 @@ def said_by(change: Change) -> str:
 
 
 def undo_text(play: Play, change: Change, ctx: Context | None = None) -> str:
-    """What an undo of this Change says: "Took back: Cy, swords +1."."""
-    return f"Took back: {action_text(play, change, ctx).rstrip('.')}."
+    """What an undo of this Change says, in the reader's language: "Took back: Cy, swords +1."."""
+    return _("Took back: %(action)s.", action=action_text(play, change, ctx).rstrip("."))
 
 
 def _described(play: Play, change: Change, ctx: Context | None) -> str:
@@ -501,15 +505,17 @@ def _described(play: Play, change: Change, ctx: Context | None) -> str:
 def _plain_value(value: Any) -> str:
     """A stored counter value as people write it: a number with the true minus, a yes or no, never Python's repr."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return pgettext("counter value", "yes") if value else pgettext("counter value", "no")
     if isinstance(value, int):
         return figure(value)
     if value is None:
-        return "none"
+        return pgettext("counter value", "none")
     if isinstance(value, list | tuple):
-        return ", ".join(_plain_value(item) for item in value) or "none"
+        return ", ".join(_plain_value(item) for item in value) or pgettext("counter value", "none")
     if isinstance(value, dict):
-        return ", ".join(f"{str(key).replace('_', ' ')} {_plain_value(item)}" for key, item in value.items()) or "none"
+        return ", ".join(
+            f"{str(key).replace('_', ' ')} {_plain_value(item)}" for key, item in value.items()
+        ) or pgettext("counter value", "none")
     return str(value).replace("_", " ")
 
 

@@ -16,16 +16,19 @@ from flask import Flask, Response, current_app, jsonify, make_response, render_t
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
-from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable, default_exceptions
+from werkzeug.http import HTTP_STATUS_CODES
 
 from companion.games.base import FieldError, InputErrors
+from companion.language import N_, _
 from companion.store.db import close_session
 from companion.web.htmx import is_fragment_request
 
-DISK_FULL = "Not saved: the disk is full."
-READ_ONLY = "Not saved: the database is read-only."
-UNREACHABLE = "Not saved: the database can't be reached."
-BUSY = "Not saved: the database is busy."
+# The reasons, in English for the server's log; said to a person in their language (handle_fault).
+DISK_FULL = N_("Not saved: the disk is full.")
+READ_ONLY = N_("Not saved: the database is read-only.")
+UNREACHABLE = N_("Not saved: the database can't be reached.")
+BUSY = N_("Not saved: the database is busy.")
 
 # SQLite's primary result codes (the low byte of an extended code such as SQLITE_IOERR_WRITE).
 _SQLITE_CODES = {
@@ -61,11 +64,82 @@ _SQLSTATES = {
 _STICKY = (DISK_FULL, READ_ONLY, UNREACHABLE)
 
 
+# Werkzeug's names and descriptions of the statuses the app answers, said in the reader's language (an error
+# raised with a description of its own says that one; a status not here keeps Werkzeug's English).
+_NAMES = {
+    400: N_("Bad Request"),
+    401: N_("Unauthorized"),
+    403: N_("Forbidden"),
+    404: N_("Not Found"),
+    405: N_("Method Not Allowed"),
+    409: N_("Conflict"),
+    413: N_("Request Entity Too Large"),
+    415: N_("Unsupported Media Type"),
+    422: N_("Unprocessable Entity"),
+    429: N_("Too Many Requests"),
+    500: N_("Internal Server Error"),
+    503: N_("Service Unavailable"),
+}
+_DESCRIPTIONS = {
+    400: N_("The browser (or proxy) sent a request that this server could not understand."),
+    401: N_(
+        "The server could not verify that you are authorized to access the URL requested. You either supplied the "
+        "wrong credentials (e.g. a bad password), or your browser doesn't understand how to supply the credentials "
+        "required."
+    ),
+    403: N_(
+        "You don't have the permission to access the requested resource. It is either read-protected or not "
+        "readable by the server."
+    ),
+    404: N_(
+        "The requested URL was not found on the server. If you entered the URL manually please check your spelling "
+        "and try again."
+    ),
+    405: N_("The method is not allowed for the requested URL."),
+    409: N_(
+        "A conflict happened while processing the request. The resource might have been modified while the request "
+        "was being processed."
+    ),
+    413: N_("The data value transmitted exceeds the capacity limit."),
+    415: N_("The server does not support the media type transmitted in the request."),
+    422: N_("The request was well-formed but was unable to be followed due to semantic errors."),
+    429: N_("This user has exceeded an allotted request count. Try again later."),
+    500: N_(
+        "The server encountered an internal error and was unable to complete your request. Either the server is "
+        "overloaded or there is an error in the application."
+    ),
+    503: N_(
+        "The server is temporarily unable to service your request due to maintenance downtime or capacity "
+        "problems. Please try again later."
+    ),
+}
+
+
 class NotSaved(ServiceUnavailable):
     """503: the database could not do its part, for a reason outside the app; nothing of this request was saved."""
 
-    name = "Not saved"
-    hint = "Everything saved before is kept: try again once this is fixed."
+    @property
+    def name(self) -> str:
+        """The status's name, as the page says it."""
+        return _("Not saved")
+
+    @property
+    def hint(self) -> str:
+        """What the fault means for the table."""
+        return _("Everything saved before is kept: try again once this is fixed.")
+
+
+def said(error: HTTPException) -> tuple[str, str, str]:
+    """An error's name, description and hint (a database fault's, else "") in the reader's language."""
+    status = error.code or 500
+    name = error.name
+    if name == HTTP_STATUS_CODES.get(status) and status in _NAMES:
+        name = _(_NAMES[status])
+    description = error.description or ""
+    standard = default_exceptions.get(status)
+    if standard is not None and description == standard.description and status in _DESCRIPTIONS:
+        description = _(_DESCRIPTIONS[status])
+    return name, description, str(getattr(error, "hint", "") or "")
 
 
 def init_app(app: Flask) -> None:
@@ -87,14 +161,16 @@ def json_errors(status: int, errors: Sequence[FieldError] | str) -> Response:
 def handle_http_error(error: HTTPException) -> Response:
     """A friendly page, {"errors": [...]} for the API, or for htmx a message in the page's #flash."""
     status = error.code or 500
+    name, description, hint = said(error)
     if request.path.startswith("/api/"):
-        return json_errors(status, error.description or "")
+        return json_errors(status, description)
+    words = {"name": name, "description": description, "hint": hint}
     if is_fragment_request():
-        response = make_response(render_template("_flash.html", error=error), status)
+        response = make_response(render_template("_flash.html", error=error, **words), status)
         response.headers["HX-Retarget"] = "#flash"
         response.headers["HX-Reswap"] = "innerHTML"
         return response
-    return make_response(render_template("error.html", status=status, error=error), status)
+    return make_response(render_template("error.html", status=status, error=error, **words), status)
 
 
 def handle_unexpected(error: Exception) -> Response:
@@ -114,7 +190,7 @@ def handle_fault(error: BaseException, reason: str) -> Response:
         close_session()  # rolls the failed transaction back now: its connection goes back clean, or is discarded
     except Exception:  # a connection lost for good may refuse even that: the pool replaces it
         current_app.logger.warning("The failed transaction could not be rolled back", exc_info=True)
-    return handle_http_error(NotSaved(reason))
+    return handle_http_error(NotSaved(_(reason)))
 
 
 def fault_reason(error: BaseException) -> str | None:

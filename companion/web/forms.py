@@ -8,6 +8,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from companion.games.base import NAME_MAX, FieldError, Game, InputErrors
+from companion.language import _
 
 # Labels come from field names; these words are read as capitals at the table.
 ACRONYMS = {"vp": "VP"}
@@ -46,7 +47,7 @@ def parse_int(text: str | None, field: str) -> int:
     """A whole number typed into a form, or InputErrors naming the field."""
     number = whole_number((text or "").strip())
     if number is None:
-        raise InputErrors([FieldError(field, "Enter a whole number.")])
+        raise InputErrors([FieldError(field, _("Enter a whole number."))])
     return number
 
 
@@ -61,11 +62,13 @@ def option_fields(game: Game, options: dict[str, Any]) -> list[OptionField]:
     fields = []
     for name, info in game.options_model.model_fields.items():
         value = options.get(name, info.default)
-        label = info.title or field_label(name)
+        # A game marks its options' titles and descriptions for the catalogue (N_): said here in the reader's language.
+        label = _(info.title) if info.title else field_label(name)
+        help_text = _(info.description) if info.description else ""
         if info.annotation is bool:
-            fields.append(OptionField(name, label, CHECKBOX, bool(value), info.description or ""))
+            fields.append(OptionField(name, label, CHECKBOX, bool(value), help_text))
         elif isinstance(info.default, (tuple, list)) and all(isinstance(v, int) for v in info.default):
-            fields.append(OptionField(name, label, TABLE, list(value), info.description or ""))
+            fields.append(OptionField(name, label, TABLE, list(value), help_text))
     return fields
 
 
@@ -133,7 +136,7 @@ def colour_errors(game: Game, rows: list[SeatRow], row_of_player: list[int]) -> 
 def players_from_rows(rows: list[SeatRow]) -> tuple[list[dict[str, Any]], list[int]]:
     """Raw players from the filled rows, and for each the row it came from (for messages beside it)."""
     filled = [(i, row) for i, row in enumerate(rows) if row.name]
-    return [{"name": row.name} for _, row in filled], [i for i, _ in filled]
+    return [{"name": row.name} for _index, row in filled], [index for index, _row in filled]
 
 
 def row_errors(errors: InputErrors, row_of_player: list[int]) -> dict[str, str]:

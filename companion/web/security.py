@@ -62,6 +62,8 @@ from werkzeug.exceptions import BadHost, Forbidden, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.config import SettingError
+from companion.games.wording import grouped
+from companion.language import _, ngettext
 from companion.web.errors import json_errors
 from companion.web.htmx import see_other
 
@@ -102,7 +104,8 @@ ACCESS_ENDPOINT = "access"
 # The one page that takes a large body: a whole export to import (IMPORT_MAX_LENGTH).
 IMPORT_ENDPOINT = "data.import_page"
 # Endpoints reachable without the code: the access page itself and the static files it needs.
-OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static"}
+# The language switch and the manifest too: the access page itself is read in the chosen language.
+OPEN_ENDPOINTS = {ACCESS_ENDPOINT, "static", "language.switch", "language.manifest"}
 LIMITER_EXTENSION = "companion_access_limiter"
 # Session cookies read outside a request (cookie_session), at most this many.
 SIGNED_COOKIES_EXTENSION = "companion_signed_cookies"
@@ -122,10 +125,16 @@ FROM_ENVIRONMENT = (ACCESS_CODE, "TRUSTED_HOSTS", "TRUSTED_PROXIES")
 
 
 class CrossSite(Forbidden):
-    """403: a browser says another website asked for this change."""
+    """403: a browser says another website asked for this change (said in the reader's language)."""
 
-    name = "Not done"
-    description = "That came from another website, so nothing was done. Use Companion's own page."
+    def __init__(self) -> None:
+        """Why nothing was done."""
+        super().__init__(_("That came from another website, so nothing was done. Use Companion's own page."))
+
+    @property
+    def name(self) -> str:
+        """The status's name, as the page says it."""
+        return _("Not done")
 
 
 def init_app(app: Flask) -> None:
@@ -167,9 +176,14 @@ def configure(app: Flask) -> None:
     code = app.config[ACCESS_CODE]
     if code is not None and len(code) < ACCESS_CODE_MIN_LENGTH:
         raise SettingError(
-            f"The access code (COMPANION_ACCESS_CODE) is too short: it has {len(code)} "
-            f"character{'' if len(code) == 1 else 's'}, and a code needs at least {ACCESS_CODE_MIN_LENGTH} so that "
-            "it can't be guessed. Choose a longer one."
+            ngettext(
+                "The access code (COMPANION_ACCESS_CODE) is too short: it has %(num)s character, and a code needs at "
+                "least %(least)s so that it can't be guessed. Choose a longer one.",
+                "The access code (COMPANION_ACCESS_CODE) is too short: it has %(num)s characters, and a code needs at "
+                "least %(least)s so that it can't be guessed. Choose a longer one.",
+                len(code),
+                least=ACCESS_CODE_MIN_LENGTH,
+            )
         )
     app.config["TRUSTED_HOSTS"] = parse_hosts(app.config.get("TRUSTED_HOSTS"))
     app.config["TRUSTED_PROXIES"] = parse_proxies(app.config.get("TRUSTED_PROXIES"))
@@ -196,11 +210,11 @@ def parse_proxies(value: Any) -> ProxySetting:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
-        raise SettingError("TRUSTED_PROXIES is a number of proxy hops or the proxies' addresses, not true or false.")
+        raise SettingError(_("TRUSTED_PROXIES is a number of proxy hops or the proxies' addresses, not true or false."))
     if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
         hops = int(value)
         if not 0 <= hops <= 10:
-            raise SettingError(f"TRUSTED_PROXIES: {hops} proxy hops is not a number from 0 to 10.")
+            raise SettingError(_("TRUSTED_PROXIES: %(hops)s proxy hops is not a number from 0 to 10.", hops=hops))
         return hops or None
     names = value.split(",") if isinstance(value, str) else list(value)
     networks = []
@@ -211,7 +225,10 @@ def parse_proxies(value: Any) -> ProxySetting:
             networks.append(ipaddress.ip_network(name, strict=False))
         except ValueError:
             raise SettingError(
-                f"TRUSTED_PROXIES: {name!r} is not an address or network (e.g. 10.0.0.2 or 192.168.1.0/24)."
+                _(
+                    "TRUSTED_PROXIES: %(name)s is not an address or network (e.g. 10.0.0.2 or 192.168.1.0/24).",
+                    name=repr(name),
+                )
             ) from None
     return tuple(networks) or None
 
@@ -286,7 +303,7 @@ def is_wellformed_host(host: str) -> bool:
     """Whether a Host header is an address at all: a name, IPv4 or [IPv6], and a port from 1 to 65535 if any."""
     if not HOST_PATTERN.fullmatch(host):
         return False
-    _, bracket, rest = host.rpartition("]")
+    _head, bracket, rest = host.rpartition("]")
     port = (rest if bracket else host).rpartition(":")
     return not port[1] or 0 < int(port[2]) <= 65535
 
@@ -296,7 +313,7 @@ def check_host() -> Response | None:
     plainly: without a URL adapter no page can be drawn."""
     if not isinstance(request.routing_exception, (SecurityError, BadHost)) and is_wellformed_host(request.host):
         return None
-    message = "This server does not answer to that address. Open the address Companion showed when it started."
+    message = _("This server does not answer to that address. Open the address Companion showed when it started.")
     if request.path.startswith(API_PREFIX):
         return json_errors(400, message)
     return make_response((message, 400, {"Content-Type": "text/plain; charset=utf-8"}))
@@ -315,7 +332,12 @@ def check_body_size() -> None:
     # Flask's own check while reading the form (a body sent without its length) keeps the same limit.
     request.max_content_length = limit
     if limit is not None and (request.content_length or 0) > limit:
-        abort(413, description=f"That is too much data: a request may carry at most {limit // 1024:,} KiB.")
+        abort(
+            413,
+            description=_(
+                "That is too much data: a request may carry at most %(size)s KiB.", size=grouped(limit // 1024)
+            ),
+        )
 
 
 def origin_key(scheme: str, netloc: str) -> tuple[str, int] | None:
@@ -364,7 +386,8 @@ def check_api_content_type() -> Response | None:
     if request.method in SAFE_METHODS or not request.path.startswith(API_PREFIX) or request.mimetype == JSON:
         return None
     return json_errors(
-        415, f"Send the request as {JSON} (Content-Type: {JSON}), with {{}} when there is nothing to say."
+        415,
+        _("Send the request as %(type)s (Content-Type: %(type)s), with {} when there is nothing to say.", type=JSON),
     )
 
 
@@ -376,7 +399,7 @@ def check_csrf() -> None:
     expected = session.get(CSRF_FIELD, "")
     # Bytes, because compare_digest refuses str with characters outside ASCII (a forged token may have them).
     if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-        abort(400, description="This page has expired. Reload it and try again.")
+        abort(400, description=_("This page has expired. Reload it and try again."))
 
 
 def add_security_headers(response: Response) -> Response:
@@ -579,10 +602,10 @@ def check_access() -> Response | None:
 
 def check_bearer(code: str) -> Response | None:
     """The API's code comes as `Authorization: Bearer <code>`: 401 without it or wrong, 429 while blocked."""
-    scheme, _, sent = request.headers.get("Authorization", "").strip().partition(" ")
+    scheme, _space, sent = request.headers.get("Authorization", "").strip().partition(" ")
     sent = sent.strip()
     if scheme.lower() != "bearer" or not sent:
-        return api_unauthorized("This API needs the access code: send it as 'Authorization: Bearer <code>'.")
+        return api_unauthorized(_("This API needs the access code: send it as 'Authorization: Bearer <code>'."))
     correct = codes_match(sent, code)
     wait = limiter().attempt(client_address(), correct, *limits())
     if wait:
@@ -590,7 +613,7 @@ def check_bearer(code: str) -> Response | None:
         response.headers["Retry-After"] = str(wait)
         return response
     if not correct:
-        return api_unauthorized("The access code is not right.", error="invalid_token")
+        return api_unauthorized(_("The access code is not right."), error="invalid_token")
     return None
 
 
@@ -619,7 +642,7 @@ def send_to_access_page() -> Response:
     target = safe_next(parts.path + (f"?{parts.query}" if parts.query else ""))
     location = url_for(ACCESS_ENDPOINT, next=target) if target != "/" else url_for(ACCESS_ENDPOINT)
     if is_htmx():
-        response = make_response("Enter the access code first.", 401)
+        response = make_response(_("Enter the access code first."), 401)
         response.headers["HX-Redirect"] = location
         return response
     return see_other(location)
@@ -646,9 +669,30 @@ def this_device_waits() -> bool:
 
 def too_many_message(wait: int, own: bool = True) -> str:
     """Say whose wrong codes hold the device back and how long to wait, in seconds or minutes."""
-    when = f"{wait} seconds" if wait < 90 else f"{math.ceil(wait / 60)} minutes"
-    whose = "from this device" if own else "were tried on this server just now"
-    return f"Too many wrong codes {whose}. Try again in {when}."
+    if wait < 90:
+        if own:
+            return ngettext(
+                "Too many wrong codes from this device. Try again in %(num)s second.",
+                "Too many wrong codes from this device. Try again in %(num)s seconds.",
+                wait,
+            )
+        return ngettext(
+            "Too many wrong codes were tried on this server just now. Try again in %(num)s second.",
+            "Too many wrong codes were tried on this server just now. Try again in %(num)s seconds.",
+            wait,
+        )
+    minutes = math.ceil(wait / 60)
+    if own:
+        return ngettext(
+            "Too many wrong codes from this device. Try again in %(num)s minute.",
+            "Too many wrong codes from this device. Try again in %(num)s minutes.",
+            minutes,
+        )
+    return ngettext(
+        "Too many wrong codes were tried on this server just now. Try again in %(num)s minute.",
+        "Too many wrong codes were tried on this server just now. Try again in %(num)s minutes.",
+        minutes,
+    )
 
 
 def access_page() -> Response:
@@ -664,13 +708,13 @@ def access_page() -> Response:
         wait = limiter().retry_after(client_address(), *limits())
         if wait:
             return access_refused(429, too_many_message(wait, this_device_waits()), target, wait)
-        return access_refused(422, "Enter the access code.", target)
+        return access_refused(422, _("Enter the access code."), target)
     correct = codes_match(sent, code)
     wait = limiter().attempt(client_address(), correct, *limits())
     if wait:
         return access_refused(429, too_many_message(wait, this_device_waits()), target, wait)
     if not correct:
-        return access_refused(401, "That code is not right. Check it and try again.", target)
+        return access_refused(401, _("That code is not right. Check it and try again."), target)
     session.permanent = True
     session[ACCESS_SESSION_KEY] = access_mark(code)
     return see_other(target)

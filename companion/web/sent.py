@@ -15,6 +15,7 @@ from datetime import timedelta
 from flask import Request
 
 from companion.games.base import FieldError, InputErrors
+from companion.language import _
 from companion.store.models import utcnow
 from companion.store.records import NOW, Sent
 
@@ -36,12 +37,16 @@ def sent_with(request: Request) -> Sent:
     errors = []
     if key is not None and not _KEY.fullmatch(key):
         errors.append(
-            FieldError(IDEMPOTENCY_KEY, f"The action's id is 1 to {KEY_MAX} visible characters (a uuid, say).")
+            FieldError(
+                IDEMPOTENCY_KEY, _("The action's id is 1 to %(most)s visible characters (a uuid, say).", most=KEY_MAX)
+            )
         )
     made_at = None
     if age is not None:
         if not age.isascii() or not age.isdigit() or int(age) > AGE_MAX_MS:
-            errors.append(FieldError(ACTION_AGE, "How long ago the action was made is a whole number of milliseconds."))
+            errors.append(
+                FieldError(ACTION_AGE, _("How long ago the action was made is a whole number of milliseconds."))
+            )
         else:
             made_at = utcnow() - timedelta(milliseconds=int(age))
     if errors:

@@ -14,6 +14,8 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, make_response, render_template, url_for
 from flask.blueprints import BlueprintSetupState
 
+from companion.web.i18n import LANGUAGES
+
 bp = Blueprint("app_shell", __name__)
 
 EXTENSION = "companion_app_shell"
@@ -66,7 +68,9 @@ def service_worker() -> Response:
     this = shell()
     config = {
         "version": this.version,
-        "precache": [url_for("static", filename=name) for name in this.static_files] + [url_for(".offline")],
+        "precache": [url_for("static", filename=name) for name in this.static_files]
+        + [url_for("language.manifest", code=code) for code in LANGUAGES]
+        + [url_for(".offline")],
         "offline": url_for(".offline"),
     }
     response = make_response(f"const SHELL = {json.dumps(config)};\n{this.worker}")

@@ -5,7 +5,9 @@
 // for the tracker's sync check, this script keeps quiet.
 (function () {
   "use strict";
-  const OFFLINE = "Not saved: the app can't be reached. Check the Wi-Fi, then tap again.";
+  // In the page's language (base.html's words, companion/web/i18n.py); English where a page has none.
+  const WORDS = JSON.parse(document.querySelector('meta[name="companion-words"]')?.content || "{}");
+  const OFFLINE = WORDS.offline || "Not saved: the app can't be reached. Check the Wi-Fi, then tap again.";
 
   // queue.js runs first and marks the requests it speaks for.
   function kept(event) {
@@ -232,4 +234,13 @@
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("htmx:afterSettle", keepAwake);
   keepAwake();
+
+  // The language switch (templates/_language.html) is sent as soon as a language is picked: its button is for a
+  // browser without this script.
+  const language = document.getElementById("language-switch");
+  if (language && language.form) {
+    const send = language.form.querySelector("button[type=submit]");
+    if (send) send.hidden = true;
+    language.addEventListener("change", () => language.form.requestSubmit());
+  }
 })();

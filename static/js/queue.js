@@ -10,27 +10,32 @@
 (function () {
   "use strict";
 
-  // What a person reads, together here (a later issue translates them).
+  // What a person reads, in the page's language: base.html carries the words (companion/web/i18n.py).
+  const WORDS = JSON.parse(document.querySelector('meta[name="companion-words"]')?.content || "{}");
+  const PLURAL = new Intl.PluralRules(document.documentElement.lang || "en");
+  function say(key, fill) {
+    let words = WORDS[key] || key;
+    if (Array.isArray(words)) words = words[PLURAL.select(fill.n) === "one" ? 0 : 1];
+    return words.replace(/\{(\w+)\}/g, (whole, name) => (name in fill ? String(fill[name]) : whole));
+  }
   const SAY = {
-    waiting: (n) => (n === 1 ? "1 tap waiting to be saved." : `${n} taps waiting to be saved.`),
-    saved: (n) => (n === 1 ? "1 tap saved." : `${n} taps saved.`),
-    dropped: (n) => (n === 1 ? "1 tap dropped: it was not saved." : `${n} taps dropped: they were not saved.`),
-    refused: (label, words) => `${label} was refused: ${words}`,
-    rest: (n) => (n === 1
-      ? "The tap after it waits: send it anyway, or drop it?"
-      : `The ${n} taps after it wait: send them anyway, or drop them?`),
-    unreachable: "The app can't be reached: they are sent once it can.",
-    offline: "The app can't be reached: check the table's Wi-Fi. A tap made now is kept on this device and sent once it is back.",
-    kept: "The app can't be reached: check the table's Wi-Fi. Offline: this is the page as last seen; a tap made now is kept and sent once it is back.",
-    gone: "this play is no longer in progress (finished or put aside on another device).",
-    status: (status) => `the app answered ${status}.`,
-    badge: (n) => (n === 1 ? "waiting" : `${n} waiting`),
-    finishWaits: "Waits for the taps to be saved",
-    sendRest: "Send the rest anyway",
-    dropRest: "Drop the rest",
-    choice: "The taps after the refused one",
-    undo: "Undo",
-    set: (value) => `set to ${value}`,
+    waiting: (n) => say("waiting", { n }),
+    saved: (n) => say("saved", { n }),
+    dropped: (n) => say("dropped", { n }),
+    refused: (label, words) => say("refused", { label, words }),
+    rest: (n) => say("rest", { n }),
+    unreachable: say("unreachable", {}),
+    offline: say("queue_offline", {}),
+    kept: say("kept", {}),
+    gone: say("gone", {}),
+    status: (status) => say("status", { status }),
+    badge: (n) => say("badge", { n }),
+    finishWaits: say("finishWaits", {}),
+    sendRest: say("sendRest", {}),
+    dropRest: say("dropRest", {}),
+    choice: say("choice", {}),
+    undo: say("undo", {}),
+    set: (value) => say("set", { value }),
   };
 
   const TIMEOUT_MS = 8000;

@@ -39,6 +39,8 @@ NOT_COPIED = shutil.ignore_patterns(
     ".hypothesis",
     ".benchmarks",
     "shots",
+    # The build compiles the catalogues itself: a clone's compiled ones must not stand in for that.
+    "*.mo",
 )
 START_TIMEOUT = 60.0
 PIP_TIMEOUT = 900
@@ -122,11 +124,11 @@ def served(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tup
     assert list(folder.iterdir()) == [], "serve wrote into the folder it was started from"
 
 
-def get(port: int, path: str) -> tuple[int, str, bytes]:
+def get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str, bytes]:
     """GET a path from the server: status, content type, body."""
     connection = http.client.HTTPConnection(HOST, port, timeout=60)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         return response.status, response.getheader("Content-Type", ""), response.read()
     finally:
@@ -148,6 +150,21 @@ def test_the_wheel_holds_the_templates_static_files_and_migrations(wheel: Path) 
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     version = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["project"]["version"]
     assert wheel.name.startswith(f"companion-{version}-")
+
+
+def test_the_wheel_carries_the_compiled_catalogues(wheel: Path) -> None:
+    """Each language's catalogue compiled by the build (deploy/build_backend.py), beside its source."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for code in ("fr", "de"):
+        assert f"companion/translations/{code}/LC_MESSAGES/messages.mo" in names
+        assert f"companion/translations/{code}/LC_MESSAGES/messages.po" in names
+
+
+def test_the_installed_app_speaks_french_and_german(served: tuple[int, Path]) -> None:
+    """A page from the installed wheel in the browser's language: its compiled catalogues are read."""
+    for language, words in (("fr", b"Historique"), ("de", b"Verlauf")):
+        status, _, body = get(served[0], "/", {"Accept-Language": language})
+        assert status == 200 and f'<html lang="{language}">'.encode() in body and words in body
 
 
 def test_the_installed_command_says_its_version(venv: Path) -> None:

@@ -17,7 +17,8 @@ from companion.web.shell import scan
 from tests.helpers import post_json
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MANIFEST = "/static/manifest.webmanifest"
+# The page links the manifest of its language (companion/web/i18n.py), made from static/manifest.webmanifest.
+MANIFEST = "/manifest.en.webmanifest"
 PAIR = [{"name": "Ann"}, {"name": "Bob"}]
 
 
