@@ -115,11 +115,15 @@ def vary_by_language(response: Response) -> Response:
     return response
 
 
-def script_words() -> dict[str, str | list[str]]:
+def script_words(queue: bool = False) -> dict[str, str | list[str]]:
     """What static/js says to a person, in this answer's language: a sentence, or its singular and plural (the
-    script picks one by Intl.PluralRules); {n}, {label}, {words}, {status} and {value} are filled in there."""
+    script picks one by Intl.PluralRules); {n}, {label}, {words}, {status} and {value} are filled in there.
+    The offline queue's words only with queue (a tracker page: queue.js speaks nowhere else)."""
+    offline = gettext("Not saved: the app can't be reached. Check the Wi-Fi, then tap again.")
+    if not queue:
+        return {"offline": offline}
     return {
-        "offline": gettext("Not saved: the app can't be reached. Check the Wi-Fi, then tap again."),
+        "offline": offline,
         "waiting": _forms(
             lambda count: ngettext("%(n)s tap waiting to be saved.", "%(n)s taps waiting to be saved.", count, n="{n}")
         ),

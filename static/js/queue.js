@@ -13,29 +13,29 @@
   // What a person reads, in the page's language: base.html carries the words (companion/web/i18n.py).
   const WORDS = JSON.parse(document.querySelector('meta[name="companion-words"]')?.content || "{}");
   const PLURAL = new Intl.PluralRules(document.documentElement.lang || "en");
-  function say(key, fill) {
+  function word(key, fill) {
     let words = WORDS[key] || key;
     if (Array.isArray(words)) words = words[PLURAL.select(fill.n) === "one" ? 0 : 1];
     return words.replace(/\{(\w+)\}/g, (whole, name) => (name in fill ? String(fill[name]) : whole));
   }
   const SAY = {
-    waiting: (n) => say("waiting", { n }),
-    saved: (n) => say("saved", { n }),
-    dropped: (n) => say("dropped", { n }),
-    refused: (label, words) => say("refused", { label, words }),
-    rest: (n) => say("rest", { n }),
-    unreachable: say("unreachable", {}),
-    offline: say("queue_offline", {}),
-    kept: say("kept", {}),
-    gone: say("gone", {}),
-    status: (status) => say("status", { status }),
-    badge: (n) => say("badge", { n }),
-    finishWaits: say("finishWaits", {}),
-    sendRest: say("sendRest", {}),
-    dropRest: say("dropRest", {}),
-    choice: say("choice", {}),
-    undo: say("undo", {}),
-    set: (value) => say("set", { value }),
+    waiting: (n) => word("waiting", { n }),
+    saved: (n) => word("saved", { n }),
+    dropped: (n) => word("dropped", { n }),
+    refused: (label, words) => word("refused", { label, words }),
+    rest: (n) => word("rest", { n }),
+    unreachable: word("unreachable", {}),
+    offline: word("queue_offline", {}),
+    kept: word("kept", {}),
+    gone: word("gone", {}),
+    status: (status) => word("status", { status }),
+    badge: (n) => word("badge", { n }),
+    finishWaits: word("finishWaits", {}),
+    sendRest: word("sendRest", {}),
+    dropRest: word("dropRest", {}),
+    choice: word("choice", {}),
+    undo: word("undo", {}),
+    set: (value) => word("set", { value }),
   };
 
   const TIMEOUT_MS = 8000;

@@ -72,14 +72,21 @@ def test_the_club_language_is_the_default_for_a_device_without_a_choice(tmp_path
     app.extensions["db_engine"].dispose()
 
 
-def test_the_scripts_words_come_in_the_page_language(client) -> None:
-    page = client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+def script_words(page: str) -> dict:
+    """The words base.html gives the scripts (static/js/app.js and queue.js)."""
     found = re.search(r'<meta name="companion-words" content="([^"]*)">', page)
     assert found
-    words = json.loads(markup.unescape(found.group(1)))
+    return json.loads(markup.unescape(found.group(1)))
+
+
+def test_the_scripts_words_come_in_the_page_language(client, play_id) -> None:
+    french = {"Accept-Language": "fr"}
+    words = script_words(client.get(f"/plays/{play_id}", headers=french).get_data(as_text=True))
     assert words["offline"].startswith("Non enregistré")
     assert words["waiting"] == ["{n} action en attente d'enregistrement.", "{n} actions en attente d'enregistrement."]
     assert words["refused"] == "{label} a été refusé : {words}"
+    # Only a tracker carries the offline queue's words: no other page speaks of taps kept or plays in progress.
+    assert script_words(client.get("/", headers=french).get_data(as_text=True)) == {"offline": words["offline"]}
 
 
 def test_the_manifest_names_the_app_in_each_language(client) -> None:
