@@ -461,7 +461,7 @@ def _play_view(play: Play, acted: records.Acted | None = None, **more: Any) -> d
 
 def _stored_result(play: Play) -> dict[str, Any]:
     """A finished play's result with the winners' sentence, made from the stored ranks as the result page makes it."""
-    result = records.stored_result(play)
+    result = records.worded_result(play)
     return {**result, "winners_text": winners_sentence(result)}
 
 

@@ -578,7 +578,7 @@ def _result_context(play: Play) -> dict[str, Any]:
     return {
         "play": play,
         "game": game,
-        "result": records.stored_result(play),
+        "result": records.worded_result(play),
         "seats": play.seats,
         "again": again,
         "again_first": rows[0].name if rows else "",

@@ -667,6 +667,31 @@ def stored_result(play: Play) -> dict[str, Any]:
     return answer
 
 
+def worded_result(play: Play) -> dict[str, Any]:
+    """A finished play's stored result with its labels, whys and tie-break in the reader's language.
+
+    The words were stored in the language of the device that finished the play. They are made again by scoring
+    the play's inputs once more, and taken only when that score is the stored one line by line: a rule changed
+    since, a corrected or an imported play (no inputs) keeps its stored words, never other numbers.
+    """
+    answer = stored_result(play)
+    try:
+        again = game_of(play).score_raw(*play_inputs(play))
+    except (InputErrors, KeyError, TypeError, ValueError):
+        return answer
+    stored = [
+        (p["total"], p["rank"], [(line.get("key"), line.get("points")) for line in p["breakdown"]])
+        for p in answer["players"]
+    ]
+    scored = [(p.total, p.rank, [(line.key, line.points) for line in p.lines]) for p in again.players]
+    if stored != scored:
+        return answer
+    for player, fresh in zip(answer["players"], again.players, strict=True):
+        player["breakdown"] = [dict(line.__dict__) for line in fresh.lines]
+    answer["tiebreak"] = again.tiebreak
+    return answer
+
+
 def put_aside(session: Session, play: Play, aside: bool) -> None:
     """Take a play in progress off the list (aside=True), or bring it back to go on with it."""
     before, after = (IN_PROGRESS, ABANDONED) if aside else (ABANDONED, IN_PROGRESS)

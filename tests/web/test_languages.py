@@ -11,7 +11,7 @@ from flask import Flask
 
 from companion import create_app
 from companion.web.i18n import COOKIE
-from tests.helpers import csrf_client
+from tests.helpers import api_act, csrf_client, post_json
 
 
 def nav(page: str) -> list[str]:
@@ -96,3 +96,18 @@ def test_the_manifest_names_the_app_in_each_language(client) -> None:
     assert manifest["name"] == "Companion: Brettspiele am Tisch" and manifest["lang"] == "de"
     assert manifest["short_name"] == "Companion" and manifest["start_url"] == "/"
     assert client.get("/manifest.xx.webmanifest").status_code == 404
+
+
+def test_a_result_finished_in_english_reads_in_the_readers_language(client) -> None:
+    # The whys were stored as the finishing device read them; another reader sees them in their own language.
+    response = post_json(client, "/api/v1/plays", {"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    play = response.get_json()["id"]
+    api_act(client, play, {"action": "add", "player": "Bob", "field": "towers.red", "delta": 3})
+    assert post_json(client, f"/api/v1/plays/{play}/finish", {}).status_code == 200
+    english = client.get(f"/plays/{play}").get_data(as_text=True)
+    assert "Red 3: 3 cards × 5 = 15 VP." in english
+    french = client.get(f"/plays/{play}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Red 3: 3 cards × 5 = 15 VP." not in french and "15 PV" in french
+    german = client.get(f"/api/v1/plays/{play}", headers={"Accept-Language": "de"}).get_json()["result"]
+    bob = german["players"][1]
+    assert bob["total"] == 15 and "15 SP" in " ".join(line["why"] for line in bob["breakdown"])
