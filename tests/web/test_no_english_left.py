@@ -10,8 +10,9 @@ import re
 
 import pytest
 
+from companion import create_app
 from companion.games import GAMES
-from tests.helpers import api_act, post_json, save
+from tests.helpers import api_act, csrf_client, post_json, save
 
 PAIR = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
 # English's own function words: none is a French or a German word.
@@ -59,6 +60,10 @@ ENGLISH = {
     "here",
     "shows",
     "show",
+    "can't",
+    "don't",
+    "isn't",
+    "won't",
 }
 # Game terms and names as printed on the components, kept in English (README, "Languages"); and the languages'
 # own names in the switch.
@@ -86,7 +91,8 @@ def english_in(page: str) -> list[str]:
     """Each stretch of the page around an English word."""
     text = words_of(page)
     found = []
-    for match in re.finditer(r"[A-Za-z']+", text):
+    # Whole words of any alphabet: "notée" is not "not".
+    for match in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", text):
         if match.group(0).lower() in ENGLISH:
             found.append(text[max(0, match.start() - 40) : match.end() + 40])
     return found
@@ -101,19 +107,26 @@ def track(client, game: str, players: list[dict] = PAIR) -> int:
 
 def walked(client) -> list[str]:
     """Every kind of page a group opens: home, new play, the four trackers after a few taps, their results with the
-    story, history, statistics, a player's and a game's page, calculators, import, an error page, the offline page."""
+    story and log, a play put aside, history and its lists, correcting and deleting a play, statistics, a player's
+    and a game's page, calculators, import, an error page, the offline page."""
     urls = ["/", "/history", "/players", "/calculator/", "/import", "/offline", "/plays/nowhere"]
     for game in GAMES:
         urls += [f"/plays/new?game={game}", f"/calculator/{game}", f"/games/{game}"]
         play = track(client, game)
-        urls.append(f"/plays/{play}")
+        urls += [f"/plays/{play}", f"/plays/{play}/join"]
     spires = track(client, "spires")
     api_act(client, spires, {"action": "add", "player": "Ann", "field": "crowns", "delta": 2})
     api_act(client, spires, {"action": "add", "player": "Bob", "field": "towers.red", "delta": 3})
     urls.append(f"/plays/{spires}")
     assert post_json(client, f"/api/v1/plays/{spires}/finish", {}).status_code == 200
-    urls += [f"/plays/{spires}", f"/plays/{spires}/log"]
+    urls += [f"/plays/{spires}", f"/plays/{spires}/log", f"/history/{spires}/correct", f"/history/{spires}/delete"]
+    aside = track(client, "spqf")
+    assert client.post(f"/plays/{aside}/abandon").status_code in (200, 303)
+    urls += [f"/plays/{aside}", "/history/put-aside", "/history/in-progress"]
     save(client, "spyrium", [{"name": "Ann", "vp_track": 30}, {"name": "Bob", "vp_track": 28}])
+    gone = save(client, "spyrium", [{"name": "Ann", "vp_track": 20}, {"name": "Bob", "vp_track": 21}])
+    assert client.post(f"/history/{gone}/delete").status_code in (200, 303)
+    urls.append("/history/deleted")
     roster = client.get("/players").get_data(as_text=True)
     urls += sorted(set(re.findall(r'href="(/players/\d+)"', roster)))
     return urls
@@ -130,3 +143,16 @@ def test_no_english_sentence_is_left(client, language: str) -> None:
         if found := english_in(response.get_data(as_text=True)):
             left[url] = found
     assert left == {}
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_access_page_and_its_refusal_have_no_english(tmp_path, language: str) -> None:
+    # A club server behind an access code: its page, and the same page refusing a wrong code.
+    base = {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite'}"}
+    client = csrf_client(create_app({**base, "COMPANION_ACCESS_CODE": "tarte-tatin"}))
+    heard = {"Accept-Language": language}
+    page = client.get("/access?next=/history", headers=heard)
+    refused = client.post("/access", data={"code": "pizza", "next": "/history"}, headers=heard)
+    assert page.status_code == 200 and refused.status_code in (401, 403, 422)
+    assert english_in(page.get_data(as_text=True)) == []
+    assert english_in(refused.get_data(as_text=True)) == []
