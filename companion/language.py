@@ -22,13 +22,23 @@ class Catalogue(Protocol):
 
 
 _SOURCE = gettext.NullTranslations()
+SOURCE_CODE = "en"
 _catalogue: Callable[[], Catalogue] = lambda: _SOURCE  # noqa: E731  (replaced by use())
+_code: Callable[[], str] = lambda: SOURCE_CODE  # noqa: E731  (replaced by use())
 
 
-def use(catalogue: Callable[[], Catalogue]) -> None:
-    """Take each message from the catalogue this function gives at the moment of asking (the request's language)."""
-    global _catalogue
+def use(catalogue: Callable[[], Catalogue], code: Callable[[], str] | None = None) -> None:
+    """Take each message from the catalogue this function gives at the moment of asking (the request's language),
+    and the language's code ('fr') from `code`, for Babel's numbers and dates."""
+    global _catalogue, _code
     _catalogue = catalogue
+    if code is not None:
+        _code = code
+
+
+def code() -> str:
+    """The reader's language code ('en', 'fr', 'de'): the locale Babel formats numbers and dates for."""
+    return _code()
 
 
 def _(message: str, **values: object) -> str:

@@ -1,9 +1,10 @@
 """The house style of what the app writes: numbers with the true minus, signed points, ordinals, days and times
 in UTC, lists of names. Every sentence, page, sheet and export spells these through here, one way.
 
-In the reader's language: each language's way of writing them (a decimal comma, "1er", "2. Nov. 2026") is part of
-its catalogue, as the messages below (companion/language.py; the rules core knows nothing of Flask or Babel), so the
-English is the msgid itself, exactly as written before any translation.
+In the reader's language: numbers, percentages and days are Babel's (CLDR's) for the reader's locale ("42,5",
+"1 024", "2. Nov. 2026"); ordinals, lists of names and durations are messages of the catalogue
+(companion/language.py; the rules core knows nothing of Flask), the English exactly as written before any
+translation.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
-from companion.language import _, pgettext
+from babel.dates import format_date
+from babel.numbers import format_decimal, format_percent
+
+from companion.language import _, code, pgettext
 
 MINUS = "−"
 # What a player may type for a minus: the hyphen, the true minus, the en and em dashes.
@@ -33,23 +37,21 @@ def signed(points: int | None) -> str:
 
 
 def decimal(value: float | None) -> str:
-    """An average with one decimal and the true minus ('42.5', '−1.3'); '–' for none."""
+    """An average with one decimal and the true minus ('42.5', '−1.3'; French and German '42,5'); '–' for none."""
     if value is None:
         return NO_FIGURE
-    # The decimal sign as the language writes it: '42,5' in French and German.
-    return f"{value:.1f}".replace("-", MINUS).replace(".", pgettext("decimal sign", "."))
+    return format_decimal(value, format="0.0", locale=code()).replace("-", MINUS)
 
 
 def percent(value: float | None) -> str:
     """A rate as a whole percentage ('42%', French and German '42 %'); '–' for none."""
-    return NO_FIGURE if value is None else pgettext("percentage", "%(number)s%%", number=round(value * 100))
+    return NO_FIGURE if value is None else format_percent(value, locale=code())
 
 
 def grouped(number: int) -> str:
     """A whole number with its thousands grouped as the language writes them ('1,024', French '1 024', German
     '1.024'), a negative one with the true minus."""
-    text = f"{abs(number):,}".replace(",", pgettext("thousands separator", ","))
-    return f"{MINUS}{text}" if number < 0 else text
+    return format_decimal(number, format="#,##0", locale=code()).replace("-", MINUS)
 
 
 def plain_minus(text: str) -> str:
@@ -131,27 +133,13 @@ def day(moment: date | datetime) -> str:
     '2. Nov. 2026'."""
     if isinstance(moment, datetime):
         moment = utc(moment).date()
-    year = f"{moment:%Y}"
-    return pgettext("day", "%(day)s %(month)s %(year)s", day=moment.day, month=month_short(moment.month), year=year)
+    # The order and the marks around the parts are the language's (a CLDR pattern); the month's name is Babel's.
+    return format_date(moment, pgettext("CLDR date pattern", "d MMM y"), locale=code())
 
 
 def month_short(month: int) -> str:
     """A month's short name, 1 to 12: 'Jan', 'Nov' (French 'janv.', 'nov.'; German 'Jan.', 'Nov.')."""
-    names = (
-        pgettext("month, short", "Jan"),
-        pgettext("month, short", "Feb"),
-        pgettext("month, short", "Mar"),
-        pgettext("month, short", "Apr"),
-        pgettext("month, short", "May"),
-        pgettext("month, short", "Jun"),
-        pgettext("month, short", "Jul"),
-        pgettext("month, short", "Aug"),
-        pgettext("month, short", "Sep"),
-        pgettext("month, short", "Oct"),
-        pgettext("month, short", "Nov"),
-        pgettext("month, short", "Dec"),
-    )
-    return names[month - 1]
+    return format_date(date(2000, month, 1), "MMM", locale=code())
 
 
 def clock(moment: datetime) -> str:

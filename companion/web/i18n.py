@@ -95,7 +95,7 @@ def manifest(code: str) -> Response:
 def init_app(app: Flask) -> None:
     """Flask-Babel with the package's catalogues, the switch's route, and pages that say which language they vary by."""
     compile_if_writable()
-    language.use(get_translations)
+    language.use(get_translations, current_language)
     Babel(app, locale_selector=select_locale, default_translation_directories=str(FOLDER))
     # {% trans %} blocks are read with their line breaks and indents folded, as babel.cfg extracts them.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
