@@ -39,8 +39,9 @@ from companion.calculator.forms import (
 )
 from companion.games import GAMES
 from companion.games.base import FieldError, Game, InputErrors
-from companion.games.wording import utc
+from companion.games.wording import grouped, utc
 from companion.history.rows import play_rows
+from companion.language import N_, _, ngettext
 from companion.store import history_version, lists, records
 from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_ids
@@ -48,6 +49,8 @@ from companion.store.models import ABANDONED, FINISHED, ID_IN_URL, IN_PROGRESS, 
 from companion.web.htmx import client_redirect, is_fragment_request, page_or_fragments, render_fragments
 
 bp = Blueprint("history", __name__)
+# Counts as the reader's language groups their thousands ('1,024', French '1 024', German '1.024').
+bp.add_app_template_filter(grouped, "grouped")
 
 HISTORY_PAGE = 50
 HISTORY_PAGES_MAX = 100_000
@@ -61,17 +64,22 @@ OPEN_PAGE = 50
 # How long a deleted play can be restored; then it is purged.
 RESTORE_DAYS = 30
 
-# The titles of the lists of open plays.
-OPEN_LISTS = {IN_PROGRESS: "Games in progress", ABANDONED: "Games put aside"}
+# The titles of the lists of open plays, and the names of their pagers (translated where shown).
+OPEN_LISTS = {IN_PROGRESS: N_("Games in progress"), ABANDONED: N_("Games put aside")}
+OPEN_PAGERS = {IN_PROGRESS: N_("Pages of games in progress"), ABANDONED: N_("Pages of games put aside")}
 
 HISTORY_RESULTS = ("history/_results.html",)
 CORRECT_FORM = ("history/_correct_form.html",)
 # What a correction says when another device deleted the play (or changed it past correcting) before it was saved.
-CORRECTION_DELETED = (
+# (Translated where shown.)
+CORRECTION_DELETED = N_(
     "This play was deleted from the history on another device, so your correction was not saved. To correct it, "
     "restore it from Recently deleted and save again."
 )
-CORRECTION_STALE = "This play changed on another device, so your correction was not saved. Reload the page to see it."
+CORRECTION_STALE = N_(
+    "This play changed on another device, so your correction was not saved. Reload the page to see it."
+)
+NO_SUCH_PLAY = N_("There is no such finished play in the history.")
 
 
 def _first_of(session: Session, status: str, limit: int) -> tuple[list[Play], int]:
@@ -125,7 +133,7 @@ def _finished_play(play_id: int) -> Play:
     """A finished play that is not deleted, or the 404 page."""
     play = records.get_play(get_session(), play_id)
     if play is None or play.status != FINISHED or play.deleted_at is not None:
-        abort(404, description="There is no such finished play in the history.")
+        abort(404, description=_(NO_SUCH_PLAY))
     return play
 
 
@@ -215,7 +223,8 @@ def open_list(status: str) -> Response:
     return make_response(
         render_template(
             "history/index.html",
-            open_list=OPEN_LISTS[status],
+            open_list=_(OPEN_LISTS[status]),
+            open_pager=_(OPEN_PAGERS[status]),
             open_plays=found[:OPEN_PAGE],
             open_count=lists.count_plays(session, status),
             page=page,
@@ -256,7 +265,7 @@ def delete(play_id: int) -> Response:
     """Delete a finished play from the history (kept to be restored), then show the history saying so."""
     session = get_session()
     if not records.delete_play(session, play_id, utcnow()):
-        abort(404, description="There is no such finished play in the history.")
+        abort(404, description=_(NO_SUCH_PLAY))
     records.purge_deleted(session, restorable_since())
     return client_redirect(url_for("history.history", deleted=play_id))
 
@@ -266,7 +275,12 @@ def restore_deleted(play_id: int) -> Response:
     """Bring a deleted play back into the history, within RESTORE_DAYS days of its deletion; then show it."""
     if not records.restore_play(get_session(), play_id, restorable_since()):
         abort(
-            404, description=f"That play can't be restored: it was not deleted, or more than {RESTORE_DAYS} days ago."
+            404,
+            description=ngettext(
+                "That play can't be restored: it was not deleted, or more than %(num)s day ago.",
+                "That play can't be restored: it was not deleted, or more than %(num)s days ago.",
+                RESTORE_DAYS,
+            ),
         )
     return client_redirect(url_for("plays.show_play", play_id=play_id))
 
@@ -283,9 +297,9 @@ class Details(BaseModel):
         try:
             day = date.fromisoformat(str(value or "").strip())
         except ValueError:
-            raise ValueError("Give the day it was played as year-month-day, e.g. 2026-11-30.") from None
+            raise ValueError(_("Give the day it was played as year-month-day, e.g. 2026-11-30.")) from None
         if day.year < 1900:
-            raise ValueError("Give a day after 1900.")
+            raise ValueError(_("Give a day after 1900."))
         return day
 
 
@@ -327,9 +341,12 @@ def _read_details(play: Play, entry: CalculatorEntry, form: MultiDict[str, str])
     except InputErrors as refused:
         messages["played_on"] = refused.errors[0].message
     if len(entry.players) != len(play.seats):
-        messages["players"] = (
-            f"This play had {len(play.seats)} players; a correction keeps each of them. To change who played, "
-            "delete it and score it again."
+        messages["players"] = ngettext(
+            "This play had %(num)s player; a correction keeps them. To change who played, delete it and score it "
+            "again.",
+            "This play had %(num)s players; a correction keeps each of them. To change who played, delete it and "
+            "score it again.",
+            len(play.seats),
         )
     return Corrected(played_at, notes, location), messages
 
@@ -402,7 +419,7 @@ def _correction_not_saved(play_id: int, game: Game) -> Response:
     except ObjectDeletedError:  # purged for good meanwhile: no form left to show
         play = None
     if play is None:
-        abort(409, description=CORRECTION_DELETED)
-    message = CORRECTION_DELETED if play.deleted_at is not None else CORRECTION_STALE
+        abort(409, description=_(CORRECTION_DELETED))
+    message = _(CORRECTION_DELETED if play.deleted_at is not None else CORRECTION_STALE)
     context = _correct_context(play, game, request.form, {"": message})
     return page_or_fragments("history/correct.html", CORRECT_FORM, status=409, **context)

@@ -29,6 +29,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from companion.games import GAMES
 from companion.games.base import NAME_MAX, name_key
 from companion.games.wording import day
+from companion.language import _, ngettext
 from companion.store.models import FINISHED, LOCATION_MAX, Location, Play, Player, Seat, saved_id
 
 T = TypeVar("T")
@@ -56,20 +57,20 @@ class HistoryFilter(BaseModel):
         if value in (None, ""):
             return None
         if value not in GAMES:
-            raise ValueError(f"There is no game “{str(value)[:40]}”; choose one from the list.")
+            raise ValueError(_("There is no game “%(game)s”; choose one from the list.", game=str(value)[:40]))
         return value
 
     @field_validator("player", mode="before")
     @classmethod
     def _player_name(cls, value: Any) -> Any:
         """A name as it could have been typed at the table (trimmed; blank means anyone)."""
-        return _typed_name(value, NAME_MAX, "A name")
+        return _typed_name(value, NAME_MAX, "name")
 
     @field_validator("location", mode="before")
     @classmethod
     def _place_name(cls, value: Any) -> Any:
         """A place as it could have been typed or picked when a play started (trimmed; blank means anywhere)."""
-        return _typed_name(value, LOCATION_MAX, "A place")
+        return _typed_name(value, LOCATION_MAX, "place")
 
     @field_validator("date_from", "date_to", mode="before")
     @classmethod
@@ -82,13 +83,13 @@ class HistoryFilter(BaseModel):
         try:
             return date.fromisoformat(str(value).strip())
         except ValueError:
-            raise ValueError("Give a date as year-month-day, e.g. 2026-11-30.") from None
+            raise ValueError(_("Give a date as year-month-day, e.g. 2026-11-30.")) from None
 
     @model_validator(mode="after")
     def _in_order(self) -> HistoryFilter:
         """The range's end can't come before its start."""
         if self.date_from and self.date_to and self.date_to < self.date_from:
-            raise ValueError("The end date comes before the start date.")
+            raise ValueError(_("The end date comes before the start date."))
         return self
 
     @classmethod
@@ -101,7 +102,7 @@ class HistoryFilter(BaseModel):
         raw = {name: args.get(name) for name in FIELDS if args.get(name) not in (None, "")}
         errors: dict[str, str] = {}
         # Field errors first; with those fields dropped, the range's order can still be wrong (said on its end).
-        for _ in FIELDS:
+        for _round in FIELDS:
             try:
                 return cls.model_validate(raw), errors
             except ValidationError as exc:
@@ -127,15 +128,17 @@ class HistoryFilter(BaseModel):
         if self.game:
             parts.append(GAMES[self.game].name)
         if self.player:
-            parts.append(f"with {self.player}")
+            parts.append(_("with %(name)s", name=self.player))
         if self.location:
-            parts.append(f"at {self.location}")
+            parts.append(_("at %(place)s", place=self.location))
         if self.date_from and self.date_to:
-            parts.append(f"{day(self.date_from)} to {day(self.date_to)}")
+            parts.append(_("%(start)s to %(end)s", start=day(self.date_from), end=day(self.date_to)))
         elif self.date_from:
-            parts.append(f"from {day(self.date_from)}")
+            parts.append(_("from %(day)s", day=day(self.date_from)))
         elif self.date_to:
-            parts.append(f"until {day(self.date_to)}")
+            parts.append(_("until %(day)s", day=day(self.date_to)))
+        # Each part is whole in itself (a translation words it its own way); a comma sets them apart in every
+        # language the app speaks.
         return ", ".join(parts)
 
     def nothing_found(self) -> str:
@@ -143,19 +146,30 @@ class HistoryFilter(BaseModel):
         group never played at included), else that nothing matches."""
         if self.location:
             others = any(getattr(self, name) is not None for name in FIELDS if name != "location")
-            return f"No plays at {self.location}" + (" match the rest of the filter." if others else ".")
-        return "No finished play matches."
+            if others:
+                return _("No plays at %(place)s match the rest of the filter.", place=self.location)
+            return _("No plays at %(place)s.", place=self.location)
+        return _("No finished play matches.")
 
 
 def _typed_name(value: Any, longest: int, what: str) -> str | None:
-    """A name typed into the filter, spaces collapsed as the store keeps names; None when blank."""
+    """A name typed into the filter ('name' of a player, or 'place'), spaces collapsed as the store keeps names; None
+    when blank."""
     if value is None:
         return None
     text = " ".join(str(value).split())
     if len(text) > longest:
-        raise ValueError(f"{what} has at most {longest} characters.")
+        if what == "place":
+            raise ValueError(
+                ngettext("A place has at most %(num)s character.", "A place has at most %(num)s characters.", longest)
+            )
+        raise ValueError(
+            ngettext("A name has at most %(num)s character.", "A name has at most %(num)s characters.", longest)
+        )
     if "\x00" in text:
-        raise ValueError(f"{what} can't hold that character.")
+        raise ValueError(
+            _("A place can't hold that character.") if what == "place" else _("A name can't hold that character.")
+        )
     return text or None
 
 
