@@ -271,6 +271,8 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
             return _("Still tied, %(names)s share the victory.", names=names)
         return _("Still tied, %(names)s share rank %(rank)s.", names=names, rank=group[0].rank)
     tb = tiebreaks[level]
+    # A game's table of tie-breaks is made at import (N_), before any reader: its label is translated here.
+    label = _(tb.label)
     values = sorted({tb.key(p) for p in group}, reverse=True)
     each = ", ".join(f"{p.name} {tb.show(p)}" for p in sorted(group, key=lambda p: -tb.key(p)))
     if len(values) == 1:
@@ -278,11 +280,11 @@ def _explain_tie(group: list[PlayerScore], tiebreaks: Sequence[TieBreak], level:
         shown = {tb.show(p) for p in group}
         equal = _("%(value)s each", value=shown.pop()) if len(shown) == 1 else each
         return (
-            _("%(tie_break)s is equal too: %(values)s.", tie_break=capital(tb.label), values=equal)
+            _("%(tie_break)s is equal too: %(values)s.", tie_break=capital(label), values=equal)
             + " "
             + _explain_tie(group, tiebreaks, level + 1)
         )
-    text = _("Tie-break, %(tie_break)s: %(values)s.", tie_break=tb.label, values=each)
+    text = _("Tie-break, %(tie_break)s: %(values)s.", tie_break=label, values=each)
     for value in values:
         subgroup = [p for p in group if tb.key(p) == value]
         if len(subgroup) > 1:
