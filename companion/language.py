@@ -41,18 +41,19 @@ def code() -> str:
     return _code()
 
 
-def _(message: str, **values: object) -> str:
+def _(message: str, /, **values: object) -> str:
     """The message in the reader's language, its %(name)s placeholders filled from values."""
     words = _catalogue().gettext(message)
     return words % values if values else words
 
 
-def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
-    """The singular or a plural form, by num, in the reader's language; %(num)s is num itself."""
+def ngettext(singular: str, plural: str, num: int, /, **values: object) -> str:
+    """The singular or a plural form, by num, in the reader's language; %(num)s is num itself unless values give
+    it written another way (num=grouped(n))."""
     return _catalogue().ngettext(singular, plural, num) % {"num": num, **values}
 
 
-def pgettext(context: str, message: str, **values: object) -> str:
+def pgettext(context: str, message: str, /, **values: object) -> str:
     """The message in the reader's language, where the same English words need another translation by context."""
     words = _catalogue().pgettext(context, message)
     return words % values if values else words

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
 from typing import Annotated, Any, Literal, get_args, get_origin
@@ -13,7 +13,8 @@ from pydantic_core import PydanticUndefined
 from werkzeug.datastructures import MultiDict
 
 from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, nul_errors, read_path, with_value
-from companion.games.wording import plain_minus
+from companion.games.wording import grouped, plain_minus
+from companion.language import _
 from companion.store import records
 from companion.store.db import get_session
 from companion.store.models import DURATION_MAX, LOCATION_MAX, NOTES_MAX
@@ -50,15 +51,41 @@ class LineSpec:
     word_lists: dict[str, tuple[str, ...]]  # a list of Literal: its choices, joined with '+' or spaces
     text: str | None  # a free-text field (e.g. an objective's name): the words no other field takes
     names: str | None  # a list of free text (e.g. leaders): after a ':', separated by commas
-    example: str
-    help: str
     model: type[BaseModel] | None = None  # the item model, which checks a line built by taps
     bounds: dict[str, tuple[int | None, int | None]] = dataclass_field(default_factory=dict)  # each int's range
 
-    def part_label(self, part: str) -> str:
-        """The label of one field of the item: its title, or its name read aloud ('vp' -> 'VP')."""
+    def part_title(self, part: str) -> str:
+        """The English label of one field of the item: its title, or its name read aloud ('vp' -> 'VP')."""
         info = self.model.model_fields.get(part) if self.model else None
         return (info.title if info else None) or field_label(part)
+
+    def part_label(self, part: str) -> str:
+        """The label of one field of the item in the reader's language."""
+        return _(self.part_title(part))
+
+    @property
+    def example(self) -> str:
+        """A line as it is typed, drawn from the fields: '5 crystal+iron forest', 'Name 5: Ann, Bob'."""
+        parts = [_(field_label(self.text))] if self.text else []
+        parts += ["5"] * len(self.ints)
+        parts += ["+".join(choices[:2]) for choices in self.word_lists.values()]
+        parts += [choices[0] for choices in self.words.values()]
+        return " ".join(parts) + (": Ann, Bob" if self.names else "")
+
+    @property
+    def help(self) -> str:
+        """How to type the list, in the reader's language: an example line and the words each field takes."""
+        hints = [
+            _("%(part)s: %(choices)s.", part=_(field_label(n)), choices=", ".join(c)) for n, c in self.words.items()
+        ]
+        hints += [
+            _("%(part)s: %(choices)s (join several with +).", part=_(field_label(n)), choices=", ".join(c))
+            for n, c in self.word_lists.items()
+        ]
+        if self.names:
+            names = in_sentence(field_label(self.names))
+            hints.append(_("After a colon, the %(names)s separated by commas.", names=names))
+        return " ".join([_("One per line, e.g. “%(example)s”.", example=self.example), *hints])
 
     @property
     def tappable(self) -> bool:
@@ -66,19 +93,50 @@ class LineSpec:
         return self.text is None and self.names is None
 
 
+def in_sentence(label: str) -> str:
+    """A label inside a sentence ('Tap the terrain.'): lower case in English; a translated label as its language
+    writes it (a German noun keeps its capital)."""
+    said = _(label)
+    return label.lower() if said == label else said
+
+
 @dataclass(frozen=True)
 class InputField:
-    """One input of the calculator form, drawn from a pydantic field of the game's schema."""
+    """One input of the calculator form, drawn from a pydantic field of the game's schema.
+
+    The schema's words are kept in English (the inputs are drawn once for every reader) and said in the reader's
+    language by label, help and placeholder.
+    """
 
     path: str  # dotted, inside a player or the options: 'towers.red', 'captured', 'discard.crowns'
-    label: str
+    title: str  # the English label: the schema's title (marked N_ by the game) or the field's name read aloud
     kind: str
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     default: Any = None
     line: LineSpec | None = None
-    help: str = ""
+    description: str = ""  # the schema's description (marked N_ by the game), '' for none
+
+    @property
+    def label(self) -> str:
+        """The label in the reader's language."""
+        return _(self.title) if self.title else ""
+
+    @property
+    def help(self) -> str:
+        """The hint under the input in the reader's language: the schema's description, else how to type it."""
+        if self.description:
+            return _(self.description)
+        if self.kind == NUMBERS:
+            if self.minimum is not None and self.maximum is not None:
+                return _(
+                    "Numbers separated by spaces, commas or dots. Each %(low)s to %(high)s.",
+                    low=self.minimum,
+                    high=self.maximum,
+                )
+            return _("Numbers separated by spaces, commas or dots.")
+        return self.line.help if self.kind == LINES and self.line else ""
 
     @property
     def key(self) -> str:
@@ -103,7 +161,7 @@ class InputField:
         if self.kind == NUMBER:
             return str(self.default if isinstance(self.default, int) else "")
         if self.kind == NUMBERS:
-            return "e.g. 3 5 2"
+            return _("e.g. 3 5 2")
         return self.line.example if self.line else ""
 
 
@@ -111,9 +169,19 @@ class InputField:
 class InputGroup:
     """Inputs shown together: a nested model (Spires towers) under its label, or loose fields (label '')."""
 
-    label: str
+    title: str  # in English, said in the reader's language by label
     fields: tuple[InputField, ...]
-    help: str = ""
+    description: str = ""
+
+    @property
+    def label(self) -> str:
+        """The group's legend in the reader's language ('' for loose fields)."""
+        return _(self.title) if self.title else ""
+
+    @property
+    def help(self) -> str:
+        """The group's hint in the reader's language ('' for none)."""
+        return _(self.description) if self.description else ""
 
 
 @dataclass
@@ -191,29 +259,7 @@ def line_spec(model: type[BaseModel]) -> LineSpec:
             text = name
         else:
             raise TypeError(f"The calculator can't read {model.__name__}.{name} from a line of text.")
-    spec = _finish_spec(tuple(ints), words, word_lists, text, names)
-    return replace(spec, model=model, bounds=bounds)
-
-
-def _finish_spec(
-    ints: tuple[str, ...],
-    words: dict[str, tuple[str, ...]],
-    word_lists: dict[str, tuple[str, ...]],
-    text: str | None,
-    names: str | None,
-) -> LineSpec:
-    """A LineSpec with its example line and help, both drawn from the fields."""
-    example_parts = [field_label(text)] if text else []
-    example_parts += ["5"] * len(ints)
-    example_parts += ["+".join(choices[:2]) for choices in word_lists.values()]
-    example_parts += [choices[0] for choices in words.values()]
-    example = " ".join(example_parts) + (": Ann, Bob" if names else "")
-    hints = [f"{field_label(n)}: {', '.join(c)}." for n, c in words.items()]
-    hints += [f"{field_label(n)}: {', '.join(c)} (join several with +)." for n, c in word_lists.items()]
-    if names:
-        hints.append(f"After a colon, the {field_label(names).lower()} separated by commas.")
-    help_text = f"One per line, e.g. “{example}”. " + " ".join(hints)
-    return LineSpec(ints, words, word_lists, text, names, example, help_text.strip())
+    return LineSpec(tuple(ints), words, word_lists, text, names, model=model, bounds=bounds)
 
 
 def input_field(path: str, info: Any) -> InputField:
@@ -223,25 +269,23 @@ def input_field(path: str, info: Any) -> InputField:
     name = path.rsplit(".", 1)[-1]
     label = info.title or field_label(name)
     default = None if info.default is PydanticUndefined else info.default
-    help_text = info.description or ""
+    # Kept in English: InputField says it in the reader's language (help drawn from the type where none is given).
+    about = info.description or ""
     if bare is bool:
-        return InputField(path, label, CHECK, default=default, help=help_text)
+        return InputField(path, label, CHECK, default=default, description=about)
     if bare is int:
-        return InputField(path, label, NUMBER, low, high, default=default, help=help_text)
+        return InputField(path, label, NUMBER, low, high, default=default, description=about)
     if get_origin(bare) is Literal:
-        return InputField(path, label, CHOICE, choices=_choices(bare), default=default, help=help_text)
+        return InputField(path, label, CHOICE, choices=_choices(bare), default=default, description=about)
     if bare is str:
-        return InputField(path, label, TEXT, default=default, help=help_text)
+        return InputField(path, label, TEXT, default=default, description=about)
     if get_origin(bare) in (list, tuple):
         item, item_constraints = _item(bare)
         if item is int:
             low, high = _bounds(item_constraints)
-            span = f" Each {low} to {high}." if low is not None and high is not None else ""
-            help_text = help_text or f"Numbers separated by spaces, commas or dots.{span}"
-            return InputField(path, label, NUMBERS, low, high, default=default, help=help_text)
+            return InputField(path, label, NUMBERS, low, high, default=default, description=about)
         if _is_model(item):
-            spec = line_spec(item)
-            return InputField(path, label, LINES, line=spec, help=help_text or spec.help)
+            return InputField(path, label, LINES, line=line_spec(item), description=about)
     raise TypeError(f"The calculator can't draw the field {path!r} ({info.annotation!r}).")
 
 
@@ -253,7 +297,7 @@ def model_inputs(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> 
     for name, info in model.model_fields.items():
         if name in skip:
             continue
-        bare, _ = _unwrap(info.annotation)
+        bare, _constraints = _unwrap(info.annotation)
         if not _is_model(bare):
             loose.append(input_field(name, info))
             continue
@@ -321,7 +365,9 @@ def parse_numbers(text: str, path: str) -> list[int]:
     numbers = []
     for word in NUMBER_SEPARATORS.split(plain_minus(text).strip()):
         if (number := whole_number(word)) is None:
-            message = f"“{word}” is not a whole number: write numbers separated by spaces, commas or dots."
+            message = _(
+                "“%(word)s” is not a whole number: write numbers separated by spaces, commas or dots.", word=word
+            )
             raise InputErrors([FieldError(path, message)])
         numbers.append(number)
     return numbers
@@ -361,7 +407,9 @@ def parse_line(spec: LineSpec, text: str) -> dict[str, Any]:
         elif spec.text:
             words.append(word)
         else:
-            raise ValueError(f"I can't read “{word}”: write a line like “{spec.example}”.")
+            raise ValueError(
+                _("I can't read “%(word)s”: write a line like “%(example)s”.", word=word, example=spec.example)
+            )
     if spec.text and words:
         raw[spec.text] = " ".join(reversed(words))
     return raw
@@ -378,7 +426,7 @@ def _read_lines(text: str, field: InputField, path: str, entry: CalculatorEntry)
             items.append(parse_line(field.line, line))
             line_numbers.append(number)
         except ValueError as exc:
-            entry.errors.append(FieldError(path, f"Line {number}: {exc}"))
+            entry.errors.append(FieldError(path, _("Line %(line)s: %(message)s", line=number, message=str(exc))))
     entry.lines[path] = line_numbers
     return items
 
@@ -480,7 +528,8 @@ def read_notes(form: MultiDict[str, str]) -> str:
     if nul := nul_errors(notes, "notes"):
         raise InputErrors(nul)
     if len(notes) > NOTES_MAX:
-        raise InputErrors([FieldError("notes", f"Must be at most {NOTES_MAX} characters; {len(notes)} typed.")])
+        message = _("Must be at most %(max)s characters; %(typed)s typed.", max=NOTES_MAX, typed=len(notes))
+        raise InputErrors([FieldError("notes", message)])
     return notes
 
 
@@ -491,7 +540,8 @@ def read_location(form: MultiDict[str, str]) -> str:
     if nul := nul_errors(place, "location"):
         raise InputErrors(nul)
     if len(place) > LOCATION_MAX:
-        raise InputErrors([FieldError("location", f"Must be at most {LOCATION_MAX} characters; {len(place)} typed.")])
+        message = _("Must be at most %(max)s characters; %(typed)s typed.", max=LOCATION_MAX, typed=len(place))
+        raise InputErrors([FieldError("location", message)])
     return place
 
 
@@ -502,7 +552,7 @@ def read_duration(form: MultiDict[str, str]) -> int | None:
         return None
     minutes = whole_number(text)
     if minutes is None or not 1 <= minutes <= DURATION_MAX:
-        message = f"Enter the minutes played as a whole number from 1 to {DURATION_MAX:,} (a day)."
+        message = _("Enter the minutes played as a whole number from 1 to %(max)s (a day).", max=grouped(DURATION_MAX))
         raise InputErrors([FieldError("duration_min", message)])
     return minutes
 
@@ -529,24 +579,27 @@ def read_details(form: MultiDict[str, str], entry: CalculatorEntry) -> PlayDetai
 
 
 def _beside_in(
-    fields: list[InputField], rest: str, row: int | None, list_path: str, entry: CalculatorEntry
+    fields: list[InputField], rest: str, row: int | None, list_path: str, entry: CalculatorEntry, message: str
 ) -> tuple[str, str] | None:
-    """The form field a path inside a player or the options belongs to, and how to introduce the message."""
+    """The form field a path inside a player or the options belongs to, and the message as said there (introduced
+    by the line or the number of a list it is about)."""
     matches = [f for f in fields if rest == f.path or rest.startswith((f.path + ".", f.path + "["))]
     if not matches:
         # A message about a whole group (e.g. options.discard) stands beside the group's first input.
         inside = [f for f in fields if f.path.startswith(rest + ".")]
-        return (inside[0].form_name(row), "") if inside else None
+        return (inside[0].form_name(row), message) if inside else None
     f = max(matches, key=lambda m: len(m.path))
     index = INDEXED.match(rest[len(f.path) :])
     if index is None:
-        return f.form_name(row), ""
+        return f.form_name(row), message
     position, inner = int(index.group(1)), index.group(2)
     if f.kind == LINES:
         numbers = entry.lines.get(f"{list_path}.{f.path}", [])
         line = numbers[position] if position < len(numbers) else position + 1
-        return f.form_name(row), f"Line {line}" + (f" ({inner})" if inner else "") + ": "
-    return f.form_name(row), f"Number {position + 1}: "
+        if inner:
+            return f.form_name(row), _("Line %(line)s (%(part)s): %(message)s", line=line, part=inner, message=message)
+        return f.form_name(row), _("Line %(line)s: %(message)s", line=line, message=message)
+    return f.form_name(row), _("Number %(number)s: %(message)s", number=position + 1, message=message)
 
 
 def _beside(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str, str]:
@@ -555,15 +608,13 @@ def _beside(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str,
     if match and int(match.group(1)) < len(entry.rows):
         row = entry.rows[int(match.group(1))]
         fields = [InputField("name", "Name", TEXT), *_fields(player_inputs(game))]
-        placed = _beside_in(fields, match.group(2), row, f"players[{match.group(1)}]", entry)
-        key, intro = placed or (f"player-{row}", "")
-        return key, intro + error.message
+        placed = _beside_in(fields, match.group(2), row, f"players[{match.group(1)}]", entry, error.message)
+        return placed or (f"player-{row}", error.message)
     if error.field.startswith("options."):
         tables = [InputField(f.name, f.label, NUMBERS) for f in option_fields(game, {})]
         fields = tables + _fields(option_inputs(game))
-        placed = _beside_in(fields, error.field.removeprefix("options."), None, "options", entry)
-        key, intro = placed or ("options", "")
-        return key, intro + error.message
+        placed = _beside_in(fields, error.field.removeprefix("options."), None, "options", entry, error.message)
+        return placed or ("options", error.message)
     return (error.field if error.field in PLAY_FIELDS else ""), error.message
 
 

@@ -10,9 +10,10 @@ from typing import Any
 from pydantic import ValidationError
 from werkzeug.datastructures import MultiDict
 
-from companion.calculator.forms import InputField, LineSpec, parse_line
+from companion.calculator.forms import InputField, LineSpec, in_sentence, parse_line
 from companion.games.base import FieldError, InputErrors, said_error
 from companion.games.wording import plain_minus
+from companion.language import _
 from companion.web.forms import whole_number
 
 # The stepper starts at 1 VP, the value most printed cards show, kept inside the field's range.
@@ -104,9 +105,9 @@ def _tap_message(spec: LineSpec, exc: ValidationError) -> str:
         label = spec.part_label(where) if where else ""
         message = said_error(dict(error))
         if error["type"] == "missing":
-            messages.append(f"Tap the {label.lower()}.")
+            messages.append(_("Tap the %(part)s.", part=in_sentence(spec.part_title(where))))
         elif label and not message.endswith("?"):
-            messages.append(f"{label}: {message}")
+            messages.append(_("%(part)s: %(message)s", part=label, message=message))
         else:
             # A question ("Which resource does this card show?") already names what to tap.
             messages.append(message)

@@ -24,6 +24,7 @@ from companion.calculator.forms import (
 from companion.calculator.line_entry import built_line, line_items, part_name, stepper_start, with_line, without_line
 from companion.games import GAMES, get_game
 from companion.games.base import Game, InputErrors
+from companion.language import _
 from companion.store import records
 from companion.store.db import get_session
 from companion.web.htmx import client_redirect, page_or_fragments
@@ -42,7 +43,7 @@ def _game(game_id: str) -> Game:
     """The game, or the 404 page."""
     game = get_game(game_id)
     if game is None:
-        abort(404, description="There is no calculator for that game.")
+        abort(404, description=_("There is no calculator for that game."))
     return game
 
 
@@ -107,7 +108,7 @@ def tap_line(game_id: str) -> Response:
     name = request.form.get("line", "")
     found = tappable_list(game, name)
     if found is None:
-        abort(404, description="That list can't be filled by taps.")
+        abort(404, description=_("That list can't be filled by taps."))
     field, row = found
     assert field.line is not None  # tappable_list finds only a list with a line's spec
     values = MultiDict(request.form)
@@ -117,7 +118,7 @@ def tap_line(game_id: str) -> Response:
         try:
             values[name] = without_line(text, int(values["remove"]))
         except ValueError:
-            abort(400, description="Which line should be taken out?")
+            abort(400, description=_("Which line should be taken out?"))
     else:
         try:
             values[name] = with_line(text, built_line(field, values, name))

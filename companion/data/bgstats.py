@@ -123,7 +123,8 @@ from companion.games import GAMES, get_game, spires
 from companion.games.base import NAME_MAX, Game, name_key
 from companion.games.spqf import turns_followed
 from companion.games.turns import round_number
-from companion.games.wording import MINUS, join_names, plain_minus, plural, utc
+from companion.games.wording import MINUS, grouped, join_names, plain_minus, utc
+from companion.language import N_, _, ngettext
 from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, GameUid, Location, Play, Player, Seat
 from companion.store.records import TABLE
 
@@ -155,7 +156,10 @@ TYPED_SCORES = "bgstats_scores"
 # Minutes at the table beyond a week are a slip of the finger, not a play's time: left unknown.
 DURATION_MAX = 7 * 24 * 60
 # Why a play naming a game the file does not list is left out (counted, never named: its game is unknown).
-UNLISTED_GAME = "of a game the file does not list"
+UNLISTED_GAME = N_("of a game the file does not list")
+OTHER_GAMES = N_("of other games")
+# The summary's source: said in the reader's language where shown.
+BG_STATS_EXPORT = N_("BG Stats export")
 # Plays left out named in the summary (the others counted), and the players named in each.
 MAX_NAMED = 100
 MAX_NAMES = 8
@@ -497,7 +501,7 @@ def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Bg
     "deletedObjects"): the import leaves such a play out, or without its place, and says so.
     """
     if not looks_like(data):
-        raise ImportRefused("This file is no BG Stats backup: it lacks its lists of games, players and plays.")
+        raise ImportRefused(_("This file is no BG Stats backup: it lacks its lists of games, players and plays."))
     too_many(
         data,
         (
@@ -510,21 +514,34 @@ def validate_backup(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Bg
     problems = Problems()
     raw_places = data.get("locations")
     if raw_places is not None and not isinstance(raw_places, list):
-        problems.add("Its locations are not a list.")
-    players = validate_each(BgPlayer, data["players"], lambda index, entry: f"Player {index + 1}", problems)
-    games = validate_each(BgGame, data["games"], lambda index, entry: f"Game {index + 1}", problems)
-    places = validate_each(
-        BgLocation, raw_places if isinstance(raw_places, list) else [], lambda i, e: f"Location {i + 1}", problems
+        problems.add(_("Its locations are not a list."))
+    players = validate_each(
+        BgPlayer, data["players"], lambda index, entry: _("Player %(number)s", number=index + 1), problems
     )
-    plays = validate_each(BgPlay, data["plays"], lambda index, entry: f"Play {index + 1}", problems, _play_fits)
+    games = validate_each(BgGame, data["games"], lambda index, entry: _("Game %(number)s", number=index + 1), problems)
+    places = validate_each(
+        BgLocation,
+        raw_places if isinstance(raw_places, list) else [],
+        lambda index, entry: _("Location %(number)s", number=index + 1),
+        problems,
+    )
+    plays = validate_each(
+        BgPlay, data["plays"], lambda index, entry: _("Play %(number)s", number=index + 1), problems, _play_fits
+    )
     if not problems:
         for index, play in enumerate(plays):
             try:
                 played_at(play.playDate)
             except (ValueError, OverflowError):
-                problems.add(f"Play {index + 1}: its date {play.playDate[:40]!r} is not a date.")
+                problems.add(
+                    _(
+                        "Play %(number)s: its date %(date)s is not a date.",
+                        number=index + 1,
+                        date=repr(play.playDate[:40]),
+                    )
+                )
     if problems:
-        raise ImportRefused("This BG Stats file is damaged.", problems.lines())
+        raise ImportRefused(_("This BG Stats file is damaged."), problems.lines())
     return BgBackup.model_construct(players=players, games=games, plays=plays, locations=places)
 
 
@@ -532,7 +549,11 @@ def _play_fits(entry: Any) -> str | None:
     """Why a play has too many scores to be one, or None: said before its fields are validated."""
     scores = entry.get("playerScores") if isinstance(entry, dict) else None
     if isinstance(scores, list) and len(scores) > MAX_SCORES:
-        return f"it has {len(scores):,} players; no play has more than {MAX_SCORES:,}"
+        return _(
+            "it has %(count)s players; no play has more than %(max)s",
+            count=grouped(len(scores)),
+            max=grouped(MAX_SCORES),
+        )
     return None
 
 
@@ -686,7 +707,9 @@ class BgSummary(Summary):
         """The counts, then the plays left out one by one."""
         more = len(self.named) - MAX_NAMED
         said = [*super().sentences(), *self.named[:MAX_NAMED]]
-        return [*said, f"And {plural(more, 'more play', 'more plays')} left out."] if more > 0 else said
+        if more <= 0:
+            return said
+        return [*said, ngettext("And %(num)s more play left out.", "And %(num)s more plays left out.", more)]
 
 
 def place_name(name: str) -> str:
@@ -701,7 +724,7 @@ def import_backup(session: Session, backup: BgBackup, zone: tzinfo | None = None
     people = {player.id: (None if player.isAnonymous else player.name.strip()[:NAME_MAX]) for player in backup.players}
     places = {place.id: place_name(place.name) for place in backup.locations}
     plays = [_our_play(play, games, people, places, zone) for play in backup.plays]
-    summary = write_import(session, "BG Stats export", plays, uids=_uids(backup, games))
+    summary = write_import(session, BG_STATS_EXPORT, plays, uids=_uids(backup, games))
     named = [play for play in plays if isinstance(play, Named)]
     # A play left out that the database has anyway (from our own export, say) was counted as already there.
     present = existing_uids(session, [play.uid for play in named if play.uid is not None])
@@ -783,7 +806,7 @@ def _our_play(
         return LeftOut(UNLISTED_GAME)
     game = games[play.gameRefId]
     if game is None:
-        return LeftOut("of other games")
+        return LeftOut(OTHER_GAMES)
     known = seats_known(play.playerScores)
     scores = in_turn_order(play.playerScores) if known else list(play.playerScores)
     seated = _seat_names(scores, people)
@@ -794,9 +817,17 @@ def _our_play(
     unlisted = any(score.playerRefId not in people for score in scores)
     why = _why_left_out(scores, seated, values, winners, options, unlisted)
     if why is not None:
-        names = [name or "(no name)" for name, _ in seated]
-        who = join_names(names[:MAX_NAMES] + [f"{len(names) - MAX_NAMES:,} more"] * (len(names) > MAX_NAMES))
-        return Named(why, uid, f"{play.playDate.strip()[:16]}, {game.name}, {who or 'no players'}: left out, {why}.")
+        names = [name or _("(no name)") for name, _roster in seated]
+        more = [_("%(num)s more", num=grouped(len(names) - MAX_NAMES))] * (len(names) > MAX_NAMES)
+        who = join_names(names[:MAX_NAMES] + more) or _("no players")
+        said = _(
+            "%(date)s, %(game)s, %(players)s: left out, %(why)s.",
+            date=play.playDate.strip()[:16],
+            game=game.name,
+            players=who,
+            why=_(why),
+        )
+        return Named(why, uid, said)
     when = played_at(play.playDate, zone)
     ranked = ranks(values, winners, [score.rank for score in scores])
     totals = [score_of(score.score) for score in scores]
@@ -854,14 +885,14 @@ def _why_left_out(
     empty = [blank(score.score) for score in scores]
     roster = [name_key(name) for name, roster_name in seated if roster_name is not None]
     reasons = (
-        (unlisted, "with a player the file does not list"),
+        (unlisted, N_("with a player the file does not list")),
         (
             any(value is None and not none for value, none in zip(values, empty, strict=True)),
-            "with a score that is no number of points",
+            N_("with a score that is no number of points"),
         ),
-        (any(empty) and not any(winners), "without a score for every player and no winner marked"),
-        (options is None, "with a number of players the game is not for"),
-        (not all(name for name, _ in seated), "with a player without a name"),
-        (len(set(roster)) != len(roster), "with the same player twice"),
+        (any(empty) and not any(winners), N_("without a score for every player and no winner marked")),
+        (options is None, N_("with a number of players the game is not for")),
+        (not all(name for name, _roster in seated), N_("with a player without a name")),
+        (len(set(roster)) != len(roster), N_("with the same player twice")),
     )
     return next((why for refused, why in reasons if refused), None)

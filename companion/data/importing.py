@@ -22,6 +22,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from companion.games.base import name_key
+from companion.games.wording import grouped
+from companion.language import N_, _, ngettext
 from companion.store import history_version, records
 from companion.store.models import ABANDONED, FINISHED, IN_PROGRESS, GameUid, Location, Play, Player, Seat, utcnow
 
@@ -82,18 +84,37 @@ class Summary:
     left_out: dict[str, int] = field(default_factory=dict)
 
     def sentences(self) -> list[str]:
-        """The summary said for the page and the command line."""
+        """The summary said for the page and the command line, in the reader's language."""
         said = [
-            f"{_count(self.plays_added, 'play')} added, {_count(self.plays_present, 'play')} already there.",
-            f"{_count(self.players_added, 'player')} added, {_count(self.players_present, 'player')} already there.",
+            _(
+                "%(plays)s added, %(present)s already there.",
+                plays=_plays(self.plays_added),
+                present=_plays(self.plays_present),
+            ),
+            _(
+                "%(players)s added, %(present)s already there.",
+                players=_players(self.players_added),
+                present=_players(self.players_present),
+            ),
         ]
-        said += [f"Left out: {_count(n, 'play')} {why}." for why, n in self.left_out.items()]
+        # The reasons are kept in English (marked N_ where they are made), said here in the reader's language.
+        said += [
+            ngettext(
+                "Left out: %(num)s play %(why)s.", "Left out: %(num)s plays %(why)s.", n, num=grouped(n), why=_(why)
+            )
+            for why, n in self.left_out.items()
+        ]
         return [sentence[:1].upper() + sentence[1:] for sentence in said]
 
 
-def _count(n: int, word: str) -> str:
+def _plays(n: int) -> str:
     """'1 play', '3 plays', 'no plays'."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}" if n else f"no {word}s"
+    return ngettext("%(num)s play", "%(num)s plays", n, num=grouped(n)) if n else _("no plays")
+
+
+def _players(n: int) -> str:
+    """'1 player', '3 players', 'no players'."""
+    return ngettext("%(num)s player", "%(num)s players", n, num=grouped(n)) if n else _("no players")
 
 
 # Checking a file --------------------------------------------------------------------------------------------
@@ -128,18 +149,30 @@ class Problems:
         """The problems said, and how many more there are."""
         if not self.more:
             return list(self.said)
-        return [*self.said, f"And {self.more:,} more problem{'' if self.more == 1 else 's'}."]
+        more = ngettext("And %(num)s more problem.", "And %(num)s more problems.", self.more, num=grouped(self.more))
+        return [*self.said, more]
+
+
+# What a list too long to import holds, by the word too_many is given.
+TOO_MANY = {
+    "plays": N_("This file holds %(count)s plays, more than an import takes: at most %(cap)s, far beyond any group's."),
+    "players": N_(
+        "This file holds %(count)s players, more than an import takes: at most %(cap)s, far beyond any group's."
+    ),
+    "games": N_("This file holds %(count)s games, more than an import takes: at most %(cap)s, far beyond any group's."),
+    "places": N_(
+        "This file holds %(count)s places, more than an import takes: at most %(cap)s, far beyond any group's."
+    ),
+}
 
 
 def too_many(data: Mapping[str, Any], caps: Iterable[tuple[str, str, int]]) -> None:
-    """Refused when one of the file's lists (key, what it holds, cap) is longer than an import takes."""
+    """Refused when one of the file's lists (key, what it holds: plays, players, games or places, cap) is longer
+    than an import takes."""
     for key, what, cap in caps:
         entries = data.get(key)
         if isinstance(entries, list) and len(entries) > cap:
-            raise ImportRefused(
-                f"This file holds {len(entries):,} {what}, more than an import takes: at most {cap:,}, "
-                "far beyond any group's."
-            )
+            raise ImportRefused(_(TOO_MANY[what], count=grouped(len(entries)), cap=grouped(cap)))
 
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -170,7 +203,8 @@ def validate_each(
         if problems.full:
             problems.add("")
         else:
-            problems.add(f"{label(index, entry)}: {refused if isinstance(refused, str) else said_errors(refused)}")
+            problem = refused if isinstance(refused, str) else said_errors(refused)
+            problems.add(_("%(entry)s: %(problem)s", entry=label(index, entry), problem=problem))
     return valid
 
 
@@ -180,9 +214,10 @@ def said_errors(exc: ValidationError, shown: int = 3) -> str:
     for error in exc.errors(include_url=False)[:shown]:
         message = str(error["msg"]).removeprefix("Value error, ")
         path = ".".join(str(part) for part in error["loc"])
-        said.append(f"{path}: {message}" if path else message)
+        said.append(_("%(entry)s: %(problem)s", entry=path, problem=message) if path else message)
     more = exc.error_count() - len(said)
-    return "; ".join(said) + (f" (and {more:,} more)" if more > 0 else "")
+    joined = "; ".join(said)
+    return _("%(errors)s (and %(more)s more)", errors=joined, more=grouped(more)) if more > 0 else joined
 
 
 # Writing the plays ----------------------------------------------------------------------------------------------

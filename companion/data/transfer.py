@@ -49,13 +49,16 @@ from companion.data.importing import (
 )
 from companion.games import GAMES, get_game
 from companion.games.base import NAME_MAX, FieldError, Game, InputErrors, name_key, validation_errors
-from companion.games.wording import join_names, utc
+from companion.games.wording import grouped, join_names, utc
+from companion.language import N_, _
 from companion.play.result_grid import result_grid
 from companion.store import records
 from companion.store.models import FINISHED, LOCATION_MAX, NOTES_MAX, Location, Play, Player, Seat
 
 FORMAT = "companion-export"
 FORMAT_VERSION = 2
+# The summary's source: said in the reader's language where shown (N_).
+COMPANION_EXPORT = N_("Companion export")
 Points = Annotated[int, Field(ge=-POINTS_MAX, le=POINTS_MAX)]
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
@@ -80,7 +83,7 @@ def _in_utc(moment: datetime) -> datetime:
     try:
         return utc(moment)
     except OverflowError:
-        raise ValueError("This date is out of range.") from None
+        raise ValueError(_("This date is out of range.")) from None
 
 
 # Dates may come as ISO text (the file) even though every other field is strict.
@@ -97,12 +100,12 @@ def oversized(value: Any, budget: int, depth: int = MAX_DEPTH) -> str | None:
         if not containers:
             return None
         if level == depth:
-            return f"its parts nest more than {depth} levels deep, far deeper than any real one's"
+            return _("its parts nest more than %(depth)s levels deep, far deeper than any real one's", depth=depth)
         frontier = []
         for item in containers:
             budget -= len(item)
             if budget < 0:
-                return "it holds far more values than any real one"
+                return _("it holds far more values than any real one")
             frontier.extend(item.values() if isinstance(item, dict) else item)
     return None
 
@@ -165,23 +168,30 @@ class PlayIn(Strict):
         game = get_game(self.game)
         if game is None:
             known = join_names([f"{game.id} ({game.name})" for game in GAMES.values()])
-            raise ValueError(f"There is no game {self.game!r} in this app; its games are {known}.")
+            raise ValueError(
+                _("There is no game %(game)s in this app; its games are %(games)s.", game=repr(self.game), games=known)
+            )
         try:
             options = game.options_model.model_validate(self.options)
         except ValidationError as exc:
-            raise ValueError(
-                "Its options don't fit " + game.name + ": " + _said(validation_errors(exc, "options"))
-            ) from exc
+            said = _said(validation_errors(exc, "options"))
+            raise ValueError(_("Its options don't fit %(game)s: %(problems)s", game=game.name, problems=said)) from exc
         wrong_count = game.player_count_error(len(self.seats), options)
         if wrong_count:
             raise ValueError(wrong_count)
         keys = [name_key(seat.name) for seat in self.seats]
         if len(set(keys)) != len(keys):
-            raise ValueError("The same player sits twice.")
+            raise ValueError(_("The same player sits twice."))
         for seat in self.seats:
             # The roster entry is the seated name in the roster's spelling: the same player, the same key.
             if seat.player is not None and name_key(seat.player) != name_key(seat.name):
-                raise ValueError(f"{seat.name} sits as the roster's {seat.player}: a seat's player is its name.")
+                raise ValueError(
+                    _(
+                        "%(name)s sits as the roster's %(player)s: a seat's player is its name.",
+                        name=seat.name,
+                        player=seat.player,
+                    )
+                )
         _reads_back(self, game)
         if self.status == FINISHED:
             _result_holds(self.seats)
@@ -196,19 +206,26 @@ def _result_holds(seats: Sequence[SeatIn]) -> None:
     """
     for seat in seats:
         if seat.rank is None or (seat.total is not None and seat.breakdown is None):
-            raise ValueError(f"{seat.name}'s result is missing (a finished play needs total, rank and lines).")
+            raise ValueError(
+                _("%(name)s's result is missing (a finished play needs total, rank and lines).", name=seat.name)
+            )
         if seat.total is None:
             if seat.breakdown:
-                raise ValueError(f"{seat.name} has score lines but no total.")
+                raise ValueError(_("%(name)s has score lines but no total.", name=seat.name))
             continue
         lines = sum(line.points for line in seat.breakdown or [])
         if seat.breakdown and lines != seat.total:
             raise ValueError(
-                f"{seat.name}'s score does not add up: the lines make {lines}, the total says {seat.total}."
+                _(
+                    "%(name)s's score does not add up: the lines make %(lines)s, the total says %(total)s.",
+                    name=seat.name,
+                    lines=lines,
+                    total=seat.total,
+                )
             )
     past_last = any(s.rank is None or s.rank > len(seats) for s in seats)  # None: refused above
     if not any(seat.rank == 1 for seat in seats) or past_last:
-        raise ValueError("Its ranks don't hold together: nobody is first, or a rank is past the last seat.")
+        raise ValueError(_("Its ranks don't hold together: nobody is first, or a rank is past the last seat."))
 
 
 def _reads_back(play_in: PlayIn, game: Game) -> None:
@@ -246,14 +263,14 @@ def _reads_back(play_in: PlayIn, game: Game) -> None:
                 or {p["name"] for p in result["players"]} != stored
                 or result["winners"] != [seat.name for seat in play_in.seats if seat.rank == 1]
             ):
-                raise ValueError("Its extra parts stand in for its players or winners.")
+                raise ValueError(_("Its extra parts stand in for its players or winners."))
             result_grid(result, game, play.seats)
         else:
             records.standing(play)
     except InputErrors as refused:
-        raise ValueError(f"Its live state can't be scored: {refused}") from None
+        raise ValueError(_("Its live state can't be scored: %(problems)s", problems=str(refused))) from None
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as broken:
-        raise ValueError(f"Its stored parts don't read back ({broken}).") from None
+        raise ValueError(_("Its stored parts don't read back (%(error)s).", error=str(broken))) from None
 
 
 class PlayerIn(Strict):
@@ -295,7 +312,9 @@ class Export:
 
 def _said(errors: Sequence[FieldError]) -> str:
     """Field errors as one sentence's tail."""
-    return "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in errors)
+    return "; ".join(
+        _("%(entry)s: %(problem)s", entry=e.field, problem=e.message) if e.field else e.message for e in errors
+    )
 
 
 # Export -------------------------------------------------------------------------------------------------------
@@ -443,10 +462,14 @@ def validate_export(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Ex
     """
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
-        number = str(version) if version < 10**9 else "far beyond"
+        number = str(version) if version < 10**9 else _("far beyond")
         raise ImportRefused(
-            f"This export is of a newer format (version {number}); this app reads versions up to "
-            f"{FORMAT_VERSION}. Update Companion, then import it again."
+            _(
+                "This export is of a newer format (version %(version)s); this app reads versions up to %(ours)s."
+                " Update Companion, then import it again.",
+                version=number,
+                ours=FORMAT_VERSION,
+            )
         )
     # A group has fewer places than players: the players' cap bounds them too.
     caps = (("plays", "plays", limits.plays), ("players", "players", limits.players))
@@ -456,21 +479,26 @@ def validate_export(data: dict[str, Any], limits: Limits = DEFAULT_LIMITS) -> Ex
     if unknown:
         # Listed here, not by pydantic: a file of a million unknown fields would be a million errors.
         named = ", ".join(repr(key[:40]) for key in unknown[:5])
-        problems.add(
-            f"Fields no export has: {named}" + (f" and {len(unknown) - 5:,} more." if len(unknown) > 5 else ".")
-        )
+        if len(unknown) > 5:
+            problems.add(
+                _("Fields no export has: %(names)s and %(more)s more.", names=named, more=grouped(len(unknown) - 5))
+            )
+        else:
+            problems.add(_("Fields no export has: %(names)s.", names=named))
     try:
         head = ExportHead.model_validate({key: data[key] for key in ExportHead.model_fields if key in data})
     except ValidationError as exc:
         problems.add(said_errors(exc, shown=5))
-        raise ImportRefused("This export is damaged.", problems.lines()) from None
-    players = validate_each(PlayerIn, head.players, lambda index, entry: f"Player {index + 1}", problems, _player_fits)
+        raise ImportRefused(_("This export is damaged."), problems.lines()) from None
+    players = validate_each(
+        PlayerIn, head.players, lambda index, entry: _("Player %(number)s", number=index + 1), problems, _player_fits
+    )
     places = validate_each(
-        LocationIn, head.locations, lambda index, entry: f"Place {index + 1}", problems, _player_fits
+        LocationIn, head.locations, lambda index, entry: _("Place %(number)s", number=index + 1), problems, _player_fits
     )
     plays = validate_each(PlayIn, head.plays, play_label, problems, _play_fits)
     if problems:
-        raise ImportRefused("This export is damaged.", problems.lines())
+        raise ImportRefused(_("This export is damaged."), problems.lines())
     return Export(players=players, plays=plays, locations=places)
 
 
@@ -483,14 +511,14 @@ def _play_fits(entry: Any) -> str | None:
     """Why a play is too large to be one (its seats, its parts), or None: said before any field is validated."""
     seats = entry.get("seats") if isinstance(entry, dict) else None
     if isinstance(seats, list) and len(seats) > MAX_SEATS:
-        return f"it has {len(seats):,} players; no play has more than {MAX_SEATS}"
+        return _("it has %(count)s players; no play has more than %(max)s", count=grouped(len(seats)), max=MAX_SEATS)
     return oversized(entry, MAX_PLAY_VALUES)
 
 
 def play_label(index: int, play: Any) -> str:
     """A play of the file as a person finds it there: "Play 3 (Spires, 2026-01-02)", or "Play 3"."""
     if not isinstance(play, dict):
-        return f"Play {index + 1}"
+        return _("Play %(number)s", number=index + 1)
     name = play.get("game")
     game = get_game(name) if isinstance(name, str) else None
     day = play.get("played_at")
@@ -499,7 +527,9 @@ def play_label(index: int, play: Any) -> str:
         day[:10] if isinstance(day, str) else "",
     ]
     about = [part for part in about if part]
-    return f"Play {index + 1}" + (f" ({', '.join(about)})" if about else "")
+    if not about:
+        return _("Play %(number)s", number=index + 1)
+    return _("Play %(number)s (%(about)s)", number=index + 1, about=", ".join(about))
 
 
 def import_export(session: Session, export: Export) -> Summary:
@@ -542,4 +572,4 @@ def import_export(session: Session, export: Export) -> Summary:
     ]
     players = [NewPlayer(player.name, player.created_at, player.uid) for player in export.players]
     places = [NewPlace(place.name, place.created_at, place.uid) for place in export.locations]
-    return write_import(session, "Companion export", plays, players, places=places)
+    return write_import(session, COMPANION_EXPORT, plays, players, places=places)

@@ -104,7 +104,9 @@ class SpiresOptions(Schema):
     solo: bool = Field(
         False, title=N_("Solo game"), description=N_("One player against the deck, then the King's Appraisal.")
     )
-    discard: SymbolCounts = SymbolCounts()
+    discard: SymbolCounts = Field(
+        SymbolCounts(), description=N_("Crowns, swords and quills, e.g. in the solo discard pile.")
+    )
 
 
 BREAKDOWN = (

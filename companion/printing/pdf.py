@@ -3,13 +3,18 @@
 WeasyPrint reads only the app's own static files (StaticFilesFetcher): a URL that a template lets through (an
 image of a player's choosing, a stylesheet elsewhere) is refused as a failed resource, never fetched. Sheets
 that never change are rendered once (render_pdf(..., cache=True)): the app keeps the PDFs used last in memory,
-keyed by a digest of their HTML.
+keyed by the language they are written in and a digest of their HTML (a French sheet is never served to German).
+
+Every word a printed document says goes through gettext in the request's language (the page that asked for it);
+css_content() puts a translated sentence where only CSS can write it (the page number in the margin).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import mimetypes
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -20,8 +25,10 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from flask import Flask, current_app, render_template
+from markupsafe import Markup
 
 from companion.store.db import close_session
+from companion.web.i18n import current_language
 
 # The in-memory cache of rendered PDFs, per app: at most this many sheets and this many bytes in all
 # (a score sheet is some 20-40 KB). app.config PDF_CACHE_ENTRIES / PDF_CACHE_BYTES change them; 0 turns it off.
@@ -146,14 +153,38 @@ def render_pdf(template: str, *, cache: bool = False, **context: Any) -> bytes:
     The request's database session is closed once the HTML is made, before WeasyPrint works: its connection goes
     back to the pool instead of being held through the render (objects from that session stay readable, detached).
     cache=True, for a document that never changes once made (a finished play's sheet): the PDF is rendered once
-    while it stays in the app's cache, and the same HTML then costs no render.
+    while it stays in the app's cache, and the same HTML in the same language then costs no render.
     """
     html = render_template(template, paper=app_paper(), **context)
     close_session()
     if not cache:
         return _render(html)[0]
     cache_of_app = pdf_cache(current_app._get_current_object())  # type: ignore[attr-defined]
-    return cache_of_app.get_or_render(hashlib.sha256(html.encode()).hexdigest(), lambda: _render(html))
+    return cache_of_app.get_or_render(cache_key(html), lambda: _render(html))
+
+
+def cache_key(html: str, language: str | None = None) -> str:
+    """The cache's key of a document: the language it is written in (the request's, unless given) and the digest
+    of its HTML. The HTML of two languages differs already; the language in the key keeps them apart even where
+    it would not (a catalogue without that sentence yet)."""
+    return f"{language or current_language()}:{hashlib.sha256(html.encode()).hexdigest()}"
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def css_content(message: str, **values: str) -> Markup:
+    """A translated sentence as the value of a CSS `content` property: its words as CSS strings, each placeholder
+    the CSS given for it ("page %(page)s of %(pages)s", page="counter(page)" -> "page " counter(page) ...).
+    A placeholder given "" is left out (a label's colon: the label is the element itself)."""
+    tokens = []
+    for number, part in enumerate(PLACEHOLDER.split(message)):
+        if number % 2:
+            tokens.append(values[part])
+        elif part:
+            # A JSON string is a CSS string too; '<' escaped, so that no translation closes the <style> element.
+            tokens.append(json.dumps(part, ensure_ascii=False).replace("<", "\\3C "))
+    return Markup(" ".join(token for token in tokens if token) or '""')
 
 
 class PdfCache:

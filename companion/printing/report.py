@@ -16,6 +16,11 @@ Progress is counted in plays: the table is laid out in parts of PART_ROWS plays,
 A part's last page is dropped and its plays laid out again at the start of the next part (each row's anchor says
 which page it landed on), so the parts join into one PDF with every page full, and the page numbers run on.
 The database keeps the newest KEEP_JOBS jobs, each for KEEP_SECONDS.
+
+A report is written in the language of the request that asked for it, whoever follows it and whenever its thread
+gets its turn: the job's row keeps that language (in its description: `fr` + LANGUAGE_MARK + the filter's
+description, as the requester read it), the thread renders inside force_locale() of it, and a request in another
+language for the same filter starts a report of its own rather than be shown one it can't read.
 """
 
 from __future__ import annotations
@@ -32,13 +37,15 @@ from datetime import timedelta
 from typing import Any, cast
 
 from flask import Flask, render_template
+from flask_babel import force_locale
 from markupsafe import Markup
 from sqlalchemy import select as core_select  # typed for more columns than sqlmodel's select (4)
 from sqlmodel import Session, col, delete, select, update
 
 from companion.games import game_name
 from companion.games.base import name_key
-from companion.games.wording import day, duration, percent, plural, utc
+from companion.games.wording import day, duration, grouped, percent, utc
+from companion.language import N_, _, ngettext
 from companion.play import facts
 from companion.printing.pdf import app_paper, html_to_document, pages_to_pdf
 from companion.stats import figures
@@ -46,6 +53,7 @@ from companion.stats.charts import Bar, BarGroup, bar_chart
 from companion.store.history_filter import HistoryFilter, count_filtered, filtered_plays
 from companion.store.models import Play, ReportJob, saved_id, utcnow
 from companion.store.statistics import CountedSeat, group_plays, rate
+from companion.web.i18n import LANGUAGES, current_language
 
 # The most plays one report holds (the newest ones); a narrower filter reaches the others.
 REPORT_MAX_PLAYS = 5_000
@@ -65,6 +73,8 @@ HEARTBEAT_EVERY_SECONDS = 5
 HEARTBEAT_STALE_SECONDS = 60
 RENDERING_EXTENSION = "companion_report_rendering"
 ROW_ANCHOR = "play-row-"
+# Between the language a job is written in and its filter's description, in the description column.
+LANGUAGE_MARK = "\x1f"
 
 log = logging.getLogger(__name__)
 
@@ -205,26 +215,57 @@ def report_charts(players: Sequence[PlayerLine], games: Sequence[tuple[str, int]
     charts: dict[str, Markup] = {}
     ranked = [line for line in players if line.plays][:CHART_BARS]
     if ranked:
-        charts["Wins per player"] = bar_chart(
+        wins = _("Wins per player")
+        charts[wins] = bar_chart(
             "report-wins",
-            "Wins per player",
+            wins,
             [
-                BarGroup(line.name, (Bar(line.wins, f"{line.wins} of {line.plays} ({percent(line.win_rate)})"),))
+                BarGroup(
+                    line.name,
+                    (
+                        Bar(
+                            line.wins,
+                            _(
+                                "%(wins)s of %(plays)s (%(rate)s)",
+                                wins=grouped(line.wins),
+                                plays=grouped(line.plays),
+                                rate=percent(line.win_rate),
+                            ),
+                        ),
+                    ),
+                )
                 for line in ranked
             ],
         )
     if games:
-        charts["Plays per game"] = bar_chart(
+        per_game = _("Plays per game")
+        charts[per_game] = bar_chart(
             "report-games",
-            "Plays per game",
-            [BarGroup(name, (Bar(count, plural(count, "play")),)) for name, count in games],
+            per_game,
+            [
+                BarGroup(name, (Bar(count, ngettext("%(num)s play", "%(num)s plays", count, num=grouped(count))),))
+                for name, count in games
+            ],
         )
     return charts
 
 
-# What a job's row says when the server making it stopped (restarted, killed) before it was done.
-STOPPED = "The server making this report stopped before it was done. Make it again from the history."
-FAILED = "The report could not be made. Try again; if it fails again, narrow the filter."
+# What a job's row says when the server making it stopped (restarted, killed) before it was done: kept in English
+# in the row, translated where the progress page shows it.
+STOPPED = N_("The server making this report stopped before it was done. Make it again from the history.")
+FAILED = N_("The report could not be made. Try again; if it fails again, narrow the filter.")
+
+
+def stored_description(language: str, description: str) -> str:
+    """What a job's description column holds: the language it is written in, then the filter's description."""
+    return f"{language}{LANGUAGE_MARK}{description}"
+
+
+def read_description(stored: str) -> tuple[str | None, str]:
+    """The language and the filter's description a job's description column holds (None: a row that says no
+    language, written before jobs kept one)."""
+    language, mark, description = stored.partition(LANGUAGE_MARK)
+    return (language, description) if mark and language in LANGUAGES else (None, stored)
 
 
 @dataclass(frozen=True)
@@ -271,7 +312,8 @@ def job_state(session: Session, job_id: str) -> JobState | None:
     )
     if row is None:
         return None
-    description, total, matched, done, ready, error, started_at, heartbeat_at = row
+    stored, total, matched, done, ready, error, started_at, heartbeat_at = row
+    description = read_description(stored)[1]
     now = utcnow()
     if (now - utc(started_at)).total_seconds() > KEEP_SECONDS:
         return None
@@ -297,12 +339,15 @@ def purge_jobs(session: Session) -> None:
 def start_report(app: Flask, session: Session, flt: HistoryFilter) -> JobState:
     """Start making the report of the plays the filter lets through, in a background thread of this server; its
     row in the database says how far it got, to whichever server is asked. A job still being made for the same
-    filter (a second tap, a reload, another device) is shown rather than started once more."""
+    filter in the same language (a second tap, a reload, another device) is shown rather than started once more.
+
+    The report is written in the language of this request: the job's row keeps it, for the thread to render in."""
     purge_jobs(session)
     description = flt.describe()
+    stored = stored_description(current_language(), description)
     running = session.exec(
         select(ReportJob.id)
-        .where(col(ReportJob.description) == description, col(ReportJob.pdf).is_(None), col(ReportJob.error).is_(None))
+        .where(col(ReportJob.description) == stored, col(ReportJob.pdf).is_(None), col(ReportJob.error).is_(None))
         .order_by(col(ReportJob.started_at).desc())
     ).all()
     for job_id in running:
@@ -310,7 +355,7 @@ def start_report(app: Flask, session: Session, flt: HistoryFilter) -> JobState:
         if state is not None and not state.finished:
             session.commit()
             return state
-    job = ReportJob(id=uuid.uuid4().hex, description=description)
+    job = ReportJob(id=uuid.uuid4().hex, description=stored)
     session.add(job)
     session.commit()
     thread = threading.Thread(target=_make_report, args=(app, job.id, flt), name=f"report-{job.id[:8]}", daemon=True)
@@ -335,43 +380,61 @@ def rendering_lock(app: Flask) -> threading.Lock:
     return cast(threading.Lock, app.extensions.setdefault(RENDERING_EXTENSION, threading.Lock()))
 
 
+def job_language(app: Flask, job_id: str) -> str | None:
+    """The language the job is to be written in (the request's that started it; None: its row says none); JobGone
+    when its row is no longer there."""
+    with Session(app.extensions["db_engine"]) as session:
+        stored = session.exec(select(ReportJob.description).where(col(ReportJob.id) == job_id)).first()
+    if stored is None:
+        raise JobGone(job_id)
+    return read_description(stored)[0]
+
+
 def _make_report(app: Flask, job_id: str, flt: HistoryFilter) -> None:
-    """Read the plays in a session of its own, then lay the report out part by part (the thread's body)."""
+    """Read the plays in a session of its own, then lay the report out part by part (the thread's body), in the
+    language the job was asked in: every word, day and figure of the report, its filter's description too."""
     with app.app_context():
         try:
-            with Session(app.extensions["db_engine"]) as session:
-                matched = count_filtered(session, flt)
-                total = min(matched, REPORT_MAX_PLAYS)
-                _record(app, job_id, matched=matched, total=total)
-                plays = filtered_plays(session, flt, limit=REPORT_MAX_PLAYS)
-                rows = report_rows(plays)
-                players = player_lines(plays)
-                games = game_counts(plays)
-            lock = rendering_lock(app)
-            # Waiting its turn, the job still beats: another server reading its row knows this one is alive.
-            while not lock.acquire(timeout=HEARTBEAT_EVERY_SECONDS):
-                _record(app, job_id)
-            try:
-                _record(app, job_id)
-                job = JobState(job_id, flt.describe(), total, matched, 0, ready=False, error=None)
-                started = time.perf_counter()
-                pdf = render_report(job, rows, players, games, lambda done: _record(app, job_id, done=done))
-                _record(app, job_id, pdf=pdf, done=total)
-            finally:
-                lock.release()
-            log.info(
-                "The history report %s is made: %d plays, %.0f ms",
-                job_id,
-                total,
-                (time.perf_counter() - started) * 1000,
-                extra={"job": "report"},
-            )
+            language = job_language(app, job_id)
+            with force_locale(language) if language else contextlib.nullcontext():
+                _make_report_in_language(app, job_id, flt)
         except JobGone:
             log.info("The history report %s was forgotten before it was made", job_id, extra={"job": "report"})
         except Exception:
             log.exception("The history report %s failed", job_id)
             with contextlib.suppress(Exception):  # the database itself may be what failed: the row then goes stale
                 _record(app, job_id, error=FAILED)
+
+
+def _make_report_in_language(app: Flask, job_id: str, flt: HistoryFilter) -> None:
+    """The report's making itself, in the app context and the language _make_report set."""
+    with Session(app.extensions["db_engine"]) as session:
+        matched = count_filtered(session, flt)
+        total = min(matched, REPORT_MAX_PLAYS)
+        _record(app, job_id, matched=matched, total=total)
+        plays = filtered_plays(session, flt, limit=REPORT_MAX_PLAYS)
+        rows = report_rows(plays)
+        players = player_lines(plays)
+        games = game_counts(plays)
+    lock = rendering_lock(app)
+    # Waiting its turn, the job still beats: another server reading its row knows this one is alive.
+    while not lock.acquire(timeout=HEARTBEAT_EVERY_SECONDS):
+        _record(app, job_id)
+    try:
+        _record(app, job_id)
+        job = JobState(job_id, flt.describe(), total, matched, 0, ready=False, error=None)
+        started = time.perf_counter()
+        pdf = render_report(job, rows, players, games, lambda done: _record(app, job_id, done=done))
+        _record(app, job_id, pdf=pdf, done=total)
+    finally:
+        lock.release()
+    log.info(
+        "The history report %s is made: %d plays, %.0f ms",
+        job_id,
+        total,
+        (time.perf_counter() - started) * 1000,
+        extra={"job": "report"},
+    )
 
 
 def render_report(

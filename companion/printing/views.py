@@ -14,8 +14,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.games import get_game
 from companion.games.base import Game, Pad
+from companion.games.wording import grouped
+from companion.language import _
 from companion.play.result_grid import Grid, result_grid
-from companion.printing.pdf import render_pdf
+from companion.printing.pdf import css_content, render_pdf
 from companion.printing.report import JobState, job_pdf, job_state, start_report
 from companion.store.db import get_session
 from companion.store.history_filter import HistoryFilter
@@ -23,6 +25,9 @@ from companion.web.htmx import page_or_fragments
 
 bp = Blueprint("sheets", __name__)
 JOB_ID = re.compile(r"[0-9a-f]{32}")
+# The printed documents spell counts as the reader's language groups them, and their margins' words through CSS.
+bp.add_app_template_filter(grouped, "grouped")
+bp.add_app_template_global(css_content)
 
 
 class PadQuery(BaseModel):
@@ -81,12 +86,17 @@ def pad(game_id: str) -> Response:
     """A blank score pad to fill in by hand: the game's lines for ?players=N, empty boxes, its rules in small print."""
     game = get_game(game_id)
     if game is None or game.pad is None:
-        abort(404, description="There is no score pad for that game.")
+        abort(404, description=_("There is no score pad for that game."))
     try:
         query = PadQuery.model_validate(dict(request.args))
     except ValidationError:
         abort(
-            422, description=f"Say how many players the pad is for: players={game.min_players} to {game.max_players}."
+            422,
+            description=_(
+                "Say how many players the pad is for: players=%(fewest)s to %(most)s.",
+                fewest=game.min_players,
+                most=game.max_players,
+            ),
         )
     options, error = pad_options(game, query.players)
     if error:
@@ -109,7 +119,7 @@ def _job(job_id: str) -> JobState:
     # Looked up only when it can be one (32 hex digits): PostgreSQL refuses a NUL in a query's text outright.
     job = job_state(get_session(), job_id) if JOB_ID.fullmatch(job_id) else None
     if job is None:
-        abort(404, description="That report is no longer here: make it again from the history.")
+        abort(404, description=_("That report is no longer here: make it again from the history."))
     return job
 
 

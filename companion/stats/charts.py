@@ -14,7 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from babel.numbers import get_decimal_symbol
 from markupsafe import Markup, escape
+
+from companion.language import _, code, pgettext
 
 FONT = 14
 SMALL = 12
@@ -112,7 +115,11 @@ def bar_chart(name: str, title: str, groups: Sequence[BarGroup]) -> Markup:
                     f'<line class="axis" x1="{_pct(zero)}" x2="{_pct(zero)}" y1="{y - 3}" y2="{y + BAR + 3}" '
                     f'stroke="currentColor" stroke-width="1"/>'
                 )
-            said.append(f"{group.label}{', ' + bar.label if bar.label else ''}: {bar.text}.")
+            said.append(
+                _("%(label)s, %(part)s: %(value)s.", label=group.label, part=bar.label, value=bar.text)
+                if bar.label
+                else _("%(label)s: %(value)s.", label=group.label, value=bar.text)
+            )
             y += BAR + 6
     return Markup(_open(name, title, " ".join(said), y + 2, "bars") + "".join(parts) + "</svg>")
 
@@ -150,7 +157,7 @@ def histogram_chart(name: str, title: str, columns: Sequence[ChartColumn], edges
             f'<text class="tick" x="{_pct(x)}" y="{base + 18}" text-anchor="{anchor}" font-size="{SMALL}">'
             f"{escape(edge)}</text>"
         )
-    said = " ".join(f"{column.said}: {column.count}." for column in columns)
+    said = " ".join(_("%(label)s: %(value)s.", label=column.said, value=column.count) for column in columns)
     return Markup(_open(name, title, said, base + BELOW, "histogram") + "".join(parts) + "</svg>")
 
 
@@ -273,14 +280,29 @@ def race_chart(
                 f'<circle class="dot strong race-{mark.line}" cx="{_pct(x(mark.step))}" cy="{y(value):.1f}" r="5" '
                 f'fill="currentColor" stroke="currentColor"><title>{escape(mark.label)}</title></circle>'
             )
-    said = " ".join(f"{line.name}: {', '.join('–' if v is None else str(v) for v in line.values)}." for line in series)
+    said = " ".join(
+        _(
+            "%(label)s: %(value)s.",
+            label=line.name,
+            # Numbers with a decimal comma are listed with semicolons in French and German.
+            value=pgettext("between numbers", ", ").join(
+                "–" if v is None else _decimal_sign(str(v)) for v in line.values
+            ),
+        )
+        for line in series
+    )
     said += "".join(f" {mark.label}." for mark in marks)
     return Markup(_open(name, title, said, base + BELOW, "race") + "".join(parts) + "</svg>")
 
 
 def _said(value: float) -> str:
     """A chart's number in words: whole numbers as they are, others to one decimal."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+    return str(int(value)) if float(value).is_integer() else _decimal_sign(f"{value:.1f}")
+
+
+def _decimal_sign(number: str) -> str:
+    """A number written by Python with the decimal sign of the reader's language ('12.5', French '12,5': Babel's)."""
+    return number.replace(".", get_decimal_symbol(code()))
 
 
 def _dashes(index: int) -> str:

@@ -5,7 +5,8 @@ Each view reads its rows in two queries (companion/store/statistics.py), works t
 companion/stats/figures.py, where the counting rules live (shared wins, solo plays apart), and shapes the charts here.
 The figures are counted once per history version and kept (companion/store/history_version.py): a page read again before any
 play is finished, corrected, deleted, restored or imported reads only the roster's names (the charts and the days
-they name are kept with the figures: drawn from them, they move with them).
+they name are kept with the figures: drawn from them, they move with them; the charts once per language, their words
+being the reader's).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from markupsafe import Markup
 from companion.config import time_zone
 from companion.games import GAMES, game_name
 from companion.games.base import name_key
-from companion.games.wording import NO_FIGURE, day, decimal, duration, figure, ordinal, percent
+from companion.games.wording import MINUS, NO_FIGURE, day, decimal, duration, figure, grouped, ordinal, percent
+from companion.language import _, ngettext, pgettext
 from companion.stats import figures
 from companion.stats.charts import (
     Bar,
@@ -41,8 +43,11 @@ from companion.store import history_version
 from companion.store import statistics as queries
 from companion.store.db import get_session
 from companion.store.models import ID_IN_URL
+from companion.web.i18n import current_language
 
 bp = Blueprint("stats", __name__)
+# Counts with their thousands grouped as the reader's language writes them ('1,024', '1 024', '1.024').
+bp.add_app_template_filter(grouped, "grouped")
 T = TypeVar("T")
 # A record reached in many plays names its first holders and counts the others: a sentence, not a list.
 RECORD_HOLDERS_SHOWN = 5
@@ -56,18 +61,20 @@ RATERS = "ladder_raters"
 def place(point: figures.FormPoint) -> str:
     """Where a player finished, short: 'Won', 'Won (shared)', '2nd of 3'."""
     if point.won:
-        return "Won (shared)" if point.shared else "Won"
-    return f"{ordinal(point.rank)} of {point.seats}" if point.rank else f"of {point.seats}"
+        return _("Won (shared)") if point.shared else _("Won")
+    if point.rank:
+        return _("%(place)s of %(seats)s", place=ordinal(point.rank), seats=point.seats)
+    return _("of %(seats)s", seats=point.seats)
 
 
 def play_day(when: datetime | None) -> str:
     """A play's day as the pages write it ('2 Nov 2026'); 'a play' when it went while the page was read."""
-    return day(when) if when is not None else "a play"
+    return day(when) if when is not None else _("a play")
 
 
 def vp(total: int | None) -> str:
     """A score as the pages write it ('25 VP'); 'no score' for a seat imported with its winner only."""
-    return "no score" if total is None else f"{figure(total)} VP"
+    return _("no score") if total is None else _("%(points)s VP", points=figure(total))
 
 
 def spent(minutes: int | None) -> str:
@@ -80,10 +87,27 @@ def time_note(time: figures.TimePlayed) -> str:
     had one."""
     if time.average is None:
         return ""
-    note = f"average {duration(time.average)} over {time.timed:,} play{'s' if time.timed != 1 else ''}"
+    note = ngettext(
+        "average %(time)s over %(count)s play",
+        "average %(time)s over %(count)s plays",
+        time.timed,
+        time=duration(time.average),
+        count=grouped(time.timed),
+    )
     if time.untimed:
-        note += f"; {time.untimed:,} without a time left out"
+        left = ngettext(
+            "%(count)s without a time left out",
+            "%(count)s without a time left out",
+            time.untimed,
+            count=grouped(time.untimed),
+        )
+        note = _("%(note)s; %(left)s", note=note, left=left)
     return note
+
+
+def rating(value: float) -> str:
+    """A rating as the ladder says it, to one decimal ('12.3', French and German '12,3'), its minus the hyphen."""
+    return decimal(value).replace(MINUS, "-")
 
 
 def by_name(name: str) -> tuple[str, str]:
@@ -93,17 +117,22 @@ def by_name(name: str) -> tuple[str, str]:
     return bare, key
 
 
+def won_of(wins: int, plays: int, win_rate: float | None) -> str:
+    """Wins of plays and the rate, as a bar says it: '2 of 4 (50%)'."""
+    return _("%(wins)s of %(plays)s (%(rate)s)", wins=wins, plays=plays, rate=percent(win_rate))
+
+
 def player_charts(stats: figures.PlayerStats, dates: Mapping[int, datetime]) -> dict[str, Markup]:
     """The player page's charts: win rate per game and recent form."""
     charts: dict[str, Markup] = {}
     if stats.games:
         charts["games"] = bar_chart(
             "chart-games",
-            "Win rate per game",
+            _("Win rate per game"),
             [
                 BarGroup(
                     game_name(record.game),
-                    (Bar(record.win_rate or 0.0, f"{record.wins} of {record.plays} ({percent(record.win_rate)})"),),
+                    (Bar(record.win_rate or 0.0, won_of(record.wins, record.plays, record.win_rate)),),
                 )
                 for record in stats.games
             ],
@@ -111,19 +140,29 @@ def player_charts(stats: figures.PlayerStats, dates: Mapping[int, datetime]) -> 
     if stats.form:
         charts["form"] = line_chart(
             "chart-form",
-            f"Recent form: the last {len(stats.form)} plays, oldest first",
+            # The English says "plays" for one too, as it always has; the translations say each form.
+            ngettext(
+                "Recent form: the last %(num)s plays, oldest first",
+                "Recent form: the last %(num)s plays, oldest first",
+                len(stats.form),
+            ),
             [
                 Point(
                     point.beaten,
-                    "W" if point.won else ordinal(point.rank) if point.rank else "?",
-                    f"{play_day(dates.get(point.play_id))}, {game_name(point.game)}: "
-                    f"{place(point)}, {vp(point.total)}.",
+                    pgettext("won, one letter", "W") if point.won else ordinal(point.rank) if point.rank else "?",
+                    _(
+                        "%(day)s, %(game)s: %(place)s, %(score)s.",
+                        day=play_day(dates.get(point.play_id)),
+                        game=game_name(point.game),
+                        place=place(point),
+                        score=vp(point.total),
+                    ),
                     strong=point.won,
                 )
                 for point in stats.form
             ],
-            top="Won",
-            bottom="Last",
+            top=_("Won"),
+            bottom=pgettext("the last place", "Last"),
         )
     return charts
 
@@ -140,9 +179,14 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
         )
         charts["distribution"] = histogram_chart(
             "chart-distribution",
-            "How many scores fell in each range",
+            _("How many scores fell in each range"),
             [
-                ChartColumn(b.count, f"{figure(b.low)} VP" if single else f"{figure(b.low)} to {figure(b.high)} VP")
+                ChartColumn(
+                    b.count,
+                    _("%(points)s VP", points=figure(b.low))
+                    if single
+                    else _("%(low)s to %(high)s VP", low=figure(b.low), high=figure(b.high)),
+                )
                 for b in stats.distribution
             ],
             [figure(int(edge)) for edge in edges],
@@ -150,11 +194,11 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
     if stats.positions:
         charts["positions"] = bar_chart(
             "chart-positions",
-            "Win rate by seat in turn order",
+            _("Win rate by seat in turn order"),
             [
                 BarGroup(
-                    f"{ordinal(seat.position + 1)} player",
-                    (Bar(seat.win_rate or 0.0, f"{seat.wins} of {seat.plays} ({percent(seat.win_rate)})"),),
+                    _("%(place)s player", place=ordinal(seat.position + 1)),
+                    (Bar(seat.win_rate or 0.0, won_of(seat.wins, seat.plays, seat.win_rate)),),
                 )
                 for seat in stats.positions
             ],
@@ -163,16 +207,16 @@ def game_charts(stats: figures.GameStats) -> dict[str, Markup]:
         deciding = stats.deciding
         charts["lines"] = bar_chart(
             "chart-lines",
-            "Average points per scoring line: winners and the other players",
+            _("Average points per scoring line: winners and the other players"),
             [
                 BarGroup(
-                    line.label,
+                    _(line.label),
                     tuple(
-                        Bar(value, f"{decimal(value)} VP", label, strong=label == "Winners" and line is deciding)
-                        for label, value in (("Winners", line.winners), ("Others", line.others))
+                        Bar(value, _("%(points)s VP", points=decimal(value)), label, strong=won and line is deciding)
+                        for won, label, value in ((True, _("Winners"), line.winners), (False, _("Others"), line.others))
                         if value is not None
                     )
-                    or (Bar(line.average, f"{decimal(line.average)} VP", "Everyone"),),
+                    or (Bar(line.average, _("%(points)s VP", points=decimal(line.average)), _("Everyone")),),
                 )
                 for line in stats.lines
             ],
@@ -196,10 +240,10 @@ def ladder_chart(rated: Ladder, names: Mapping[int, str]) -> tuple[Markup, list[
     """The ratings of the ladder's best players over the game's history, and the chart's legend."""
     top = [rung.player_id for rung in rated.rungs[:LADDER_LINES]]
     lines = checkpoints(rated, top, LADDER_MOMENTS)
-    series = [Series(names.get(player, "Unknown player"), values) for player, values in zip(top, lines, strict=True)]
-    chart = race_chart("chart-ladder", "Ratings over time", series, [])
+    series = [Series(names.get(player, _("Unknown player")), values) for player, values in zip(top, lines, strict=True)]
+    chart = race_chart("chart-ladder", _("Ratings over time"), series, [])
     legend = [
-        (race_legend_line(i), line.name, f"{rung.rating:.1f}")
+        (race_legend_line(i), line.name, rating(rung.rating))
         for i, (line, rung) in enumerate(zip(series, rated.rungs, strict=False))
     ]
     return chart, legend
@@ -221,9 +265,9 @@ def player_ratings(
         places.append((game_id, rung, len(rated.rungs)))
         series.append(Series(game_name(game_id), own_checkpoints(rated, player_id, LADDER_MOMENTS)))
     # Each line is the player's own plays of that game, first to last: the lines share the count, not the dates.
-    chart = race_chart("chart-ratings", "Ratings over their plays of each game", series, [])
+    chart = race_chart("chart-ratings", _("Ratings over their plays of each game"), series, [])
     legend = [
-        (race_legend_line(i), line.name, f"{place[1].rating:.1f}")
+        (race_legend_line(i), line.name, rating(place[1].rating))
         for i, (line, place) in enumerate(zip(series, places, strict=True))
     ]
     return places, chart, legend
@@ -253,21 +297,25 @@ def player(player_id: int) -> Response:
     if player_id not in names:
         abort(404)
 
-    def count() -> tuple[figures.PlayerStats, PlayerRecords, dict[int, datetime], dict[str, Markup]]:
-        """The player's figures and records, the days of their recent form and streak, and the charts."""
+    def count() -> tuple[figures.PlayerStats, PlayerRecords, dict[int, datetime]]:
+        """The player's figures and records, and the days of their recent form and streak."""
         # Years in the group's zone: a play at 23:30 on New Year's Eve there counts for the old year.
         plays = queries.read_player(session, player_id, time_zone(current_app.config))
         stats = figures.player_stats(player_id, plays)
         records = player_records(player_id, plays)
         streak = [records.streak.first_play, records.streak.last_play] if records.streak else []
         dates = queries.read_dates(session, [point.play_id for point in stats.form] + streak)
-        return stats, records, dates, player_charts(stats, dates)
+        return stats, records, dates
 
-    # The charts are kept with the figures: they are drawn from them alone (and the days, which move with them).
-    stats, records, dates, charts = kept(("player", player_id), count)
+    stats, records, dates = kept(("player", player_id), count)
+    # The charts are kept as the figures are, in each language they were read in: they are drawn from the figures
+    # alone (and the days, which move with them), their words in the reader's language.
+    language = current_language()
+    charts = kept(("player charts", player_id, language), lambda: player_charts(stats, dates))
     # Kept as the figures are: the ladders it is drawn from move with the history's version.
     ratings, ratings_chart, ratings_legend = kept(
-        ("player-ratings", player_id), lambda: player_ratings(player_id, [record.game for record in stats.games])
+        ("player-ratings", player_id, language),
+        lambda: player_ratings(player_id, [record.game for record in stats.games]),
     )
     versus = sorted(stats.versus, key=lambda v: (-v.plays, by_name(names.get(v.player_id, ""))))
     return make_response(
@@ -289,6 +337,7 @@ def player(player_id: int) -> Response:
             vp=vp,
             spent=spent,
             time_note=time_note,
+            rating=rating,
         )
     )
 
@@ -303,18 +352,21 @@ def game(game_id: str) -> Response:
     session = get_session()
     names = queries.read_names(session)
 
-    def count() -> tuple[figures.GameStats, dict[int, datetime], dict[str, Markup]]:
-        """The game's figures from every counted play and the lines summed in the database, the days of its
-        records and the charts."""
+    def count() -> tuple[figures.GameStats, dict[int, datetime]]:
+        """The game's figures from every counted play and the lines summed in the database, and the days of its
+        records."""
         plays = queries.read_game(session, game_id)
         stats = figures.game_stats(game_id, plays, rules.breakdown, queries.read_line_sums(session, game_id, plays))
         # The ladder is rated from the same rows, so that the first reader after a write reads them once.
         game_ladder(game_id, plays)
-        return stats, queries.read_dates(session, stats.record_plays), game_charts(stats)
+        return stats, queries.read_dates(session, stats.record_plays)
 
-    stats, dates, charts = kept(("game", game_id), count)
+    stats, dates = kept(("game", game_id), count)
+    # The charts in each language they were read in, drawn from the figures alone.
+    language = current_language()
+    charts = kept(("game charts", game_id, language), lambda: game_charts(stats))
     rated = game_ladder(game_id)
-    chart, legend = kept(("ladder chart", game_id), lambda: ladder_chart(rated, names))
+    chart, legend = kept(("ladder chart", game_id, language), lambda: ladder_chart(rated, names))
     return make_response(
         render_template(
             "stats/game.html",
@@ -330,5 +382,6 @@ def game(game_id: str) -> Response:
             spent=spent,
             time_note=time_note,
             holders_shown=RECORD_HOLDERS_SHOWN,
+            rating=rating,
         )
     )

@@ -100,7 +100,9 @@ def test_the_manifest_names_the_app_in_each_language(client) -> None:
 
 def test_a_result_finished_in_english_reads_in_the_readers_language(client) -> None:
     # The whys were stored as the finishing device read them; another reader sees them in their own language.
-    response = post_json(client, "/api/v1/plays", {"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    response = post_json(
+        client, "/api/v1/plays", {"game": "spires", "track": True, "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    )
     play = response.get_json()["id"]
     api_act(client, play, {"action": "add", "player": "Bob", "field": "towers.red", "delta": 3})
     assert post_json(client, f"/api/v1/plays/{play}/finish", {}).status_code == 200
