@@ -426,7 +426,7 @@ def _read_lines(text: str, field: InputField, path: str, entry: CalculatorEntry)
             items.append(parse_line(field.line, line))
             line_numbers.append(number)
         except ValueError as exc:
-            entry.errors.append(FieldError(path, _("Line %(line)s: %(message)s", line=number, message=str(exc))))
+            entry.errors.append(FieldError(path, _("Line %(line)s: %(problem)s", line=number, problem=str(exc))))
     entry.lines[path] = line_numbers
     return items
 
@@ -597,9 +597,9 @@ def _beside_in(
         numbers = entry.lines.get(f"{list_path}.{f.path}", [])
         line = numbers[position] if position < len(numbers) else position + 1
         if inner:
-            return f.form_name(row), _("Line %(line)s (%(part)s): %(message)s", line=line, part=inner, message=message)
-        return f.form_name(row), _("Line %(line)s: %(message)s", line=line, message=message)
-    return f.form_name(row), _("Number %(number)s: %(message)s", number=position + 1, message=message)
+            return f.form_name(row), _("Line %(line)s (%(part)s): %(problem)s", line=line, part=inner, problem=message)
+        return f.form_name(row), _("Line %(line)s: %(problem)s", line=line, problem=message)
+    return f.form_name(row), _("Number %(number)s: %(problem)s", number=position + 1, problem=message)
 
 
 def _beside(game: Game, entry: CalculatorEntry, error: FieldError) -> tuple[str, str]:

@@ -107,7 +107,7 @@ def _tap_message(spec: LineSpec, exc: ValidationError) -> str:
         if error["type"] == "missing":
             messages.append(_("Tap the %(part)s.", part=in_sentence(spec.part_title(where))))
         elif label and not message.endswith("?"):
-            messages.append(_("%(part)s: %(message)s", part=label, message=message))
+            messages.append(_("%(part)s: %(problem)s", part=label, problem=message))
         else:
             # A question ("Which resource does this card show?") already names what to tap.
             messages.append(message)

@@ -208,11 +208,39 @@ def validate_each(
     return valid
 
 
+# Pydantic's own English for the errors a damaged file most often has, marked for the catalogue: said in the
+# reader's language when pydantic's message is exactly this English ({name} filled from the error's ctx).
+PYDANTIC_SAID = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "string_type": N_("Input should be a valid string"),
+    "int_type": N_("Input should be a valid integer"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "datetime_type": N_("Input should be a valid datetime"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+}
+
+
+def _pydantic_said(error: Mapping[str, Any], message: str) -> str:
+    """A pydantic message in the reader's language where it is one of PYDANTIC_SAID's, else as pydantic says it."""
+    template = PYDANTIC_SAID.get(error["type"])
+    values = {key: str(value) for key, value in (error.get("ctx") or {}).items()}
+    try:
+        if template is None or template.format_map(values) != message:
+            return message
+        return _(template).format_map(values)
+    except (KeyError, ValueError, IndexError):
+        return message
+
+
 def said_errors(exc: ValidationError, shown: int = 3) -> str:
     """A validation's first few errors in one sentence ("uid: Field required; game: Field required (and 6 more)")."""
     said = []
     for error in exc.errors(include_url=False)[:shown]:
-        message = str(error["msg"]).removeprefix("Value error, ")
+        message = _pydantic_said(error, str(error["msg"]).removeprefix("Value error, "))
         path = ".".join(str(part) for part in error["loc"])
         said.append(_("%(entry)s: %(problem)s", entry=path, problem=message) if path else message)
     more = exc.error_count() - len(said)

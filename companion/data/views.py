@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, make_response, request
 from companion.config import bgstats_zone
 from companion.data import bgstats, files, transfer
 from companion.data.importing import ImportRefused, Limits
+from companion.language import _
 from companion.store.db import get_session
 from companion.web.htmx import page_or_fragments
 
@@ -70,7 +71,7 @@ def import_page() -> Response:
         return page_or_fragments(PAGE, FRAGMENTS, summary=None, refused=None)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        refused = ImportRefused("Choose a file to import: a Companion export or a BG Stats export (.json).")
+        refused = ImportRefused(_("Choose a file to import: a Companion export or a BG Stats export (.json)."))
         return page_or_fragments(PAGE, FRAGMENTS, 422, summary=None, refused=refused)
     try:
         summary = files.import_file(

@@ -98,8 +98,10 @@ class CapturedCard(Schema):
     """One card in a player's Captured Area: a Location of some terrain, or an Ancient Artifact."""
 
     terrain: Terrain
-    resources: list[Resource] = Field(default_factory=list, max_length=len(RESOURCES), validate_default=True)
-    vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX)
+    resources: list[Resource] = Field(
+        default_factory=list, max_length=len(RESOURCES), validate_default=True, title=N_("Resources")
+    )
+    vp: int = Field(ge=CARD_VP_MIN, le=CARD_VP_MAX, title=N_("VP"))
 
     @field_validator("resources")
     @classmethod

@@ -91,7 +91,7 @@ class SymbolCounts(Schema):
 class SpiresPlayer(PlayerInput):
     """What a Spires player has at the end: towers, symbols and scroll VP."""
 
-    towers: Towers = Towers()
+    towers: Towers = Field(default=Towers(), title=N_("Towers"))
     crowns: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["crowns"])
     swords: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["swords"])
     quills: int = Field(default=0, ge=0, le=SYMBOLS_IN_DECK["quills"])
@@ -105,7 +105,9 @@ class SpiresOptions(Schema):
         False, title=N_("Solo game"), description=N_("One player against the deck, then the King's Appraisal.")
     )
     discard: SymbolCounts = Field(
-        SymbolCounts(), description=N_("Crowns, swords and quills, e.g. in the solo discard pile.")
+        default=SymbolCounts(),
+        title=N_("Discard"),
+        description=N_("Crowns, swords and quills, e.g. in the solo discard pile."),
     )
 
 

@@ -74,7 +74,7 @@ class SpqfPlayer(PlayerInput):
     vp_tokens: int = Field(default=0, ge=0, le=VP_TOKENS_MAX)
     civ_level: int = Field(default=0, ge=0, le=LEVEL_MAX)
     monument_modifiers: int = Field(default=0, ge=0, le=MONUMENT_MODIFIERS_MAX)
-    vp_cards: int = Field(default=0, ge=0, le=PLAYER_CARDS_MAX)
+    vp_cards: int = Field(default=0, ge=0, le=PLAYER_CARDS_MAX, title=N_("VP cards"))
 
 
 class SpqfOptions(Schema):

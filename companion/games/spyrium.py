@@ -78,10 +78,10 @@ class SpyriumPlayer(PlayerInput):
     £8, 2 Spyrium and 3 workers: an end-of-game count the player did not enter should not claim a value.
     """
 
-    vp_track: int = Field(0, ge=0, le=VP_TRACK_MAX)
+    vp_track: int = Field(0, ge=0, le=VP_TRACK_MAX, title=N_("VP track"))
     building_vp: list[BuildingVP] = Field(default_factory=list, max_length=MARKET_CARDS)
-    technique_vp: list[TechniqueVP] = Field(default_factory=list, max_length=MARKET_CARDS)
-    money: int = Field(0, ge=0, le=MONEY_MAX)
+    technique_vp: list[TechniqueVP] = Field(default_factory=list, max_length=MARKET_CARDS, title=N_("Technique VP"))
+    money: int = Field(0, ge=0, le=MONEY_MAX, title=N_("Money"))
     spyrium: int = Field(0, ge=0, le=SPYRIUM_MAX)
     workers: int = Field(0, ge=0, le=WORKERS_MAX)
 
