@@ -151,34 +151,25 @@ def _tower_lines(player: SpiresPlayer) -> list[Line]:
     tall = {suit: n for suit, n in counts.items() if n > SHORT_TOWER_MAX}
     short_points = SHORT_TOWER_POINTS * sum(short.values())
     tall_points = TALL_TOWER_POINTS * sum(tall.values())
-    short_why = (
-        ngettext(
-            "%(towers)s: %(num)s card × %(each)s = %(points)s VP.",
-            "%(towers)s: %(num)s cards × %(each)s = %(points)s VP.",
-            sum(short.values()),
-            towers=_towers_text(short),
-            each=figure(SHORT_TOWER_POINTS),
-            points=figure(short_points),
-        )
-        if short
-        else _("No tower of 1 to 3 cards: 0 VP.")
-    )
-    tall_why = (
-        ngettext(
-            "%(towers)s: %(num)s card × %(each)s = %(points)s VP.",
-            "%(towers)s: %(num)s cards × %(each)s = %(points)s VP.",
-            sum(tall.values()),
-            towers=_towers_text(tall),
-            each=figure(TALL_TOWER_POINTS),
-            points=figure(tall_points),
-        )
-        if tall
-        else _("No tower of 4 or more cards: 0 VP.")
-    )
+    short_why = _towers_why(short, SHORT_TOWER_POINTS) if short else _("No tower of 1 to 3 cards: 0 VP.")
+    tall_why = _towers_why(tall, TALL_TOWER_POINTS) if tall else _("No tower of 4 or more cards: 0 VP.")
     return [
         Line("towers", _(LABELS["towers"]), short_points, short_why),
         Line("tall_towers", _(LABELS["tall_towers"]), tall_points, tall_why),
     ]
+
+
+def _towers_why(towers: dict[str, int], each: int) -> str:
+    """'Red 3, blue 2: 5 cards × 5 = 25 VP.': how a set of towers scores at `each` VP a card."""
+    cards = sum(towers.values())
+    return ngettext(
+        "%(towers)s: %(num)s card × %(each)s = %(points)s VP.",
+        "%(towers)s: %(num)s cards × %(each)s = %(points)s VP.",
+        cards,
+        towers=_towers_text(towers),
+        each=figure(each),
+        points=figure(each * cards),
+    )
 
 
 def _towers_text(towers: dict[str, int]) -> str:
